@@ -1,0 +1,60 @@
+# pgfacts: the two commands are `make demo` and `make test`. Everything else supports them.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PGFACTS := $(VENV)/bin/pgfacts
+PYTHON ?= python3
+BENCH_SIZE ?= full
+
+.PHONY: demo test lint unit bench bench-smoke venv runtime-deps db-up db-down db-status migrate clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+# The local runtime needs debootstrap; install it when missing (Debian/Ubuntu, as root).
+runtime-deps:
+	@if [ -z "$$PGFACTS_DSN" ] && ! command -v debootstrap >/dev/null; then \
+	  echo "installing debootstrap for the local runtime"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; \
+	fi
+
+db-up: venv runtime-deps
+	@if [ -z "$$PGFACTS_DSN" ]; then $(PGFACTS) db up >/dev/null; fi
+
+db-down: venv
+	$(PGFACTS) db down
+
+db-status: venv
+	$(PGFACTS) db status
+
+migrate: db-up
+	$(PGFACTS) migrate
+
+demo: migrate
+	$(PGFACTS) demo
+
+lint: db-up
+	$(VENV)/bin/ruff check python tests bench
+	$(VENV)/bin/ruff format --check python tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/sqlfluff lint sql migrations
+	$(PY) -m tests.lint_sql
+
+unit: db-up
+	$(VENV)/bin/pytest -q
+
+bench-smoke: db-up
+	$(PY) -m bench --size smoke
+
+bench: db-up
+	$(PY) -m bench --size $(BENCH_SIZE)
+
+test: lint unit bench-smoke
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,26 @@
+"""pgfacts: durable, auditable memory for LLM agents, kept in PostgreSQL."""
+
+from .errors import (
+    Conflict,
+    InvalidParameter,
+    MigrationError,
+    NotFound,
+    PermissionDenied,
+    PgfactsError,
+    RuntimeUnavailable,
+)
+from .migrator import MigrationReport, migrate
+from .runtime import resolve_dsn
+
+__all__ = [
+    "Conflict",
+    "InvalidParameter",
+    "MigrationError",
+    "MigrationReport",
+    "NotFound",
+    "PermissionDenied",
+    "PgfactsError",
+    "RuntimeUnavailable",
+    "migrate",
+    "resolve_dsn",
+]

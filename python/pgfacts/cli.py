@@ -1,0 +1,184 @@
+"""The ``pgfacts`` command line: database runtime, migrations, diagnostics and the demo."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Annotated, Any, NoReturn
+
+import psycopg
+import typer
+from rich.console import Console
+
+from . import doctor as doctor_module
+from . import migrator
+from .errors import PgfactsError, translate
+from .runtime import LocalRuntime
+
+app = typer.Typer(help="pgfacts: durable, auditable memory for LLM agents in PostgreSQL.",
+                  no_args_is_help=True, add_completion=False)
+db_app = typer.Typer(help="The local PostgreSQL 17 runtime (no Docker needed).",
+                     no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+err = Console(stderr=True)
+out = Console()
+
+DsnOption = Annotated[
+    str | None, typer.Option("--dsn", help="PostgreSQL DSN; default PGFACTS_DSN, else the local runtime")
+]
+SchemaOption = Annotated[str, typer.Option("--schema", help="schema name of this install")]
+PortOption = Annotated[
+    int | None, typer.Option("--port", help="local runtime port; default PGFACTS_PORT or 54317")
+]
+
+
+def _fail(error: PgfactsError, as_json: bool = False) -> NoReturn:
+    if as_json:
+        sys.stderr.write(json.dumps(error.as_dict()) + "\n")
+    else:
+        err.print(f"[bold red]error:[/] {error.message}", highlight=False)
+        if error.detail:
+            err.print(error.detail, highlight=False)
+        if error.hint:
+            err.print(f"[yellow]hint:[/] {error.hint}", highlight=False)
+    raise typer.Exit(1)
+
+
+def _progress(message: str) -> None:
+    err.print(f"[dim]{message}[/]", highlight=False)
+
+
+@db_app.command("up")
+def db_up(port: PortOption = None) -> None:
+    """Build the runtime on first use, start PostgreSQL 17 and print the DSN."""
+    try:
+        status = LocalRuntime(port).up(_progress)
+    except PgfactsError as exc:
+        _fail(exc)
+    print(status.dsn)
+
+
+@db_app.command("down")
+def db_down(port: PortOption = None) -> None:
+    """Stop the local server (a stopped server is fine)."""
+    try:
+        status = LocalRuntime(port).down()
+    except PgfactsError as exc:
+        _fail(exc)
+    err.print(f"stopped (port {status.port})")
+
+
+@db_app.command("status")
+def db_status(
+    port: PortOption = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Show whether the local server runs; exit 3 when it does not."""
+    status = LocalRuntime(port).status()
+    if as_json:
+        print(json.dumps(status.as_dict()))
+    else:
+        state = "running" if status.running else "stopped"
+        out.print(f"{state} on 127.0.0.1:{status.port}  data {status.data_dir}", highlight=False)
+        if status.dsn:
+            out.print(f"DSN {status.dsn}", highlight=False)
+    if not status.running:
+        raise typer.Exit(3)
+
+
+@db_app.command("dsn")
+def db_dsn(port: PortOption = None) -> None:
+    """Print the local runtime's DSN."""
+    runtime = LocalRuntime(port)
+    if not runtime.password_file.exists():
+        err.print("the local runtime has never been started: run `pgfacts db up`")
+        raise typer.Exit(1)
+    print(runtime.dsn)
+
+
+@db_app.command(
+    "psql", context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+)
+def db_psql(ctx: typer.Context, port: PortOption = None) -> None:
+    """Open psql 17 on the local server; extra arguments go to psql."""
+    try:
+        command = LocalRuntime(port).psql_command(list(ctx.args))
+    except PgfactsError as exc:
+        _fail(exc)
+    os.execvp(command[0], command)
+
+
+@app.command("migrate")
+def migrate_cmd(
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+    target: Annotated[
+        str | None, typer.Option("--target", help="stop after this migration file")
+    ] = None,
+) -> None:
+    """Apply pending migrations and changed definitions (idempotent, concurrency-safe)."""
+    try:
+        report = migrator.migrate(dsn, schema, target=target)
+    except PgfactsError as exc:
+        _fail(exc)
+    except psycopg.Error as exc:
+        _fail(translate(exc))
+    if report.changed:
+        for name in report.applied:
+            err.print(f"applied {name}", highlight=False)
+        if report.definitions_applied:
+            err.print("applied sql/ definitions", highlight=False)
+    else:
+        err.print(f"schema {schema!r} is up to date", highlight=False)
+
+
+@app.command("doctor")
+def doctor_cmd(
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Check PostgreSQL, the extensions, AGE preloading and the schema; exit 1 on a problem."""
+    report = doctor_module.diagnose(dsn, schema)
+    if as_json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        _print_doctor(report.as_dict())
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _print_doctor(data: dict[str, Any]) -> None:
+    out.print(f"PostgreSQL        {data['postgresql'] or '-'}", highlight=False)
+    for name, ext in data["extensions"].items():
+        installed = ext["installed"] or "not installed"
+        available = ext["available"] or "NOT AVAILABLE"
+        out.print(f"  {name:<15} available {available:<10} installed {installed}", highlight=False)
+    out.print(f"AGE preloaded     {'yes' if data['age_preloaded'] else 'NO'}", highlight=False)
+    latest = data["applied_migrations"][-1] if data["applied_migrations"] else "none"
+    out.print(f"schema {data['schema']!r}  latest migration {latest}", highlight=False)
+    out.print(f"pending           {', '.join(data['pending']) or 'none'}", highlight=False)
+    for warning in data["warnings"]:
+        out.print(f"[yellow]warning[/] {warning['message']} (fix: {warning['fix']})", highlight=False)
+    for problem in data["problems"]:
+        out.print(f"[red]problem[/] {problem['message']} (fix: {problem['fix']})", highlight=False)
+    out.print("[green]ok[/]" if data["ok"] else "[red]not ready[/]")
+
+
+@app.command("demo")
+def demo_cmd(
+    dsn: DsnOption = None, schema: SchemaOption = migrator.DEFAULT_SCHEMA
+) -> None:
+    """A walkthrough of what pgfacts does, against a migrated database."""
+    from .demo import run
+
+    try:
+        run(dsn, schema, out)
+    except PgfactsError as exc:
+        _fail(exc)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,136 @@
+"""``pgfacts doctor``: is this database ready for pgfacts, and if not, what fixes it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from . import migrator
+from . import queries
+from .runtime import resolve_dsn
+
+REQUIRED_EXTENSIONS = ("btree_gist", "vector", "age", "pg_trgm")
+OPTIONAL_EXTENSIONS = ("plpgsql_check", "pg_cron")
+
+
+@dataclass
+class Report:
+    dsn_source: str
+    server_version: str | None = None
+    extensions: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    age_preloaded: bool = False
+    max_parallel_maintenance_workers: int | None = None
+    schema: str = migrator.DEFAULT_SCHEMA
+    applied_migrations: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    problems: list[dict[str, str]] = field(default_factory=list)
+    warnings: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "dsn_source": self.dsn_source,
+            "postgresql": self.server_version,
+            "extensions": self.extensions,
+            "age_preloaded": self.age_preloaded,
+            "max_parallel_maintenance_workers": self.max_parallel_maintenance_workers,
+            "schema": self.schema,
+            "applied_migrations": self.applied_migrations,
+            "pending": self.pending,
+            "problems": self.problems,
+            "warnings": self.warnings,
+        }
+
+
+def diagnose(dsn: str | None = None, schema: str = migrator.DEFAULT_SCHEMA) -> Report:
+    source = "argument" if dsn else ("PGFACTS_DSN" if os.environ.get("PGFACTS_DSN") else "runtime")
+    report = Report(dsn_source=source, schema=schema)
+    try:
+        resolved = resolve_dsn(dsn)
+        conn = psycopg.connect(resolved, autocommit=True, connect_timeout=5)
+    except Exception as exc:
+        report.problems.append(
+            {
+                "check": "connect",
+                "message": f"cannot connect: {str(exc).strip()}",
+                "fix": "run `pgfacts db up` (or `make db-up`), or set PGFACTS_DSN to a reachable "
+                "PostgreSQL 17",
+            }
+        )
+        return report
+    with conn:
+        facts = conn.execute(queries.SERVER_FACTS).fetchone()
+        assert facts is not None
+        version, version_num, preload, parallel = facts
+        report.server_version = version
+        report.max_parallel_maintenance_workers = parallel
+        if version_num < migrator.MIN_SERVER_VERSION:
+            report.problems.append(
+                {
+                    "check": "postgresql",
+                    "message": f"PostgreSQL {version} is too old; pgfacts needs 17",
+                    "fix": "use `pgfacts db up` or the Docker image (PostgreSQL 17)",
+                }
+            )
+        names = list(REQUIRED_EXTENSIONS + OPTIONAL_EXTENSIONS)
+        rows = conn.execute(queries.AVAILABLE_EXTENSIONS, {"names": names}).fetchall()
+        found = {name: (default, installed) for name, default, installed in rows}
+        for name in names:
+            default, installed = found.get(name, (None, None))
+            report.extensions[name] = {"available": default, "installed": installed}
+            if name in REQUIRED_EXTENSIONS and default is None:
+                report.problems.append(
+                    {
+                        "check": f"extension {name}",
+                        "message": f"extension {name} is not available on the server",
+                        "fix": "install it (docker/provision.sh lists the Debian packages) or use "
+                        "`pgfacts db up` / the Docker image",
+                    }
+                )
+        report.age_preloaded = "age" in [p.strip() for p in preload.split(",")]
+        if not report.age_preloaded:
+            report.problems.append(
+                {
+                    "check": "age preloaded",
+                    "message": "AGE is not in shared_preload_libraries, so non-superuser roles "
+                    "cannot run graph procedures",
+                    "fix": "set shared_preload_libraries = 'age' and restart the server",
+                }
+            )
+        if parallel != 0:
+            report.warnings.append(
+                {
+                    "check": "max_parallel_maintenance_workers",
+                    "message": "parallel HNSW builds hit a pgvector 0.8.0 bug",
+                    "fix": "set max_parallel_maintenance_workers = 0",
+                }
+            )
+    try:
+        ledger_pending = migrator.pending(resolved, schema)
+        applied = [
+            m.name for m in migrator.load_migrations() if m.name not in ledger_pending
+        ]
+        report.applied_migrations = applied
+        report.pending = ledger_pending
+    except psycopg.Error as exc:
+        report.problems.append(
+            {"check": "schema", "message": str(exc).strip(), "fix": "run `pgfacts migrate`"}
+        )
+        return report
+    if report.pending:
+        report.problems.append(
+            {
+                "check": "schema",
+                "message": f"{len(report.pending)} migration(s) or definition(s) pending "
+                f"in schema {schema!r}",
+                "fix": f"run `pgfacts migrate --schema {schema}`",
+            }
+        )
+    return report

@@ -1,0 +1,82 @@
+"""One error catalogue: SQLSTATEs mapped to exception classes in one place.
+
+The database decides what is an error; Python only gives each SQLSTATE a class so callers
+can catch ``pgfacts.NotFound`` instead of comparing codes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+
+class PgfactsError(Exception):
+    """Base class; ``sqlstate``, ``message``, ``detail`` and ``hint`` as the server sent them."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        sqlstate: str | None = None,
+        detail: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.sqlstate = sqlstate
+        self.message = message
+        self.detail = detail
+        self.hint = hint
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape the CLI and the tool layer print for an error."""
+        out: dict[str, Any] = {"code": self.sqlstate, "message": self.message}
+        if self.detail:
+            out["detail"] = self.detail
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+class InvalidParameter(PgfactsError):
+    """22023 and the data-exception class 22: the caller sent a bad value."""
+
+
+class PermissionDenied(PgfactsError):
+    """42501: the agent kind or role may not do this."""
+
+
+class NotFound(PgfactsError):
+    """P0002: the named object does not exist (or is not visible to this tenant)."""
+
+
+class Conflict(PgfactsError):
+    """23xxx: a constraint refused the write (overlap, uniqueness, idempotency key reuse)."""
+
+
+class MigrationError(PgfactsError):
+    """The schema cannot be migrated as asked (edited migration, newer database, ...)."""
+
+
+class RuntimeUnavailable(PgfactsError):
+    """The local database runtime cannot run here; the message names the alternatives."""
+
+
+_BY_SQLSTATE: dict[str, type[PgfactsError]] = {
+    "22023": InvalidParameter,
+    "42501": PermissionDenied,
+    "P0002": NotFound,
+}
+_BY_CLASS: dict[str, type[PgfactsError]] = {
+    "22": InvalidParameter,
+    "23": Conflict,
+}
+
+
+def translate(exc: psycopg.Error) -> PgfactsError:
+    """Turn a psycopg error into the matching pgfacts exception (never loses the SQLSTATE)."""
+    diag = exc.diag
+    sqlstate = exc.sqlstate or ""
+    cls = _BY_SQLSTATE.get(sqlstate) or _BY_CLASS.get(sqlstate[:2], PgfactsError)
+    message = diag.message_primary or str(exc).strip()
+    return cls(message, sqlstate=exc.sqlstate, detail=diag.message_detail, hint=diag.message_hint)

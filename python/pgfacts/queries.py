@@ -1,0 +1,62 @@
+"""Every SQL string the Python package sends, in one module.
+
+Python passes through: these statements call the SQL API or read the catalogs; none of
+them decides anything the database should decide.
+"""
+
+from __future__ import annotations
+
+# --- migrations -------------------------------------------------------------------------
+
+# One lock for every migrator of a database: extensions and roles are shared by all
+# installs in it, so two schema names must not create them at the same time either.
+MIGRATION_LOCK_KEY = 0x7067_6661_6374_73  # "pgfacts"
+TAKE_MIGRATION_LOCK = "SELECT pg_catalog.pg_advisory_lock(%(key)s)"
+RELEASE_MIGRATION_LOCK = "SELECT pg_catalog.pg_advisory_unlock(%(key)s)"
+
+SERVER_VERSION_NUM = "SELECT pg_catalog.current_setting('server_version_num')::int"
+
+LEDGER_EXISTS = "SELECT pg_catalog.to_regclass(%(ledger)s) IS NOT NULL"
+
+# The ledger's name is fixed by migration 0001: {schema}_internal.schema_ledger.
+LEDGER_ROWS = """
+SELECT kind, name, sha256
+  FROM {internal}.schema_ledger
+ ORDER BY kind, name
+"""
+
+LEDGER_RECORD = """
+INSERT INTO {internal}.schema_ledger AS l (kind, name, sha256, package_version)
+VALUES (%(kind)s, %(name)s, %(sha256)s, %(package_version)s)
+ON CONFLICT (kind, name) DO UPDATE
+   SET sha256 = excluded.sha256,
+       package_version = excluded.package_version,
+       applied_at = pg_catalog.clock_timestamp()
+"""
+
+# --- doctor -----------------------------------------------------------------------------
+
+SERVER_FACTS = """
+SELECT pg_catalog.current_setting('server_version') AS server_version,
+       pg_catalog.current_setting('server_version_num')::int AS server_version_num,
+       pg_catalog.current_setting('shared_preload_libraries') AS preload,
+       pg_catalog.current_setting('max_parallel_maintenance_workers')::int
+           AS max_parallel_maintenance_workers
+"""
+
+AVAILABLE_EXTENSIONS = """
+SELECT a.name, a.default_version, e.extversion AS installed_version
+  FROM pg_catalog.pg_available_extensions a
+  LEFT JOIN pg_catalog.pg_extension e ON e.extname = a.name
+ WHERE a.name = ANY(%(names)s)
+"""
+
+# --- the SQL API ------------------------------------------------------------------------
+
+SET_CONTEXT = """
+SELECT {schema}.set_context(
+    tenant => %(tenant)s, session_id => %(session_id)s, agent_id => %(agent_id)s,
+    agent_kind => %(agent_kind)s, parent_session_id => %(parent_session_id)s)
+"""
+
+CURRENT_CONTEXT = "SELECT {schema}.current_context() AS context"

@@ -1,0 +1,127 @@
+-- The caller context: tenant, session, agent and agent kind, set once per transaction.
+--
+-- Every function and RLS policy reads the context from these transaction-local settings,
+-- so a pooled connection never carries one caller's identity into the next transaction.
+
+CREATE OR REPLACE FUNCTION @schema@.set_context(
+    tenant text,
+    session_id text DEFAULT NULL,
+    agent_id text DEFAULT NULL,
+    agent_kind text DEFAULT 'agent',
+    parent_session_id text DEFAULT NULL
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    kinds constant text[] := ARRAY['agent', 'facts_manager', 'crawler', 'tuner', 'operator'];
+BEGIN
+    IF tenant IS NULL OR pg_catalog.btrim(tenant) = '' THEN
+        RAISE EXCEPTION 'tenant must be a non-empty string'
+            USING ERRCODE = '22023', HINT = 'pass the tenant this caller acts for';
+    END IF;
+    IF pg_catalog.length(tenant) > 200 THEN
+        RAISE EXCEPTION 'tenant is longer than 200 characters' USING ERRCODE = '22023';
+    END IF;
+    IF session_id IS NOT NULL
+       AND (pg_catalog.btrim(session_id) = '' OR pg_catalog.length(session_id) > 200) THEN
+        RAISE EXCEPTION 'session_id must be 1 to 200 characters'
+            USING ERRCODE = '22023', HINT = 'pass NULL for no session';
+    END IF;
+    IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
+        RAISE EXCEPTION 'parent_session_id needs a session_id'
+            USING ERRCODE = '22023';
+    END IF;
+    IF agent_id IS NOT NULL AND pg_catalog.length(agent_id) > 200 THEN
+        RAISE EXCEPTION 'agent_id is longer than 200 characters' USING ERRCODE = '22023';
+    END IF;
+    IF agent_kind IS NULL OR NOT agent_kind = ANY (kinds) THEN
+        RAISE EXCEPTION 'unknown agent kind %', pg_catalog.quote_nullable(agent_kind)
+            USING ERRCODE = '22023',
+                  HINT = 'one of: ' || pg_catalog.array_to_string(kinds, ', ');
+    END IF;
+    -- The kind is a claim the database checks: the role must hold that kind's NOLOGIN role.
+    IF NOT pg_catalog.pg_has_role(current_user, '@schema@_' || agent_kind, 'USAGE') THEN
+        RAISE EXCEPTION 'role % may not act as agent kind %', current_user, agent_kind
+            USING ERRCODE = '42501',
+                  HINT = pg_catalog.format('GRANT %I TO %I', '@schema@_' || agent_kind, current_user);
+    END IF;
+    PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true);
+    PERFORM pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true);
+    PERFORM pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true);
+    PERFORM pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true);
+    PERFORM pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true);
+    RETURN @schema@.current_context();
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text) IS
+'Set the caller context for the current transaction: tenant (required), session_id, agent_id, '
+'agent_kind (agent | facts_manager | crawler | tuner | operator; the role must hold the '
+'matching NOLOGIN role) and parent_session_id (registers a spawn-tree child on first use). '
+'Returns the context as jsonb. Errors: 22023 bad value, 42501 kind not granted.';
+
+CREATE OR REPLACE FUNCTION @schema@.current_context()
+RETURNS jsonb
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT pg_catalog.jsonb_build_object(
+        'tenant', NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), ''),
+        'session_id', NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''),
+        'parent_session_id',
+            NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''),
+        'agent_id', NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''),
+        'agent_kind', NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), '')
+    )
+$fn$;
+
+COMMENT ON FUNCTION @schema@.current_context() IS
+'The caller context of the current transaction as jsonb (tenant, session_id, parent_session_id, '
+'agent_id, agent_kind); NULL fields when unset.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.context_tenant()
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tenant text := NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), '');
+BEGIN
+    IF tenant IS NULL THEN
+        RAISE EXCEPTION 'no tenant in the caller context'
+            USING ERRCODE = '42501',
+                  HINT = 'call @schema@.set_context(tenant => ...) in this transaction first';
+    END IF;
+    RETURN tenant;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_tenant() IS
+'The tenant of the caller context; raises 42501 when no context is set.';
+
+CREATE OR REPLACE FUNCTION @schema@.schema_version()
+RETURNS jsonb
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT pg_catalog.jsonb_build_object(
+        'schema', '@schema@',
+        'migrations', coalesce(pg_catalog.jsonb_agg(l.name ORDER BY l.name), '[]'::jsonb),
+        'latest', pg_catalog.max(l.name),
+        'package_version', pg_catalog.max(l.package_version)
+    )
+      FROM @schema@_internal.schema_ledger AS l
+     WHERE l.kind = 'migration'
+$fn$;
+
+COMMENT ON FUNCTION @schema@.schema_version() IS
+'The applied migrations of this install (schema, migrations, latest, package_version).';
