@@ -1,0 +1,112 @@
+"""Test harness: a real PostgreSQL 17, a template database built once per run from the real
+migrations, a fresh database cloned from it for each test, and non-superuser logins.
+
+The server is the local runtime (``make test`` starts it) or whatever ``PGFACTS_DSN`` names.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import psycopg
+import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from pgfacts import migrate, resolve_dsn
+
+SCHEMA = "pgfacts"
+KINDS = ("agent", "facts_manager", "crawler", "tuner", "operator")
+TEMPLATE = f"pgfacts_test_template_{os.getpid()}"
+# One password for every test login of this run; logins are re-created per run.
+LOGIN_PASSWORD = secrets.token_urlsafe(12)
+
+
+def with_db(dsn: str, dbname: str, **overrides: str) -> str:
+    params = conninfo_to_dict(dsn)
+    params.update(dbname=dbname, **overrides)
+    return make_conninfo(**params)
+
+
+@dataclass(frozen=True)
+class Database:
+    """A database cloned from the migrated template, with a DSN per agent kind login."""
+
+    name: str
+    admin_dsn: str  # superuser: setup and inspection only, never the code under test
+
+    def dsn(self, login: str = "app") -> str:
+        """DSN of a non-superuser login: ``app`` holds every kind; ``agent``... one kind."""
+        return with_db(
+            self.admin_dsn, self.name, user=f"{SCHEMA}_test_{login}", password=LOGIN_PASSWORD
+        )
+
+    def connect(self, login: str = "app", **kwargs: object) -> psycopg.Connection:
+        return psycopg.connect(self.dsn(login), **kwargs)  # type: ignore[arg-type]
+
+    def admin(self) -> psycopg.Connection:
+        return psycopg.connect(with_db(self.admin_dsn, self.name), autocommit=True)
+
+
+@pytest.fixture(scope="session")
+def server_dsn() -> str:
+    """Superuser DSN of the server under test (maintenance database)."""
+    return resolve_dsn()
+
+
+def _create_logins(admin: psycopg.Connection) -> None:
+    logins = {f"{SCHEMA}_test_{kind}": [f"{SCHEMA}_{kind}"] for kind in KINDS}
+    logins[f"{SCHEMA}_test_app"] = [f"{SCHEMA}_{kind}" for kind in KINDS]
+    logins[f"{SCHEMA}_test_nobody"] = []  # may log in, holds no pgfacts role
+    for login, granted in logins.items():
+        admin.execute(
+            f"""DO $$ BEGIN
+                  CREATE ROLE {login} LOGIN;
+                EXCEPTION WHEN duplicate_object THEN NULL; END $$"""
+        )
+        admin.execute(f"ALTER ROLE {login} LOGIN NOSUPERUSER PASSWORD '{LOGIN_PASSWORD}'")
+        for role in granted:
+            admin.execute(f"GRANT {role} TO {login}")
+
+
+@pytest.fixture(scope="session")
+def template_db(server_dsn: str) -> Iterator[str]:
+    """A database migrated with the real migrations, cloned by every test."""
+    with psycopg.connect(server_dsn, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
+        migrate(with_db(server_dsn, TEMPLATE), SCHEMA)
+        _create_logins(admin)
+        with psycopg.connect(with_db(server_dsn, TEMPLATE), autocommit=True) as tpl:
+            tpl.execute(f"GRANT CONNECT ON DATABASE {TEMPLATE} TO PUBLIC")
+    yield TEMPLATE
+    with psycopg.connect(server_dsn, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+
+
+def _fresh_database(server_dsn: str, template: str) -> Iterator[str]:
+    name = f"pgfacts_t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_dsn, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+    try:
+        yield name
+    finally:
+        with psycopg.connect(server_dsn, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def db(server_dsn: str, template_db: str) -> Iterator[Database]:
+    """A fresh migrated database for one test."""
+    for name in _fresh_database(server_dsn, template_db):
+        yield Database(name=name, admin_dsn=server_dsn)
+
+
+@pytest.fixture
+def empty_db(server_dsn: str) -> Iterator[str]:
+    """Superuser DSN of a fresh database with nothing installed (for migration tests)."""
+    for name in _fresh_database(server_dsn, "template0"):
+        yield with_db(server_dsn, name)
