@@ -19,7 +19,7 @@ apt-get install -y --no-install-recommends \
     postgresql-17-pgvector \
     postgresql-17-age \
     postgresql-17-plpgsql-check \
-    ca-certificates locales-all
+    ca-certificates
 apt-get clean
 rm -rf /var/lib/apt/lists/*
 

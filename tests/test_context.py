@@ -9,8 +9,14 @@ from .conftest import Database
 
 
 def set_context(conn: psycopg.Connection, **kwargs: object) -> dict[str, object]:
-    args = {"tenant": "t1", "session_id": None, "agent_id": None, "agent_kind": "agent",
-            "parent_session_id": None, **kwargs}
+    args = {
+        "tenant": "t1",
+        "session_id": None,
+        "agent_id": None,
+        "agent_kind": "agent",
+        "parent_session_id": None,
+        **kwargs,
+    }
     row = conn.execute(
         "SELECT pgfacts.set_context(tenant => %(tenant)s, session_id => %(session_id)s, "
         "agent_id => %(agent_id)s, agent_kind => %(agent_kind)s, "
@@ -24,8 +30,13 @@ def set_context(conn: psycopg.Connection, **kwargs: object) -> dict[str, object]
 def test_context_round_trip_and_transaction_scope(db: Database) -> None:
     with db.connect("agent") as conn:
         ctx = set_context(conn, tenant="acme", session_id="s1", agent_id="a1")
-        assert ctx == {"tenant": "acme", "session_id": "s1", "agent_id": "a1",
-                       "agent_kind": "agent", "parent_session_id": None}
+        assert ctx == {
+            "tenant": "acme",
+            "session_id": "s1",
+            "agent_id": "a1",
+            "agent_kind": "agent",
+            "parent_session_id": None,
+        }
         assert conn.execute("SELECT pgfacts.current_context()").fetchone() == (ctx,)
         conn.commit()
         # A new transaction starts with no caller: nothing leaks through a pooled connection.

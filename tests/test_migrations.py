@@ -9,8 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pgfacts import MigrationError, migrate
-from pgfacts import resources
+from pgfacts import MigrationError, migrate, resources
 from pgfacts.migrator import load_migrations
 
 from .catalog import snapshot
@@ -141,16 +140,12 @@ def test_changed_definitions_are_reapplied(empty_db: str, tmp_path: Path) -> Non
     )
     migrate(empty_db, definitions_dir=old_definitions)
     with psycopg.connect(empty_db) as conn:
-        body = conn.execute(
-            "SELECT prosrc FROM pg_proc WHERE proname = 'set_context'"
-        ).fetchone()
+        body = conn.execute("SELECT prosrc FROM pg_proc WHERE proname = 'set_context'").fetchone()
     assert body is not None and "old text" in body[0]
     report = migrate(empty_db)
     assert report.definitions_applied and report.applied == []
     with psycopg.connect(empty_db) as conn:
-        body = conn.execute(
-            "SELECT prosrc FROM pg_proc WHERE proname = 'set_context'"
-        ).fetchone()
+        body = conn.execute("SELECT prosrc FROM pg_proc WHERE proname = 'set_context'").fetchone()
     assert body is not None and "old text" not in body[0]
 
 

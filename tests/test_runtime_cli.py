@@ -22,10 +22,16 @@ PORT = 54391
 PGFACTS = [sys.executable, "-m", "pgfacts"]
 
 
-def cli(*args: str, env: dict[str, str] | None = None, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def cli(
+    *args: str, env: dict[str, str] | None = None, **kwargs: object
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*PGFACTS, *args], capture_output=True, text=True, env=env or os.environ.copy(),
-        timeout=300, **kwargs,  # type: ignore[call-overload]
+        [*PGFACTS, *args],
+        capture_output=True,
+        text=True,
+        env=env or os.environ.copy(),
+        timeout=300,
+        **kwargs,  # type: ignore[call-overload]
     )
 
 
@@ -45,8 +51,10 @@ def test_up_is_idempotent_and_prints_a_working_dsn(runtime: LocalRuntime) -> Non
     assert dsn == second.stdout.strip()
     assert dsn.startswith("postgresql://postgres:") and f"@127.0.0.1:{PORT}/" in dsn
     with psycopg.connect(dsn) as conn:
-        row = conn.execute("SELECT current_setting('server_version_num')::int / 10000, "
-                           "current_setting('listen_addresses')").fetchone()
+        row = conn.execute(
+            "SELECT current_setting('server_version_num')::int / 10000, "
+            "current_setting('listen_addresses')"
+        ).fetchone()
     assert row == (17, "127.0.0.1")
     status = cli("db", "status", "--port", str(PORT), "--json")
     assert status.returncode == 0
@@ -88,9 +96,21 @@ def test_without_root_it_says_so_and_names_the_alternatives(tmp_path: Path) -> N
     env = {**os.environ, "HOME": str(tmp_path), "PGFACTS_HOME": str(tmp_path / "home")}
     tmp_path.chmod(0o777)
     result = subprocess.run(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-         *PGFACTS, "db", "up", "--port", str(PORT + 1)],
-        capture_output=True, text=True, env=env, timeout=60,
+        [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            *PGFACTS,
+            "db",
+            "up",
+            "--port",
+            str(PORT + 1),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert result.returncode == 1
     assert "needs root" in result.stderr

@@ -16,17 +16,22 @@ from . import migrator
 from .errors import PgfactsError, translate
 from .runtime import LocalRuntime
 
-app = typer.Typer(help="pgfacts: durable, auditable memory for LLM agents in PostgreSQL.",
-                  no_args_is_help=True, add_completion=False)
-db_app = typer.Typer(help="The local PostgreSQL 17 runtime (no Docker needed).",
-                     no_args_is_help=True)
+app = typer.Typer(
+    help="pgfacts: durable, auditable memory for LLM agents in PostgreSQL.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+db_app = typer.Typer(
+    help="The local PostgreSQL 17 runtime (no Docker needed).", no_args_is_help=True
+)
 app.add_typer(db_app, name="db")
 
 err = Console(stderr=True)
 out = Console()
 
 DsnOption = Annotated[
-    str | None, typer.Option("--dsn", help="PostgreSQL DSN; default PGFACTS_DSN, else the local runtime")
+    str | None,
+    typer.Option("--dsn", help="PostgreSQL DSN; default PGFACTS_DSN, else the local runtime"),
 ]
 SchemaOption = Annotated[str, typer.Option("--schema", help="schema name of this install")]
 PortOption = Annotated[
@@ -98,9 +103,7 @@ def db_dsn(port: PortOption = None) -> None:
     print(runtime.dsn)
 
 
-@db_app.command(
-    "psql", context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
-)
+@db_app.command("psql", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def db_psql(ctx: typer.Context, port: PortOption = None) -> None:
     """Open psql 17 on the local server; extra arguments go to psql."""
     try:
@@ -161,16 +164,16 @@ def _print_doctor(data: dict[str, Any]) -> None:
     out.print(f"schema {data['schema']!r}  latest migration {latest}", highlight=False)
     out.print(f"pending           {', '.join(data['pending']) or 'none'}", highlight=False)
     for warning in data["warnings"]:
-        out.print(f"[yellow]warning[/] {warning['message']} (fix: {warning['fix']})", highlight=False)
+        out.print(
+            f"[yellow]warning[/] {warning['message']} (fix: {warning['fix']})", highlight=False
+        )
     for problem in data["problems"]:
         out.print(f"[red]problem[/] {problem['message']} (fix: {problem['fix']})", highlight=False)
     out.print("[green]ok[/]" if data["ok"] else "[red]not ready[/]")
 
 
 @app.command("demo")
-def demo_cmd(
-    dsn: DsnOption = None, schema: SchemaOption = migrator.DEFAULT_SCHEMA
-) -> None:
+def demo_cmd(dsn: DsnOption = None, schema: SchemaOption = migrator.DEFAULT_SCHEMA) -> None:
     """A walkthrough of what pgfacts does, against a migrated database."""
     from .demo import run
 

@@ -19,8 +19,21 @@ def _section(out: Console, title: str) -> None:
 def run(dsn: str | None, schema: str, out: Console) -> None:
     _section(out, "doctor: the server, its extensions and the schema")
     report = doctor.diagnose(dsn, schema).as_dict()
-    out.print_json(json.dumps({k: report[k] for k in ("postgresql", "extensions", "age_preloaded",
-                                                       "applied_migrations", "pending", "ok")}))
+    out.print_json(
+        json.dumps(
+            {
+                k: report[k]
+                for k in (
+                    "postgresql",
+                    "extensions",
+                    "age_preloaded",
+                    "applied_migrations",
+                    "pending",
+                    "ok",
+                )
+            }
+        )
+    )
 
     _section(out, "one round trip through the SQL API: set_context, then current_context")
     try:
@@ -41,5 +54,7 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
         raise translate(exc) from exc
     assert row is not None
     out.print_json(json.dumps(row[0]))
-    out.print("The context lives in transaction-local settings: it is gone after this "
-              "transaction, so a pooled connection never leaks one caller into the next.")
+    out.print(
+        "The context lives in transaction-local settings: it is gone after this "
+        "transaction, so a pooled connection never leaks one caller into the next."
+    )

@@ -8,8 +8,7 @@ from typing import Any
 
 import psycopg
 
-from . import migrator
-from . import queries
+from . import migrator, queries
 from .runtime import resolve_dsn
 
 REQUIRED_EXTENSIONS = ("btree_gist", "vector", "age", "pg_trgm")
@@ -114,9 +113,7 @@ def diagnose(dsn: str | None = None, schema: str = migrator.DEFAULT_SCHEMA) -> R
             )
     try:
         ledger_pending = migrator.pending(resolved, schema)
-        applied = [
-            m.name for m in migrator.load_migrations() if m.name not in ledger_pending
-        ]
+        applied = [m.name for m in migrator.load_migrations() if m.name not in ledger_pending]
         report.applied_migrations = applied
         report.pending = ledger_pending
     except psycopg.Error as exc:

@@ -263,8 +263,9 @@ class LocalRuntime:
         return b"postgres" in cmdline
 
     def _accepting(self) -> bool:
-        with contextlib.suppress(OSError), socket.create_connection(
-            ("127.0.0.1", self.port), timeout=0.5
+        with (
+            contextlib.suppress(OSError),
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
         ):
             return True
         return False
@@ -281,7 +282,9 @@ class LocalRuntime:
         (self.instance_dir / "root").write_text(str(root) + "\n")
         if not self.password_file.exists():
             self.password_file.write_text(secrets.token_urlsafe(18) + "\n")
-        owner = self._in_root(root, "chown", "-R", "postgres:postgres", self.mount_name, user="root")
+        owner = self._in_root(
+            root, "chown", "-R", "postgres:postgres", self.mount_name, user="root"
+        )
         if owner.returncode != 0:
             raise RuntimeUnavailable("could not prepare the data directory", detail=owner.stderr)
         os.chmod(self.password_file, 0o600)
@@ -321,7 +324,9 @@ class LocalRuntime:
         deadline = time.monotonic() + 30
         while not self._accepting():
             if time.monotonic() > deadline:
-                raise RuntimeUnavailable(f"PostgreSQL on port {self.port} does not accept connections")
+                raise RuntimeUnavailable(
+                    f"PostgreSQL on port {self.port} does not accept connections"
+                )
             time.sleep(0.1)
         return self.status()
 

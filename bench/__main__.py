@@ -1,0 +1,26 @@
+"""``make bench`` / ``python -m bench --size smoke|full``: run every workload, print tables."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from . import foundation
+from .runner import SIZES, bench_database, print_table
+
+WORKLOADS = [("foundation: one SQL API call", foundation.run)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", choices=SIZES, default="full")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with bench_database() as dsn:
+        for title, workload in WORKLOADS:
+            print_table(f"{title}  [size {args.size}]", workload(dsn, args.size))
+    print(f"\nbench finished in {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Benchmark plumbing: time operations, and print p50/p95/max beside a same-run baseline.
+
+Benchmarks are not tests: they report, they do not pass or fail on a number. Each workload
+measures its operations and the plain-SQL baseline they should be read against, in the same
+run on the same server, so the ratio still means something on a noisy 2-core machine.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from pgfacts import migrate, resolve_dsn
+
+SIZES = ("smoke", "full")
+
+
+@dataclass(frozen=True)
+class Result:
+    operation: str
+    samples_ms: list[float]
+    baseline: str | None = None  # the operation this one should be compared with
+    rows: int | None = None
+    bytes: int | None = None
+    note: str = ""
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.samples_ms)
+        if not ordered:
+            return float("nan")
+        index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+        return ordered[index]
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.samples_ms) if self.samples_ms else float("nan")
+
+    @property
+    def p95(self) -> float:
+        return self.percentile(95)
+
+
+def timed(operation: Callable[[], object], repeat: int, warmup: int = 5) -> list[float]:
+    """Run ``operation`` ``warmup`` times unmeasured, then ``repeat`` times measured (ms)."""
+    for _ in range(warmup):
+        operation()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        operation()
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+@contextmanager
+def bench_database() -> Iterator[str]:
+    """A fresh database with pgfacts installed, dropped afterwards."""
+    server = resolve_dsn()
+    name = f"pgfacts_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+    params = conninfo_to_dict(server)
+    params["dbname"] = name
+    dsn = make_conninfo(**params)
+    try:
+        migrate(dsn)
+        yield dsn
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def print_table(title: str, results: list[Result]) -> None:
+    by_name = {r.operation: r for r in results}
+    print(f"\n{title}")
+    header = (
+        f"{'operation':<44} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+        f"{'p95/base':>9} {'rows':>9} {'bytes':>12}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        base = by_name.get(r.baseline) if r.baseline else None
+        ratio = f"{r.p95 / base.p95:.2f}x" if base and base.p95 > 0 else ""
+        worst = max(r.samples_ms) if r.samples_ms else float("nan")
+        rows = "" if r.rows is None else str(r.rows)
+        size = "" if r.bytes is None else f"{r.bytes:,}"
+        print(
+            f"{r.operation:<44} {len(r.samples_ms):>6} {r.p50:>8.3f} {r.p95:>8.3f} "
+            f"{worst:>8.3f} {ratio:>9} {rows:>9} {size:>12}"
+        )
+        if r.note:
+            print(f"    {r.note}")
