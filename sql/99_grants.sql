@@ -1,19 +1,74 @@
 -- Grants, re-applied with every definition change so new functions are never left out.
 --
--- The API schema is usable by every agent kind; internal tables are not granted here:
--- each layer grants exactly what its kinds need in its own file.
+-- Agent kinds call the API; none of them may write a table directly. The tuner and the
+-- operator may also read the tables (their tenant's rows only) for audits in psql.
 
 GRANT USAGE ON SCHEMA @schema@ TO
     @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator;
 GRANT USAGE ON SCHEMA @schema@_internal TO
-    @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator;
+    @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator,
+    @schema@_maintainer;
 
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA @schema@ FROM PUBLIC;
-REVOKE ALL ON ALL FUNCTIONS IN SCHEMA @schema@_internal FROM PUBLIC;
 
+-- Internal helpers run inside API functions, as the caller (invoker) or as the owner.
+-- The maintainer's own function (run_maintenance's body) keeps the grants it set itself.
+DO $grants$
+DECLARE
+    fn regprocedure;
+BEGIN
+    FOR fn IN
+        SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
+         WHERE p.pronamespace = '@schema@_internal'::regnamespace
+           AND p.proowner = '@schema@_owner'::regrole
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO @schema@_agent, '
+            '@schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator, '
+            '@schema@_maintainer', fn);
+    END LOOP;
+END
+$grants$;
+
+-- Every kind: context, reads, the tool entry point and its definitions.
 GRANT EXECUTE ON FUNCTION
     @schema@.set_context(text, text, text, text, text),
     @schema@.current_context(),
     @schema@.schema_version(),
-    @schema@_internal.context_tenant()
+    @schema@.read_facts(text, text [], text, text, integer, text, timestamptz),
+    @schema@.fact_history(text, boolean, text),
+    @schema@.spawn_tree(text),
+    @schema@.call_tool(text, jsonb, jsonb),
+    @schema@.tool_definitions()
 TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator;
+
+-- Writers (the tuner writes nothing, so raw SQL cannot write for it either).
+GRANT EXECUTE ON FUNCTION
+    @schema@.register_session(text, text, text),
+    @schema@.end_session(text),
+    @schema@.store_fact(text, jsonb, text [], boolean),
+    @schema@.store_facts(jsonb),
+    @schema@.delete_fact(text, boolean, boolean, text)
+TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_operator;
+
+GRANT EXECUTE ON FUNCTION
+    @schema@.facts_read_uncrawled(text, integer),
+    @schema@.facts_set_crawled(jsonb, text, boolean)
+TO @schema@_crawler, @schema@_facts_manager, @schema@_operator;
+
+GRANT EXECUTE ON FUNCTION
+    @schema@.delete_session(text),
+    @schema@.purge_tombstones(integer, integer),
+    @schema@.run_maintenance()
+TO @schema@_facts_manager, @schema@_operator;
+
+GRANT EXECUTE ON FUNCTION @schema@.set_setting(text, jsonb) TO @schema@_operator;
+
+-- Read-only table access for audits; row level security keeps it to the caller's tenant.
+GRANT SELECT ON @schema@_internal.facts, @schema@_internal.fact_versions,
+    @schema@_internal.sessions, @schema@_internal.settings
+TO @schema@_tuner, @schema@_operator;
+
+-- The maintainer purges across tenants (BYPASSRLS) and does nothing else.
+GRANT SELECT, DELETE ON @schema@_internal.facts TO @schema@_maintainer;
+GRANT SELECT ON @schema@_internal.settings TO @schema@_maintainer;

@@ -43,7 +43,7 @@ BEGIN
                   HINT = 'one of: ' || pg_catalog.array_to_string(kinds, ', ');
     END IF;
     -- The kind is a claim the database checks: the role must hold that kind's NOLOGIN role.
-    IF NOT pg_catalog.pg_has_role(current_user, '@schema@_' || agent_kind, 'USAGE') THEN
+    IF NOT pg_catalog.pg_has_role(current_user, '@schema@_' || agent_kind, 'MEMBER') THEN
         RAISE EXCEPTION 'role % may not act as agent kind %', current_user, agent_kind
             USING ERRCODE = '42501',
                   HINT = pg_catalog.format('GRANT %I TO %I', '@schema@_' || agent_kind, current_user);
@@ -125,3 +125,63 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.schema_version() IS
 'The applied migrations of this install (schema, migrations, latest, package_version).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.context_kind()
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    kind text := coalesce(
+        NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''), 'agent');
+BEGIN
+    -- The settings can be written with set_config() by anyone, so the kind is checked
+    -- again against the login's memberships wherever it grants something.
+    IF NOT kind = ANY (ARRAY['agent', 'facts_manager', 'crawler', 'tuner', 'operator'])
+       OR NOT pg_catalog.pg_has_role(session_user, '@schema@_' || kind, 'MEMBER') THEN
+        RAISE EXCEPTION 'role % may not act as agent kind %', session_user, kind
+            USING ERRCODE = '42501', HINT = 'set the context with @schema@.set_context()';
+    END IF;
+    RETURN kind;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_kind() IS
+'The agent kind of the caller context (default agent), verified against the login''s roles.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.require_kind(allowed text [], operation text)
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    kind text := @schema@_internal.context_kind();
+BEGIN
+    IF NOT kind = ANY (allowed) THEN
+        RAISE EXCEPTION '% is not allowed for agent kind %', operation, kind
+            USING ERRCODE = '42501',
+                  HINT = 'allowed for: ' || pg_catalog.array_to_string(allowed, ', ');
+    END IF;
+    RETURN kind;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.require_kind(text [], text) IS
+'Raise 42501 unless the caller''s agent kind is one of allowed; returns the kind.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.context_session()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_session() IS
+'The session of the caller context, or NULL.';

@@ -1,0 +1,51 @@
+-- Per-tenant settings with built-in defaults.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.setting(tenant text, name text, fallback jsonb)
+RETURNS jsonb
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT coalesce(
+        (SELECT s.value FROM @schema@_internal.settings AS s
+          WHERE s.tenant IN (setting.tenant, '*') AND s.name = setting.name
+          ORDER BY s.tenant = '*' LIMIT 1),
+        fallback)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.setting(text, text, jsonb) IS
+'A setting for a tenant: its own value, else the ''*'' default row, else fallback.';
+
+CREATE OR REPLACE FUNCTION @schema@.set_setting(name text, value jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    known constant text[] := ARRAY['value_max_bytes', 'tombstone_ttl_seconds'];
+    tenant text := @schema@_internal.context_tenant();
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'set_setting');
+    IF name IS NULL OR NOT name = ANY (known) THEN
+        RAISE EXCEPTION 'unknown setting %', pg_catalog.quote_nullable(name)
+            USING ERRCODE = '22023', HINT = 'one of: ' || pg_catalog.array_to_string(known, ', ');
+    END IF;
+    IF value IS NULL OR pg_catalog.jsonb_typeof(value) <> 'number' OR (value)::numeric <= 0
+       OR (value)::numeric <> pg_catalog.trunc((value)::numeric) THEN
+        RAISE EXCEPTION 'setting % must be a positive integer', name USING ERRCODE = '22023';
+    END IF;
+    INSERT INTO @schema@_internal.settings AS s (tenant, name, value)
+    VALUES (tenant, set_setting.name, set_setting.value)
+    ON CONFLICT ON CONSTRAINT settings_pkey
+    DO UPDATE SET value = excluded.value, updated_at = pg_catalog.clock_timestamp();
+    RETURN pg_catalog.jsonb_build_object('tenant', tenant, 'name', name, 'value', value);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.set_setting(text, jsonb) IS
+'Operator only: set a tenant setting. value_max_bytes caps a fact value''s JSON text '
+'(default 1048576); tombstone_ttl_seconds is how long unreconciled tombstones are kept '
+'(default 21600).';

@@ -1,0 +1,137 @@
+-- Sessions and spawn trees.
+
+CREATE OR REPLACE FUNCTION @schema@.register_session(
+    session_id text,
+    parent_session_id text DEFAULT NULL,
+    agent_id text DEFAULT NULL
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    ctx_tenant text := @schema@_internal.context_tenant();
+BEGIN
+    PERFORM @schema@_internal.require_kind(
+        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'register_session');
+    IF session_id IS NULL OR pg_catalog.btrim(session_id) = '' OR pg_catalog.length(session_id) > 200 THEN
+        RAISE EXCEPTION 'session_id must be 1 to 200 characters' USING ERRCODE = '22023';
+    END IF;
+    IF parent_session_id = session_id THEN
+        RAISE EXCEPTION 'a session cannot be its own parent' USING ERRCODE = '22023';
+    END IF;
+    PERFORM @schema@_internal.ensure_session(ctx_tenant, session_id, parent_session_id, agent_id);
+    RETURN (SELECT pg_catalog.jsonb_build_object(
+                'sessionId', s.session_id, 'parentSessionId', s.parent_session_id,
+                'agentId', s.agent_id, 'createdAt', s.created_at)
+              FROM @schema@_internal.sessions AS s
+             WHERE s.tenant = ctx_tenant AND s.session_id = register_session.session_id);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.register_session(text, text, text) IS
+'Register a session (a root unless parent_session_id is given; an unknown parent becomes a '
+'root). Idempotent; a different parent for a known session is refused (22023). Sessions '
+'are also registered implicitly on their first write.';
+
+CREATE OR REPLACE FUNCTION @schema@.end_session(session_id text)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    ctx_tenant text := @schema@_internal.context_tenant();
+    ended timestamptz;
+BEGIN
+    PERFORM @schema@_internal.require_kind(
+        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'end_session');
+    UPDATE @schema@_internal.sessions AS s
+       SET ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
+     WHERE s.tenant = ctx_tenant AND s.session_id = end_session.session_id
+    RETURNING s.ended_at INTO ended;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'session % is not registered', session_id USING ERRCODE = 'P0002';
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('sessionId', session_id, 'endedAt', ended);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.end_session(text) IS
+'Mark a session ended (its facts stay; its descendants stay in the spawn tree). P0002 when '
+'the session is not registered.';
+
+CREATE OR REPLACE FUNCTION @schema@.spawn_tree(session_id text DEFAULT NULL)
+RETURNS SETOF text
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    ctx_tenant text := @schema@_internal.context_tenant();
+    target text := coalesce(session_id, @schema@_internal.context_session());
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    IF target IS NULL THEN
+        RAISE EXCEPTION 'no session given and none in the caller context' USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY SELECT pg_catalog.unnest(@schema@_internal.spawn_tree(ctx_tenant, target)) ORDER BY 1;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.spawn_tree(text) IS
+'The sessions of a spawn tree (root and every descendant of the root, ended and deleted '
+'ones included), for session_id or the caller''s session.';
+
+CREATE OR REPLACE FUNCTION @schema@.delete_session(session_id text)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    ctx_tenant text := @schema@_internal.context_tenant();
+    doomed text [];
+    tombstoned int;
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'operator'], 'delete_session');
+    IF session_id IS NULL OR session_id = '' THEN
+        RAISE EXCEPTION 'session_id must be a non-empty string' USING ERRCODE = '22023';
+    END IF;
+    -- The session and all its descendants, found even under ended or deleted sessions.
+    WITH RECURSIVE down AS (
+        SELECT s.session_id FROM @schema@_internal.sessions AS s
+         WHERE s.tenant = ctx_tenant AND s.session_id = delete_session.session_id
+        UNION ALL
+        SELECT c.session_id FROM @schema@_internal.sessions AS c
+          JOIN down ON c.tenant = ctx_tenant AND c.parent_session_id = down.session_id
+    ) CYCLE session_id SET is_cycle USING path
+    SELECT pg_catalog.array_agg(DISTINCT down.session_id) INTO doomed FROM down WHERE NOT down.is_cycle;
+    IF doomed IS NULL THEN
+        -- Unregistered but possibly holding facts written before registration existed.
+        doomed := ARRAY[session_id];
+    END IF;
+    UPDATE @schema@_internal.facts AS f
+       SET deleted_at = pg_catalog.clock_timestamp()
+     WHERE f.tenant = ctx_tenant AND NOT f.shared
+       AND f.session_id = ANY (doomed) AND f.deleted_at IS NULL;
+    GET DIAGNOSTICS tombstoned = ROW_COUNT;
+    UPDATE @schema@_internal.sessions AS s
+       SET deleted_at = coalesce(s.deleted_at, pg_catalog.clock_timestamp()),
+           ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
+     WHERE s.tenant = ctx_tenant AND s.session_id = ANY (doomed);
+    RETURN pg_catalog.jsonb_build_object(
+        'sessionId', session_id,
+        'sessions', (SELECT pg_catalog.jsonb_agg(d ORDER BY d) FROM pg_catalog.unnest(doomed) AS d),
+        'deleted', tombstoned);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.delete_session(text) IS
+'Facts manager / operator (and the sweeper): tombstone the session-scoped facts of a session '
+'and all its descendants and mark those sessions deleted. Shared facts are never touched. '
+'Returns {sessionId, sessions, deleted}.';

@@ -1,0 +1,155 @@
+-- read_facts and fact_history.
+
+CREATE OR REPLACE FUNCTION @schema@.read_facts(
+    key_pattern text DEFAULT NULL,
+    tags text [] DEFAULT NULL,
+    session_id text DEFAULT NULL,
+    agent_id text DEFAULT NULL,
+    "limit" integer DEFAULT 50,
+    scope text DEFAULT 'accessible',
+    known_at timestamptz DEFAULT NULL
+) RETURNS TABLE (
+    scope_key text, key text, value jsonb, shared boolean, fact_session_id text,
+    fact_agent_id text, fact_tags text [], created_at timestamptz, updated_at timestamptz,
+    etag bigint
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
+    caller text := @schema@_internal.context_session();
+    unrestricted boolean;
+    tree text [];
+    pattern text;
+BEGIN
+    IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
+        RAISE EXCEPTION 'unknown scope %', pg_catalog.quote_nullable(scope)
+            USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
+    END IF;
+    IF "limit" IS NULL OR "limit" < 0 OR "limit" > 1000 THEN
+        RAISE EXCEPTION 'limit must be an integer from 0 to 1000, not %', coalesce("limit"::text, 'null')
+            USING ERRCODE = '22023';
+    END IF;
+    IF known_at > pg_catalog.clock_timestamp() THEN
+        RAISE EXCEPTION 'known_at % is in the future', known_at
+            USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
+    END IF;
+    IF scope = 'session' AND caller IS NULL THEN
+        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
+    END IF;
+    IF key_pattern IS NOT NULL AND key_pattern <> '' THEN
+        pattern := @schema@_internal.like_pattern(key_pattern);
+        -- An explicit read of a prefix the kind may not read is an error, not an empty answer.
+        IF NOT @schema@_internal.readable_by(pg_catalog.split_part(pattern, '%', 1), kind) THEN
+            RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, key_pattern
+                USING ERRCODE = '42501',
+                      HINT = 'intake/ and config/facts-manager/ are for the facts manager and tuner; '
+                             'tools/ for the tool layer';
+        END IF;
+    END IF;
+    -- The tuner, facts manager and operator read the whole tenant; others their spawn tree.
+    unrestricted := kind IN ('tuner', 'facts_manager', 'operator');
+    IF NOT unrestricted AND caller IS NOT NULL AND scope IN ('accessible', 'descendants') THEN
+        tree := @schema@_internal.spawn_tree(tenant, caller);
+    END IF;
+
+    RETURN QUERY
+    SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
+           f.created_at, f.updated_at, f.etag
+      FROM (
+            SELECT c.scope_key, c.key, c.value, c.shared, c.session_id, c.agent_id, c.tags,
+                   c.created_at, c.updated_at, c.etag, c.deleted_at
+              FROM @schema@_internal.facts AS c
+             WHERE c.tenant = tenant
+               AND (known_at IS NULL OR pg_catalog.lower(c.system_time) <= known_at)
+            UNION ALL
+            SELECT v.scope_key, v.key, v.value, v.shared, v.session_id, v.agent_id, v.tags,
+                   v.created_at, v.updated_at, v.etag, v.deleted_at
+              FROM @schema@_internal.fact_versions AS v
+             WHERE known_at IS NOT NULL AND v.tenant = tenant AND v.system_time @> known_at
+           ) AS f
+     WHERE f.deleted_at IS NULL
+       AND CASE scope
+               WHEN 'shared' THEN f.shared
+               WHEN 'session' THEN NOT f.shared AND f.session_id = caller
+               ELSE f.shared OR unrestricted OR f.session_id = ANY (tree)
+           END
+       AND @schema@_internal.readable_by(f.key, kind)
+       AND (pattern IS NULL OR f.key LIKE pattern)
+       AND (tags IS NULL OR f.tags @> tags)
+       AND (session_id IS NULL OR f.session_id = session_id)
+       AND (agent_id IS NULL OR f.agent_id = agent_id)
+     ORDER BY f.updated_at DESC, f.key, f.scope_key
+     LIMIT "limit";
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.read_facts(text, text [], text, text, integer, text, timestamptz) IS
+'Facts visible to the caller, most recently updated first, then key. key_pattern: * and % '
+'are wildcards, \ escapes, all else literal. tags: all must be present. session_id / '
+'agent_id: provenance filters (a session outside the caller''s spawn tree shows none of its '
+'private facts). limit 0..1000 (default 50). scope: accessible (own spawn tree + shared; the '
+'tuner, facts manager and operator see the whole tenant) | shared | session | descendants '
+'(= accessible). known_at: what was visible at that instant (system time).';
+
+CREATE OR REPLACE FUNCTION @schema@.fact_history(
+    key text,
+    shared boolean DEFAULT false,
+    session_id text DEFAULT NULL
+) RETURNS TABLE (
+    scope_key text, value jsonb, fact_tags text [], fact_agent_id text, etag bigint,
+    deleted boolean, known_from timestamptz, known_to timestamptz, current boolean
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
+    caller text := @schema@_internal.context_session();
+    target_session text := coalesce(session_id, caller);
+    wanted text;
+BEGIN
+    PERFORM @schema@_internal.check_key(key);
+    IF NOT @schema@_internal.readable_by(key, kind) THEN
+        RAISE EXCEPTION 'agent kind % may not read key %', kind, key USING ERRCODE = '42501';
+    END IF;
+    IF shared THEN
+        wanted := 'shared:' || key;
+    ELSE
+        IF target_session IS NULL THEN
+            RAISE EXCEPTION 'the history of a session fact needs a session' USING ERRCODE = '22023';
+        END IF;
+        IF kind NOT IN ('tuner', 'facts_manager', 'operator')
+           AND (caller IS NULL OR NOT target_session = ANY (@schema@_internal.spawn_tree(tenant, caller))) THEN
+            RETURN;  -- outside the caller's spawn tree: nothing, not an existence oracle
+        END IF;
+        wanted := 'session:' || target_session || ':' || key;
+    END IF;
+    RETURN QUERY
+    SELECT h.scope_key, h.value, h.tags, h.agent_id, h.etag, h.deleted_at IS NOT NULL,
+           pg_catalog.lower(h.system_time), pg_catalog.upper(h.system_time),
+           pg_catalog.upper_inf(h.system_time)
+      FROM (SELECT v.scope_key, v.value, v.tags, v.agent_id, v.etag, v.deleted_at, v.system_time
+              FROM @schema@_internal.fact_versions AS v
+             WHERE v.tenant = tenant AND v.scope_key = wanted
+            UNION ALL
+            SELECT c.scope_key, c.value, c.tags, c.agent_id, c.etag, c.deleted_at, c.system_time
+              FROM @schema@_internal.facts AS c
+             WHERE c.tenant = tenant AND c.scope_key = wanted) AS h
+     ORDER BY pg_catalog.lower(h.system_time);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.fact_history(text, boolean, text) IS
+'Every version of one fact (shared, or of session_id / the caller''s session), oldest '
+'first, each with the system-time range in which it was current (known_from, known_to; the '
+'current version has current = true) and whether it was a tombstone.';

@@ -1,0 +1,100 @@
+-- delete_fact: soft deletes (tombstones) by exact key or by pattern.
+
+CREATE OR REPLACE FUNCTION @schema@.delete_fact(
+    key text,
+    shared boolean DEFAULT false,
+    pattern boolean DEFAULT false,
+    scope text DEFAULT NULL
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
+    caller text := @schema@_internal.context_session();
+    agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
+    manager boolean;
+    target text;
+    found_row record;
+    like_key text;
+    deleted int;
+BEGIN
+    IF kind = 'tuner' THEN
+        RAISE EXCEPTION 'the tuner reads everything and deletes nothing' USING ERRCODE = '42501';
+    END IF;
+    manager := kind IN ('facts_manager', 'operator');
+    PERFORM @schema@_internal.check_key(key);
+    shared := coalesce(shared, false);
+
+    IF NOT coalesce(pattern, false) THEN
+        IF scope IS NOT NULL THEN
+            RAISE EXCEPTION 'scope applies only to pattern deletes'
+                USING ERRCODE = '22023', HINT = 'pass pattern => true to delete by pattern';
+        END IF;
+        IF @schema@_internal.key_access(key, kind) <> 'all' THEN
+            RAISE EXCEPTION 'agent kind % may not delete key %', kind, key
+                USING ERRCODE = '42501', HINT = 'intake/ and config/facts-manager/ are deleted by '
+                                                'the facts manager; tools/ by the tool layer';
+        END IF;
+        IF shared THEN
+            target := 'shared:' || key;
+        ELSIF caller IS NULL THEN
+            RAISE EXCEPTION 'deleting a session fact needs a session in the caller context'
+                USING ERRCODE = '22023', HINT = 'set_context(session_id => ...) or pass shared => true';
+        ELSE
+            target := 'session:' || caller || ':' || key;
+        END IF;
+        SELECT f.fact_id, f.agent_id, f.session_id INTO found_row
+          FROM @schema@_internal.facts AS f
+         WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL
+           FOR UPDATE;
+        IF FOUND AND shared AND NOT manager
+           AND NOT ((agent IS NOT NULL AND found_row.agent_id = agent)
+                    OR (caller IS NOT NULL AND found_row.session_id = caller)) THEN
+            RAISE EXCEPTION 'shared fact % belongs to another agent', key
+                USING ERRCODE = '42501',
+                      DETAIL = pg_catalog.format('stored by agent %s in session %s',
+                                                 found_row.agent_id, found_row.session_id),
+                      HINT = 'agents delete only what they stored; ask the facts manager';
+        END IF;
+        UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
+         WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL;
+        GET DIAGNOSTICS deleted = ROW_COUNT;
+        RETURN pg_catalog.jsonb_build_object('key', key, 'shared', shared, 'deleted', deleted > 0);
+    END IF;
+
+    scope := coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END);
+    IF scope NOT IN ('session', 'shared', 'all') THEN
+        RAISE EXCEPTION 'unknown pattern-delete scope %', scope
+            USING ERRCODE = '22023', HINT = 'one of: session, shared, all';
+    END IF;
+    IF scope = 'all' AND NOT manager THEN
+        RAISE EXCEPTION 'scope all is for the facts manager' USING ERRCODE = '42501';
+    END IF;
+    IF scope = 'session' AND caller IS NULL THEN
+        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
+    END IF;
+    like_key := @schema@_internal.like_pattern(key);
+    UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
+     WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key LIKE like_key
+       AND @schema@_internal.key_access(f.key, kind) = 'all'
+       AND CASE scope
+               WHEN 'session' THEN NOT f.shared AND f.session_id = caller
+               WHEN 'shared' THEN f.shared AND (manager OR (agent IS NOT NULL AND f.agent_id = agent)
+                                                OR (caller IS NOT NULL AND f.session_id = caller))
+               ELSE true
+           END;
+    GET DIAGNOSTICS deleted = ROW_COUNT;
+    RETURN pg_catalog.jsonb_build_object('keyPattern', key, 'scope', scope, 'deleted', deleted);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.delete_fact(text, boolean, boolean, text) IS
+'Soft-delete (tombstone) a fact: the caller''s session fact, or the shared one with shared => '
+'true; agents delete only shared facts they stored. Returns {key, shared, deleted}; a second '
+'delete is a no-op. With pattern => true, key is a pattern (* and %) and scope is session | '
+'shared | all (all: facts manager and operator); returns {keyPattern, scope, deleted: n}.';

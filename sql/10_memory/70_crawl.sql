@@ -1,0 +1,140 @@
+-- The crawl queue: facts whose content changed since a crawler last incorporated them.
+
+CREATE OR REPLACE FUNCTION @schema@.facts_read_uncrawled(
+    key_prefix text DEFAULT NULL,
+    "limit" integer DEFAULT 20
+) RETURNS jsonb
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.require_kind(
+        ARRAY['crawler', 'facts_manager', 'operator'], 'facts_read_uncrawled');
+    rows jsonb;
+BEGIN
+    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 500 THEN
+        RAISE EXCEPTION 'limit must be an integer from 1 to 500, not %', coalesce("limit"::text, 'null')
+            USING ERRCODE = '22023';
+    END IF;
+    SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'scopeKey', q.scope_key, 'key', q.key, 'value', q.value, 'shared', q.shared,
+               'sessionId', q.session_id, 'agentId', q.agent_id, 'tags', q.tags,
+               'updatedAt', q.updated_at, 'deletedAt', q.deleted_at, 'etag', q.etag)
+               ORDER BY q.key, q.fact_id), '[]')
+      INTO rows
+      FROM (SELECT f.* FROM @schema@_internal.facts AS f
+             WHERE f.tenant = tenant AND f.last_crawled_at IS NULL
+               AND (NULLIF(key_prefix, '') IS NULL
+                    OR f.key LIKE @schema@_internal.like_prefix(key_prefix))
+               AND f.key NOT LIKE 'tools/%'
+             ORDER BY f.key, f.fact_id
+             LIMIT "limit") AS q;
+    RETURN pg_catalog.jsonb_build_object('count', pg_catalog.jsonb_array_length(rows), 'facts', rows);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.facts_read_uncrawled(text, integer) IS
+'Crawler / facts manager: facts queued for crawl (new or changed since last marked), '
+'tombstones included with deletedAt, ordered by key; key_prefix is literal (no wildcards); '
+'limit 1..500 (default 20). Each row carries scopeKey and etag for facts_set_crawled.';
+
+CREATE OR REPLACE FUNCTION @schema@.facts_set_crawled(
+    scope_keys jsonb DEFAULT NULL,
+    key_prefix text DEFAULT NULL,
+    crawled boolean DEFAULT true
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.require_kind(
+        ARRAY['crawler', 'facts_manager', 'operator'], 'facts_set_crawled');
+    stamp timestamptz := CASE WHEN crawled THEN pg_catalog.clock_timestamp() END;
+    matched int;
+    affected int;
+    bad text;
+BEGIN
+    IF crawled IS NULL THEN
+        RAISE EXCEPTION 'crawled must be true or false' USING ERRCODE = '22023';
+    END IF;
+    IF (scope_keys IS NULL) = (key_prefix IS NULL) THEN
+        RAISE EXCEPTION 'pass exactly one of scope_keys or key_prefix' USING ERRCODE = '22023';
+    END IF;
+    IF key_prefix IS NOT NULL THEN
+        IF key_prefix = '' THEN
+            RAISE EXCEPTION 'key_prefix must be a non-empty string'
+                USING ERRCODE = '22023', HINT = 'an empty prefix would select every fact';
+        END IF;
+        -- crawled => true is a coarse flush: tombstones need a receipt by scope key.
+        SELECT pg_catalog.count(*) INTO matched FROM @schema@_internal.facts AS f
+         WHERE f.tenant = tenant AND f.key LIKE @schema@_internal.like_prefix(key_prefix)
+           AND (NOT crawled OR f.deleted_at IS NULL);
+        UPDATE @schema@_internal.facts AS f SET last_crawled_at = stamp
+         WHERE f.tenant = tenant AND f.key LIKE @schema@_internal.like_prefix(key_prefix)
+           AND (NOT crawled OR f.deleted_at IS NULL)
+           AND (f.last_crawled_at IS NULL) = crawled;
+        GET DIAGNOSTICS affected = ROW_COUNT;
+        RETURN pg_catalog.jsonb_build_object('affected', affected, 'skipped', matched - affected);
+    END IF;
+
+    IF pg_catalog.jsonb_typeof(scope_keys) <> 'array'
+       OR pg_catalog.jsonb_array_length(scope_keys) NOT BETWEEN 1 AND 500 THEN
+        RAISE EXCEPTION 'scope_keys must be an array of 1 to 500 {scopeKey, etag?} entries'
+            USING ERRCODE = '22023';
+    END IF;
+    SELECT pg_catalog.string_agg(pg_catalog.format('entry %s', e.ord), ', ') INTO bad
+      FROM pg_catalog.jsonb_array_elements(scope_keys) WITH ORDINALITY AS e (item, ord)
+     WHERE pg_catalog.jsonb_typeof(e.item) <> 'object'
+        OR pg_catalog.jsonb_typeof(e.item -> 'scopeKey') IS DISTINCT FROM 'string'
+        OR e.item ->> 'scopeKey' = ''
+        OR (e.item ? 'etag' AND NOT (pg_catalog.jsonb_typeof(e.item -> 'etag') = 'number'
+                                     AND (e.item ->> 'etag') ~ '^[1-9][0-9]{0,17}$'))
+        OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(e.item) AS k
+                    WHERE k NOT IN ('scopeKey', 'etag'));
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'each scope_keys entry needs a non-empty scopeKey and, optionally, a '
+            'positive integer etag' USING ERRCODE = '22023', DETAIL = 'bad: ' || bad,
+            HINT = 'omit etag only for an intentional stomp';
+    END IF;
+    SELECT pg_catalog.string_agg(d.k, ', ') INTO bad
+      FROM (SELECT e ->> 'scopeKey' AS k FROM pg_catalog.jsonb_array_elements(scope_keys) AS e
+             GROUP BY 1 HAVING pg_catalog.count(*) > 1) AS d;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION 'duplicate scopeKey in scope_keys' USING ERRCODE = '22023', DETAIL = bad;
+    END IF;
+
+    WITH entries AS (
+        SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
+          FROM pg_catalog.jsonb_array_elements(scope_keys) AS e
+    )
+    SELECT pg_catalog.count(*) INTO matched
+      FROM @schema@_internal.facts AS f JOIN entries AS e ON e.scope_key = f.scope_key
+     WHERE f.tenant = tenant;
+    WITH entries AS (
+        SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
+          FROM pg_catalog.jsonb_array_elements(scope_keys) AS e
+    )
+    UPDATE @schema@_internal.facts AS f SET last_crawled_at = stamp
+      FROM entries AS e
+     WHERE f.tenant = tenant AND f.scope_key = e.scope_key
+       AND (e.etag IS NULL OR f.etag = e.etag)
+       AND (f.last_crawled_at IS NULL) = crawled;
+    GET DIAGNOSTICS affected = ROW_COUNT;
+    RETURN pg_catalog.jsonb_build_object('affected', affected, 'skipped', matched - affected);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.facts_set_crawled(jsonb, text, boolean) IS
+'Crawler / facts manager: mark facts crawled (or requeue with crawled => false). scope_keys: '
+'[{scopeKey, etag?}] (1..500), each a compare-and-set on etag (no etag = intentional '
+'stomp); or key_prefix (literal) to flip a prefix, where crawled => true skips tombstones. '
+'Returns {affected, skipped}: skipped rows exist but were already in that state or changed '
+'since read (etag mismatch); unknown scope keys count as neither.';

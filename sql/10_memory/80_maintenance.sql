@@ -1,0 +1,116 @@
+-- Maintenance: tombstone purge (later layers add retention here).
+
+CREATE OR REPLACE FUNCTION @schema@_internal.purge_tombstones_in(
+    only_tenant text, ttl_seconds integer, max_rows integer
+) RETURNS integer
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- Hard-deletes tombstones that a crawler reconciled, or that waited longer than the TTL
+-- (the tenant's tombstone_ttl_seconds unless ttl_seconds is given); reconciled first.
+DECLARE
+    purged integer;
+BEGIN
+    WITH doomed AS (
+        SELECT f.tenant, f.fact_id
+          FROM @schema@_internal.facts AS f
+         WHERE f.deleted_at IS NOT NULL
+           AND (only_tenant IS NULL OR f.tenant = only_tenant)
+           AND (f.last_crawled_at IS NOT NULL
+                OR f.deleted_at < pg_catalog.clock_timestamp() - pg_catalog.make_interval(
+                       secs => coalesce(ttl_seconds, (@schema@_internal.setting(
+                           f.tenant, 'tombstone_ttl_seconds', '21600'))::integer)))
+         ORDER BY f.last_crawled_at IS NULL, f.deleted_at, f.fact_id
+         LIMIT max_rows
+           FOR UPDATE SKIP LOCKED
+    )
+    DELETE FROM @schema@_internal.facts AS f
+     USING doomed AS d
+     WHERE f.tenant = d.tenant AND f.fact_id = d.fact_id;
+    GET DIAGNOSTICS purged = ROW_COUNT;
+    RETURN purged;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.purge_tombstones_in(text, integer, integer) IS
+'Delete reconciled or expired tombstones of one tenant (or all, for the maintainer).';
+
+CREATE OR REPLACE FUNCTION @schema@.purge_tombstones(
+    ttl_seconds integer DEFAULT NULL,
+    "limit" integer DEFAULT 1000
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'operator'], 'purge_tombstones');
+    IF ttl_seconds < 0 THEN
+        RAISE EXCEPTION 'ttl_seconds must not be negative' USING ERRCODE = '22023';
+    END IF;
+    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100000 THEN
+        RAISE EXCEPTION 'limit must be an integer from 1 to 100000' USING ERRCODE = '22023';
+    END IF;
+    RETURN pg_catalog.jsonb_build_object(
+        'purged', @schema@_internal.purge_tombstones_in(tenant, ttl_seconds, "limit"));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.purge_tombstones(integer, integer) IS
+'Facts manager / operator: hard-delete this tenant''s tombstones that are reconciled '
+'(marked crawled) or older than ttl_seconds (default: the tenant''s tombstone_ttl_seconds, '
+'21600), reconciled first, at most limit. The fact''s earlier versions stay in its history.';
+
+-- Created by the maintainer itself (the owner may SET ROLE to it, never inherits it).
+SET LOCAL ROLE @schema@_maintainer;
+
+CREATE OR REPLACE FUNCTION @schema@_internal.maintain_all_tenants()
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    purged integer := 0;
+    batch integer;
+BEGIN
+    -- Runs for every tenant, as the maintainer role; batches keep each lock set small.
+    LOOP
+        batch := @schema@_internal.purge_tombstones_in(NULL, NULL, 5000);
+        purged := purged + batch;
+        EXIT WHEN batch < 5000;
+    END LOOP;
+    RETURN pg_catalog.jsonb_build_object('purged_tombstones', purged,
+                                         'finished_at', pg_catalog.clock_timestamp());
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.maintain_all_tenants() IS
+'The body of run_maintenance(), owned by the maintainer role (BYPASSRLS) to cross tenants.';
+
+REVOKE ALL ON FUNCTION @schema@_internal.maintain_all_tenants() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @schema@_internal.maintain_all_tenants()
+TO @schema@_facts_manager, @schema@_operator;
+
+SET LOCAL ROLE @schema@_owner;
+
+CREATE OR REPLACE FUNCTION @schema@.run_maintenance()
+RETURNS jsonb
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT @schema@_internal.maintain_all_tenants()
+$fn$;
+
+COMMENT ON FUNCTION @schema@.run_maintenance() IS
+'The periodic work for every tenant (tombstone purge by each tenant''s TTL). Run by '
+'`pgfacts worker` every 6 hours (or by pg_cron where installed). Facts manager and '
+'operator only. Returns counts.';

@@ -1,0 +1,144 @@
+-- Argument checks for call_tool: JSON tool arguments to typed SQL values, with clear errors.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.tool_args(tool text, args jsonb, allowed text [])
+RETURNS jsonb
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    unknown text;
+BEGIN
+    IF args IS NULL OR pg_catalog.jsonb_typeof(args) = 'null' THEN
+        RETURN '{}';
+    END IF;
+    IF pg_catalog.jsonb_typeof(args) <> 'object' THEN
+        RAISE EXCEPTION '% arguments must be a JSON object', tool USING ERRCODE = '22023';
+    END IF;
+    SELECT pg_catalog.string_agg(k, ', ' ORDER BY k) INTO unknown
+      FROM pg_catalog.jsonb_object_keys(args) AS k WHERE NOT k = ANY (allowed);
+    IF unknown IS NOT NULL THEN
+        RAISE EXCEPTION '% does not take argument(s) %', tool, unknown
+            USING ERRCODE = '22023', HINT = 'arguments: ' || pg_catalog.array_to_string(allowed, ', ');
+    END IF;
+    RETURN args;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.tool_args(text, jsonb, text []) IS
+'Check that tool arguments are an object with only the allowed names.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_text(args jsonb, name text)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
+        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
+    END IF;
+    IF pg_catalog.jsonb_typeof(args -> name) <> 'string' THEN
+        RAISE EXCEPTION 'argument % must be a string', name USING ERRCODE = '22023';
+    END IF;
+    RETURN args ->> name;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_text(jsonb, text) IS
+'A string tool argument (NULL when absent; 22023 when another JSON type).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_bool(args jsonb, name text)
+RETURNS boolean
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
+        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
+    END IF;
+    IF pg_catalog.jsonb_typeof(args -> name) <> 'boolean' THEN
+        RAISE EXCEPTION 'argument % must be true or false', name USING ERRCODE = '22023';
+    END IF;
+    RETURN (args ->> name)::boolean;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_bool(jsonb, text) IS
+'A boolean tool argument (NULL when absent; 22023 when another JSON type).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_int(args jsonb, name text)
+RETURNS integer
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
+        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
+    END IF;
+    IF pg_catalog.jsonb_typeof(args -> name) <> 'number'
+       OR (args ->> name) !~ '^-?[0-9]{1,9}$' THEN
+        RAISE EXCEPTION 'argument % must be an integer, not %', name, args -> name
+            USING ERRCODE = '22023';
+    END IF;
+    RETURN (args ->> name)::integer;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_int(jsonb, text) IS
+'An integer tool argument (NULL when absent; 22023 for fractions, strings or huge numbers).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_text_array(args jsonb, name text)
+RETURNS text []
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
+        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
+    END IF;
+    IF pg_catalog.jsonb_typeof(args -> name) <> 'array'
+       OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(args -> name) AS e
+                   WHERE pg_catalog.jsonb_typeof(e) <> 'string') THEN
+        RAISE EXCEPTION 'argument % must be an array of strings', name USING ERRCODE = '22023';
+    END IF;
+    RETURN ARRAY(SELECT pg_catalog.jsonb_array_elements_text(args -> name));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_text_array(jsonb, text) IS
+'A string-array tool argument (NULL when absent; 22023 otherwise malformed).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_timestamp(args jsonb, name text)
+RETURNS timestamptz
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
+        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
+    END IF;
+    IF pg_catalog.jsonb_typeof(args -> name) <> 'string' THEN
+        RAISE EXCEPTION 'argument % must be an ISO 8601 timestamp string', name USING ERRCODE = '22023';
+    END IF;
+    BEGIN
+        RETURN (args ->> name)::timestamptz;
+    EXCEPTION WHEN others THEN
+        RAISE EXCEPTION 'argument % is not a timestamp: %', name, args ->> name
+            USING ERRCODE = '22023', HINT = 'use ISO 8601, e.g. 2026-03-01T12:00:00Z';
+    END;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_timestamp(jsonb, text) IS
+'A timestamp tool argument given as an ISO 8601 string.';
