@@ -1,5 +1,6 @@
 """pgfacts: durable, auditable memory for LLM agents, kept in PostgreSQL."""
 
+from .client import AsyncFactStore, Context, FactStore
 from .errors import (
     Conflict,
     InvalidParameter,
@@ -13,7 +14,10 @@ from .migrator import MigrationReport, migrate
 from .runtime import resolve_dsn
 
 __all__ = [
+    "AsyncFactStore",
     "Conflict",
+    "Context",
+    "FactStore",
     "InvalidParameter",
     "MigrationError",
     "MigrationReport",

@@ -12,7 +12,8 @@ import typer
 from rich.console import Console
 
 from . import doctor as doctor_module
-from . import migrator
+from . import migrator, tools
+from .client import Context, FactStore
 from .errors import PgfactsError, translate
 from .runtime import LocalRuntime
 
@@ -170,6 +171,88 @@ def _print_doctor(data: dict[str, Any]) -> None:
     for problem in data["problems"]:
         out.print(f"[red]problem[/] {problem['message']} (fix: {problem['fix']})", highlight=False)
     out.print("[green]ok[/]" if data["ok"] else "[red]not ready[/]")
+
+
+def _context_options(
+    tenant: str | None, session: str | None, parent: str | None, agent: str | None, kind: str
+) -> Context:
+    tenant = tenant or os.environ.get("PGFACTS_TENANT")
+    if not tenant:
+        _fail(
+            PgfactsError("no tenant: pass --tenant or set PGFACTS_TENANT", sqlstate="22023"),
+            as_json=True,
+        )
+    return Context(
+        tenant=tenant,
+        session_id=session,
+        agent_id=agent,
+        agent_kind=kind,
+        parent_session_id=parent,
+    )
+
+
+@app.command("tool")
+def tool_cmd(
+    name: Annotated[str, typer.Argument(help="tool name, e.g. store_fact")],
+    args: Annotated[str, typer.Argument(help="JSON object of arguments")] = "{}",
+    tenant: Annotated[str | None, typer.Option("--tenant", help="default PGFACTS_TENANT")] = None,
+    session: Annotated[str | None, typer.Option("--session")] = None,
+    parent: Annotated[str | None, typer.Option("--parent", help="parent session id")] = None,
+    agent: Annotated[str | None, typer.Option("--agent")] = None,
+    kind: Annotated[str, typer.Option("--kind", help="agent kind")] = "agent",
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """Call an agent tool; print its JSON result, or a JSON error on stderr (exit 1)."""
+    try:
+        parsed = json.loads(args)
+    except json.JSONDecodeError as exc:
+        _fail(PgfactsError(f"arguments are not JSON: {exc}", sqlstate="22023"), as_json=True)
+    context = _context_options(tenant, session, parent, agent, kind)
+    try:
+        with FactStore(dsn, context=context, schema=schema) as store:
+            result = store.call_tool(name, parsed)
+    except PgfactsError as exc:
+        _fail(exc, as_json=True)
+    print(json.dumps(result))
+
+
+@app.command("tools")
+def tools_cmd(
+    fmt: Annotated[str, typer.Option("--format", help="openai | anthropic | mcp")] = "mcp",
+    kind: Annotated[
+        str | None, typer.Option("--kind", help="only the tools this agent kind may call")
+    ] = None,
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """Print the tool definitions in an LLM provider's format."""
+    try:
+        with FactStore(dsn, schema=schema) as store:
+            definitions = store.tool_definitions()
+        print(json.dumps(tools.render(tools.for_kind(definitions, kind), fmt), indent=2))
+    except PgfactsError as exc:
+        _fail(exc)
+    except ValueError as exc:
+        _fail(PgfactsError(str(exc), sqlstate="22023"))
+
+
+@app.command("worker")
+def worker_cmd(
+    interval: Annotated[
+        float, typer.Option("--interval", help="seconds between maintenance runs")
+    ] = 21600,
+    once: Annotated[bool, typer.Option("--once", help="run maintenance once and exit")] = False,
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """Run the periodic maintenance (tombstone purge) every --interval seconds."""
+    from .worker import run_forever
+
+    try:
+        run_forever(dsn, schema, interval=interval, once=once, report=_progress)
+    except PgfactsError as exc:
+        _fail(exc)
 
 
 @app.command("demo")

@@ -60,3 +60,24 @@ SELECT {schema}.set_context(
 """
 
 CURRENT_CONTEXT = "SELECT {schema}.current_context() AS context"
+
+# One statement, one round trip: the caller context travels with the call.
+CALL_TOOL = "SELECT {schema}.call_tool(%(name)s, %(args)s, %(context)s)"
+
+TOOL_DEFINITIONS = "SELECT {schema}.tool_definitions()"
+
+# Functions outside the tool contract run after set_context in the same transaction.
+REGISTER_SESSION = """
+SELECT {schema}.register_session(session_id => %(session_id)s,
+    parent_session_id => %(parent_session_id)s, agent_id => %(agent_id)s)
+"""
+END_SESSION = "SELECT {schema}.end_session(session_id => %(session_id)s)"
+SPAWN_TREE = (
+    "SELECT coalesce(pg_catalog.jsonb_agg(t ORDER BY t), '[]') "
+    "FROM {schema}.spawn_tree(session_id => %(session_id)s) AS t"
+)
+PURGE_TOMBSTONES = (
+    'SELECT {schema}.purge_tombstones(ttl_seconds => %(ttl_seconds)s, "limit" => %(limit)s)'
+)
+RUN_MAINTENANCE = "SELECT {schema}.run_maintenance()"
+SET_SETTING = "SELECT {schema}.set_setting(name => %(name)s, value => %(value)s)"

@@ -1,0 +1,336 @@
+"""The Python client: one method per SQL API function, sync and async from one definition.
+
+Nothing here decides anything: every method sends one call to the SQL API (the agent
+tools through ``call_tool``, which takes the caller context in the same statement, so a
+tool call is one round trip) and returns the JSON the database produced. Errors arrive as
+``pgfacts.PgfactsError`` subclasses carrying the SQLSTATE, message, detail and hint.
+
+    store = FactStore(context=Context(tenant="acme", session_id="run-1", agent_id="planner"))
+    store.store_fact("plan/step", {"n": 1})
+    store.read_facts(key_pattern="plan/*")
+
+Pass ``connection=`` to run inside your own transaction instead of the store's pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Generic, TypeVar
+
+import psycopg
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
+
+from . import queries
+from .errors import translate
+from .migrator import DEFAULT_SCHEMA, check_schema_name
+from .runtime import resolve_dsn
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who is calling: set per transaction in the database, checked against role grants."""
+
+    tenant: str
+    session_id: str | None = None
+    agent_id: str | None = None
+    agent_kind: str = "agent"
+    parent_session_id: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class _Call:
+    sql: str
+    params: Mapping[str, Any]
+    with_context: bool  # False: the context is already inside the statement
+
+
+def _args(**kwargs: Any) -> dict[str, Any]:
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+class _Api(Generic[R]):
+    """Every public method builds one call; the sync and async stores only run it."""
+
+    def __init__(self, context: Context | None, schema: str) -> None:
+        self.context = context
+        self.schema = check_schema_name(schema)
+
+    def _run(self, call: _Call) -> R:
+        raise NotImplementedError
+
+    def _tool(self, name: str, args: Mapping[str, Any]) -> R:
+        context = self.context.as_json() if self.context else None
+        params = {
+            "name": name,
+            "args": Jsonb(dict(args)),
+            "context": Jsonb(context) if context is not None else None,
+        }
+        return self._run(_Call(queries.CALL_TOOL.format(schema=self.schema), params, False))
+
+    def _api(self, sql: str, **params: Any) -> R:
+        return self._run(_Call(sql.format(schema=self.schema), params, True))
+
+    # -- the agent tools (call_tool) ---------------------------------------------------
+
+    def call_tool(self, name: str, args: Mapping[str, Any] | None = None) -> R:
+        """Run any tool by name with JSON arguments, exactly as an agent would."""
+        return self._tool(name, args or {})
+
+    def store_fact(
+        self, key: str, value: Any, *, tags: list[str] | None = None, shared: bool = False
+    ) -> R:
+        return self._tool("store_fact", _args(key=key, value=value, tags=tags, shared=shared))
+
+    def store_facts(self, facts: list[Mapping[str, Any]]) -> R:
+        return self._tool("store_fact", {"facts": list(facts)})
+
+    def read_facts(
+        self,
+        *,
+        key_pattern: str | None = None,
+        tags: list[str] | None = None,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        limit: int | None = None,
+        scope: str | None = None,
+        known_at: str | None = None,
+    ) -> R:
+        return self._tool(
+            "read_facts",
+            _args(
+                key_pattern=key_pattern,
+                tags=tags,
+                session_id=session_id,
+                agent_id=agent_id,
+                limit=limit,
+                scope=scope,
+                known_at=known_at,
+            ),
+        )
+
+    def delete_fact(
+        self, key: str, *, shared: bool = False, pattern: bool = False, scope: str | None = None
+    ) -> R:
+        return self._tool(
+            "delete_fact", _args(key=key, shared=shared, pattern=pattern, scope=scope)
+        )
+
+    def delete_session(self, session_id: str) -> R:
+        return self._tool("delete_session", {"session_id": session_id})
+
+    def fact_history(self, key: str, *, shared: bool = False, session_id: str | None = None) -> R:
+        return self._tool("fact_history", _args(key=key, shared=shared, session_id=session_id))
+
+    def facts_read_uncrawled(self, *, key_prefix: str | None = None, limit: int | None = None) -> R:
+        return self._tool("facts_read_uncrawled", _args(keyPrefix=key_prefix, limit=limit))
+
+    def facts_set_crawled(
+        self,
+        *,
+        scope_keys: list[Mapping[str, Any]] | None = None,
+        key_prefix: str | None = None,
+        crawled: bool = True,
+    ) -> R:
+        return self._tool(
+            "facts_set_crawled",
+            _args(scopeKeys=scope_keys, keyPrefix=key_prefix, crawled=crawled),
+        )
+
+    # -- the rest of the SQL API -------------------------------------------------------
+
+    def tool_definitions(self) -> R:
+        return self._run(_Call(queries.TOOL_DEFINITIONS.format(schema=self.schema), {}, False))
+
+    def register_session(
+        self,
+        session_id: str,
+        *,
+        parent_session_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> R:
+        return self._api(
+            queries.REGISTER_SESSION,
+            session_id=session_id,
+            parent_session_id=parent_session_id,
+            agent_id=agent_id,
+        )
+
+    def end_session(self, session_id: str) -> R:
+        return self._api(queries.END_SESSION, session_id=session_id)
+
+    def spawn_tree(self, session_id: str | None = None) -> R:
+        return self._api(queries.SPAWN_TREE, session_id=session_id)
+
+    def purge_tombstones(self, *, ttl_seconds: int | None = None, limit: int = 1000) -> R:
+        return self._api(queries.PURGE_TOMBSTONES, ttl_seconds=ttl_seconds, limit=limit)
+
+    def run_maintenance(self) -> R:
+        return self._api(queries.RUN_MAINTENANCE)
+
+    def set_setting(self, name: str, value: Any) -> R:
+        return self._api(queries.SET_SETTING, name=name, value=Jsonb(value))
+
+
+def _context_params(context: Context | None) -> dict[str, Any]:
+    if context is None:
+        return {
+            "tenant": None,
+            "session_id": None,
+            "agent_id": None,
+            "agent_kind": "agent",
+            "parent_session_id": None,
+        }
+    return asdict(context)
+
+
+class FactStore(_Api[Any]):
+    """Synchronous client. Thread-safe when it owns its pool."""
+
+    def __init__(
+        self,
+        dsn: str | None = None,
+        *,
+        context: Context | None = None,
+        schema: str = DEFAULT_SCHEMA,
+        connection: psycopg.Connection[Any] | None = None,
+        pool: ConnectionPool | None = None,
+    ) -> None:
+        super().__init__(context, schema)
+        self._connection = connection
+        self._own_pool = pool is None and connection is None
+        self._pool = pool
+        self._dsn = dsn
+
+    def with_context(self, **changes: Any) -> FactStore:
+        """A store for another caller that shares this one's connections."""
+        base = self.context or Context(tenant=changes.get("tenant", ""))
+        other = FactStore(
+            context=replace(base, **changes),
+            schema=self.schema,
+            connection=self._connection,
+            pool=self._ensure_pool() if self._connection is None else None,
+        )
+        return other
+
+    def _ensure_pool(self) -> ConnectionPool:
+        if self._pool is None:
+            self._pool = ConnectionPool(
+                resolve_dsn(self._dsn),
+                min_size=1,
+                max_size=8,
+                open=True,
+                kwargs={"autocommit": True},
+            )
+        return self._pool
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        if self._connection is not None:
+            yield self._connection
+            return
+        with self._ensure_pool().connection() as conn:
+            yield conn
+
+    def _run(self, call: _Call) -> Any:
+        try:
+            with self._conn() as conn:
+                if not call.with_context:
+                    row = conn.execute(call.sql, call.params).fetchone()
+                else:
+                    with conn.transaction():
+                        conn.execute(
+                            queries.SET_CONTEXT.format(schema=self.schema),
+                            _context_params(self.context),
+                        )
+                        row = conn.execute(call.sql, call.params).fetchone()
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        return row[0] if row else None
+
+    def close(self) -> None:
+        if self._own_pool and self._pool is not None:
+            self._pool.close()
+
+    def __enter__(self) -> FactStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncFactStore(_Api[Awaitable[Any]]):
+    """Asynchronous client with the same methods as FactStore, each awaitable."""
+
+    def __init__(
+        self,
+        dsn: str | None = None,
+        *,
+        context: Context | None = None,
+        schema: str = DEFAULT_SCHEMA,
+        connection: psycopg.AsyncConnection[Any] | None = None,
+        pool: AsyncConnectionPool | None = None,
+    ) -> None:
+        super().__init__(context, schema)
+        self._connection = connection
+        self._own_pool = pool is None and connection is None
+        self._pool = pool
+        self._dsn = dsn
+
+    async def _ensure_pool(self) -> AsyncConnectionPool:
+        if self._pool is None:
+            self._pool = AsyncConnectionPool(
+                resolve_dsn(self._dsn),
+                min_size=1,
+                max_size=8,
+                open=False,
+                kwargs={"autocommit": True},
+            )
+            await self._pool.open()
+        return self._pool
+
+    @asynccontextmanager
+    async def _conn(self) -> Any:
+        if self._connection is not None:
+            yield self._connection
+            return
+        pool = await self._ensure_pool()
+        async with pool.connection() as conn:
+            yield conn
+
+    async def _execute(self, call: _Call) -> Any:
+        try:
+            async with self._conn() as conn:
+                if not call.with_context:
+                    cursor = await conn.execute(call.sql, call.params)
+                else:
+                    async with conn.transaction():
+                        await conn.execute(
+                            queries.SET_CONTEXT.format(schema=self.schema),
+                            _context_params(self.context),
+                        )
+                        cursor = await conn.execute(call.sql, call.params)
+                row = await cursor.fetchone()
+        except psycopg.Error as exc:
+            raise translate(exc) from exc
+        return row[0] if row else None
+
+    def _run(self, call: _Call) -> Awaitable[Any]:
+        return self._execute(call)
+
+    async def close(self) -> None:
+        if self._own_pool and self._pool is not None:
+            await self._pool.close()
+
+    async def __aenter__(self) -> AsyncFactStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
