@@ -110,3 +110,66 @@ def empty_db(server_dsn: str) -> Iterator[str]:
     """Superuser DSN of a fresh database with nothing installed (for migration tests)."""
     for name in _fresh_database(server_dsn, "template0"):
         yield with_db(server_dsn, name)
+
+
+class ToolCaller:
+    """Calls ``call_tool`` as a given login and context, the way every client does."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._connections: dict[str, psycopg.Connection] = {}
+
+    def conn(self, login: str) -> psycopg.Connection:
+        if login not in self._connections:
+            self._connections[login] = self.db.connect(login, autocommit=True)
+        return self._connections[login]
+
+    def __call__(
+        self,
+        name: str,
+        args: dict[str, object] | None = None,
+        *,
+        login: str = "app",
+        tenant: str = "t1",
+        session: str | None = None,
+        parent: str | None = None,
+        agent: str | None = None,
+        kind: str = "agent",
+    ) -> dict:  # type: ignore[type-arg]
+        from psycopg.types.json import Jsonb
+
+        context = {"tenant": tenant, "agent_kind": kind}
+        if session is not None:
+            context["session_id"] = session
+        if parent is not None:
+            context["parent_session_id"] = parent
+        if agent is not None:
+            context["agent_id"] = agent
+        row = (
+            self.conn(login)
+            .execute(
+                "SELECT pgfacts.call_tool(%s, %s, %s)", (name, Jsonb(args or {}), Jsonb(context))
+            )
+            .fetchone()
+        )
+        assert row is not None
+        return row[0]  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        for conn in self._connections.values():
+            conn.close()
+
+
+@pytest.fixture
+def call(db: Database) -> Iterator[ToolCaller]:
+    caller = ToolCaller(db)
+    yield caller
+    caller.close()
+
+
+def count_facts(db: Database, where: str = "true") -> int:
+    """Rows in the facts table, seen by the superuser (no RLS), for 'nothing written' checks."""
+    with db.admin() as admin:
+        row = admin.execute(f"SELECT count(*) FROM pgfacts_internal.facts WHERE {where}").fetchone()
+    assert row is not None
+    return int(row[0])

@@ -1,0 +1,286 @@
+"""Working-memory workload: store, read and delete through call_tool beside plain SQL.
+
+Every agent tool call is one statement, ``SELECT pgfacts.call_tool(name, args, context)``,
+so one round trip; each is measured next to the plain-SQL statement a hand-rolled store
+would run against a plain table (``bench_plain``) holding the same rows, in the same run.
+
+The data (issue sizes, ``full``): 1,000 sessions as 100 spawn trees of 10 sessions, up to
+five levels deep, each session holding 100 facts (100,000), plus 10,000 shared facts; keys
+``proj/<p>/...`` over 50 projects, tags ``["t<k>", "batch"]`` on about half. Sessions are
+registered by their first write (parent_session_id in the context), and the load itself
+is the batch measurement: one ``store_fact`` batch of 100 per session.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from .runner import Result, timed
+
+TENANT = "bench"
+PROJECTS = 50
+FACTS_PER_SESSION = 100  # one store_fact batch per session
+TREE = (None, 0, 0, 1, 3, 4, 2, 2, 6, 8)  # parent index in the tree; 0 > 1 > 3 > 4 > 5
+DEEP = 5  # the tree index of a session five levels down
+TAG = "batch"
+
+
+@dataclass(frozen=True)
+class Size:
+    trees: int
+    shared: int
+    repeat: int
+
+
+SIZES = {
+    "smoke": Size(trees=5, shared=500, repeat=50),  # 5,000 session + 500 shared facts
+    "full": Size(trees=100, shared=10_000, repeat=1000),  # 100,000 + 10,000
+}
+
+CALL = "SELECT pgfacts.call_tool(%s, %s::jsonb, %s::jsonb)"
+PLAIN_ROW = "(%s, %s::jsonb, %s::text[])"
+PLAIN_INSERT = "INSERT INTO bench_plain (k, v, tags) VALUES "
+PLAIN_READ = (
+    "SELECT id, k, v, tags FROM bench_plain WHERE k LIKE %s AND tags @> %s::text[] "
+    "ORDER BY id DESC LIMIT 50"
+)
+
+STORE = "store_fact (single)"
+STORE_BASE = "baseline: plain INSERT, 1 row"
+BATCH = "store_fact (batch of 100, per fact)"
+BATCH_BASE = "baseline: plain INSERT of 100 rows, per row"
+READ = "read_facts (accessible, pattern + tag, 50)"
+READ_BASE = "baseline: plain SELECT LIKE + tags, limit 50"
+DELETE = "delete_fact (exact key, own session)"
+DELETE_BASE = "baseline: plain DELETE by key"
+
+
+def session_id(index: int) -> str:
+    return f"s{index}"
+
+
+def context(index: int) -> dict[str, str]:
+    """The caller context of session ``index`` (its parent registers the spawn tree)."""
+    tree, position = divmod(index, len(TREE))
+    ctx = {
+        "tenant": TENANT,
+        "session_id": session_id(index),
+        "agent_id": f"a{index}",
+        "agent_kind": "agent",
+    }
+    parent = TREE[position]
+    if parent is not None:
+        ctx["parent_session_id"] = session_id(tree * len(TREE) + parent)
+    return ctx
+
+
+def make_fact(rng: random.Random, key: str, n: int) -> dict[str, Any]:
+    fact: dict[str, Any] = {"key": key, "value": {"n": n, "text": f"observation number {n}"}}
+    if rng.random() < 0.5:
+        fact["tags"] = [f"t{rng.randrange(10)}", TAG]
+    return fact
+
+
+def plain_params(facts: list[dict[str, Any]]) -> list[Any]:
+    params: list[Any] = []
+    for fact in facts:
+        params += [fact["key"], Jsonb(fact["value"]), fact.get("tags", [])]
+    return params
+
+
+def plain_insert(count: int) -> str:
+    return PLAIN_INSERT + ", ".join([PLAIN_ROW] * count)
+
+
+def call(conn: psycopg.Connection[Any], name: str, args: dict[str, Any], ctx: Any) -> Any:
+    row = conn.execute(CALL, (name, Jsonb(args), Jsonb(ctx))).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def relation(conn: psycopg.Connection[Any], table: str) -> tuple[int, int]:
+    row = conn.execute(
+        f"SELECT count(*), pg_total_relation_size('{table}') FROM {table}"
+    ).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def run(dsn: str, size: str) -> list[Result]:
+    spec = SIZES[size]
+    rng = random.Random(17)
+    sessions = spec.trees * len(TREE)
+    numbers = itertools.count()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE bench_plain (id bigserial PRIMARY KEY, k text NOT NULL, "
+            "v jsonb NOT NULL, tags text[] NOT NULL DEFAULT '{}')"
+        )
+        conn.execute("CREATE INDEX bench_plain_k_idx ON bench_plain (k text_pattern_ops)")
+
+        # Shared facts first, unmeasured: they warm up both write paths.
+        batch_insert = plain_insert(FACTS_PER_SESSION)
+        writer = {"tenant": TENANT, "session_id": "loader", "agent_id": "loader"}
+        for start in range(0, spec.shared, FACTS_PER_SESSION):
+            facts = []
+            for _ in range(min(FACTS_PER_SESSION, spec.shared - start)):
+                n = next(numbers)
+                fact = make_fact(rng, f"proj/{n % PROJECTS}/shared/{n}", n)
+                facts.append(fact | {"shared": True})
+            stored = call(conn, "store_fact", {"facts": facts}, writer)
+            assert stored["stored"] == len(facts), stored
+            conn.execute(plain_insert(len(facts)), plain_params(facts))
+
+        # Session facts: one measured batch of 100 per session, parents before children,
+        # each next to the same 100 rows as one plain multi-row INSERT.
+        batch_ms: list[float] = []
+        batch_base_ms: list[float] = []
+        for index in range(sessions):
+            facts = []
+            for _ in range(FACTS_PER_SESSION):
+                n = next(numbers)
+                facts.append(make_fact(rng, f"proj/{rng.randrange(PROJECTS)}/item/{n}", n))
+            args = Jsonb({"facts": facts})
+            ctx = Jsonb(context(index))
+            batch_ms += timed(
+                lambda args=args, ctx=ctx: conn.execute(CALL, ("store_fact", args, ctx)).fetchone(),
+                1,
+                warmup=0,
+            )
+            params = plain_params(facts)
+            batch_base_ms += timed(
+                lambda params=params: conn.execute(batch_insert, params), 1, warmup=0
+            )
+        per_fact = [ms / FACTS_PER_SESSION for ms in batch_ms]
+        per_row = [ms / FACTS_PER_SESSION for ms in batch_base_ms]
+
+        loaded = sessions * FACTS_PER_SESSION + spec.shared
+        facts_rows, facts_bytes = relation(conn, "pgfacts_internal.facts")
+        plain_rows, plain_bytes = relation(conn, "bench_plain")
+        assert facts_rows == loaded, (facts_rows, loaded)
+        assert plain_rows == loaded, (plain_rows, loaded)
+        row = conn.execute(
+            "SELECT count(*), count(parent_session_id) FROM pgfacts_internal.sessions "
+            "WHERE tenant = %s AND session_id <> 'loader'",
+            (TENANT,),
+        ).fetchone()
+        assert row == (sessions, sessions - spec.trees), row
+        conn.execute("VACUUM ANALYZE pgfacts_internal.facts")
+        conn.execute("VACUUM ANALYZE pgfacts_internal.sessions")
+        conn.execute("VACUUM ANALYZE bench_plain")
+
+        # Single stores over fresh keys, round robin over the existing sessions; the keys
+        # are kept for the deletes below. Warm-up calls (5) store keys too.
+        stored_keys: list[tuple[int, str]] = []
+
+        def fresh() -> tuple[int, dict[str, Any]]:
+            n = next(numbers)
+            index = n % sessions
+            fact = make_fact(rng, f"proj/{n % PROJECTS}/note/{n}", n)
+            return index, fact
+
+        def store_one() -> None:
+            index, fact = fresh()
+            result = call(conn, "store_fact", fact, context(index))
+            assert result["stored"], result
+            stored_keys.append((index, fact["key"]))
+
+        store_ms = timed(store_one, spec.repeat)
+        plain_keys: list[str] = []
+        single_insert = plain_insert(1)
+
+        def plain_one() -> None:
+            _, fact = fresh()
+            conn.execute(single_insert, plain_params([fact]))
+            plain_keys.append(fact["key"])
+
+        store_base_ms = timed(plain_one, spec.repeat)
+
+        # Reads from a session five levels down, a different tree and project each time.
+        reads = itertools.count()
+        found: list[int] = []
+
+        def read() -> None:
+            i = next(reads)
+            index = (i % spec.trees) * len(TREE) + DEEP
+            args = {"key_pattern": f"proj/{i % PROJECTS}/*", "tags": [TAG], "limit": 50}
+            result = call(conn, "read_facts", args, context(index))
+            assert result["count"] > 0, (args, index)
+            found.append(result["count"])
+
+        read_ms = timed(read, spec.repeat)
+        plain_reads = itertools.count()
+
+        def plain_read() -> None:
+            i = next(plain_reads)
+            rows = conn.execute(PLAIN_READ, (f"proj/{i % PROJECTS}/%", [TAG])).fetchall()
+            assert rows
+
+        read_base_ms = timed(plain_read, spec.repeat)
+
+        # Deletes of the facts the single stores wrote, each by its own session.
+        deletes = iter(stored_keys)
+
+        def delete() -> None:
+            index, key = next(deletes)
+            result = call(conn, "delete_fact", {"key": key}, context(index))
+            assert result["deleted"], (key, result)
+
+        delete_ms = timed(delete, spec.repeat)
+        plain_deletes = iter(plain_keys)
+
+        def plain_delete() -> None:
+            cursor = conn.execute("DELETE FROM bench_plain WHERE k = %s", (next(plain_deletes),))
+            assert cursor.rowcount == 1
+
+        delete_base_ms = timed(plain_delete, spec.repeat)
+
+    shape = f"{sessions:,} sessions in {spec.trees} trees of {len(TREE)}, 5 levels deep"
+    return [
+        Result(STORE_BASE, store_base_ms),
+        Result(
+            STORE,
+            store_ms,
+            baseline=STORE_BASE,
+            note="target: p95 <= 2 ms and within 3x of the plain INSERT; fresh keys, "
+            "existing sessions",
+        ),
+        Result(
+            BATCH_BASE,
+            per_row,
+            rows=plain_rows,
+            bytes=plain_bytes,
+            note="rows/bytes: bench_plain (btree on k) after the load",
+        ),
+        Result(
+            BATCH,
+            per_fact,
+            baseline=BATCH_BASE,
+            rows=facts_rows,
+            bytes=facts_bytes,
+            note=f"the load itself, one batch per session ({shape}), after "
+            f"{spec.shared:,} shared facts; rows/bytes: pgfacts_internal.facts with indexes",
+        ),
+        Result(READ_BASE, read_base_ms),
+        Result(
+            READ,
+            read_ms,
+            baseline=READ_BASE,
+            rows=round(sum(found) / len(found)),
+            note=f"target: p95 <= 3 ms; from a session 5 levels down, key proj/<p>/*, tag "
+            f"{TAG}; rows: mean returned",
+        ),
+        Result(DELETE_BASE, delete_base_ms),
+        Result(
+            DELETE,
+            delete_ms,
+            baseline=DELETE_BASE,
+            note="a tombstone plus a history version, where the baseline deletes the row",
+        ),
+    ]
