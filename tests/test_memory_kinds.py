@@ -1,0 +1,131 @@
+"""Agent kinds, reserved key prefixes, privileges for raw SQL, and tenant isolation."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from .conftest import Database, ToolCaller, count_facts
+
+
+def test_tuner_reads_the_whole_tenant_and_writes_nothing(call: ToolCaller, db: Database) -> None:
+    call("store_fact", {"key": "private", "value": 1}, session="s1")
+    call("store_fact", {"key": "intake/obs/s1", "value": 2, "shared": True}, session="s1")
+    seen = call("read_facts", {}, login="tuner", kind="tuner", session="elsewhere")
+    assert sorted(f["key"] for f in seen["facts"]) == ["intake/obs/s1", "private"]
+    for name, args in [
+        ("store_fact", {"key": "x", "value": 1, "shared": True}),
+        ("delete_fact", {"key": "private"}),
+        ("delete_session", {"session_id": "s1"}),
+        ("facts_set_crawled", {"keyPrefix": "p"}),
+    ]:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            call(name, args, login="tuner", kind="tuner", session="s1")
+    # The app login holds every kind: acting as tuner still may not write.
+    with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
+        call("store_fact", {"key": "x", "value": 1, "shared": True}, kind="tuner")
+    assert "writes nothing" in str(info.value)
+    assert count_facts(db, "key = 'x'") == 0
+
+
+def test_tuner_raw_sql_cannot_write_and_reads_only_its_tenant(call: ToolCaller, db: Database) -> None:
+    call("store_fact", {"key": "mine", "value": 1}, session="s1", tenant="t1")
+    call("store_fact", {"key": "theirs", "value": 2}, session="s1", tenant="t2")
+    with db.connect("tuner") as conn:
+        conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'tuner')")
+        rows = conn.execute("SELECT tenant, key FROM pgfacts_internal.facts").fetchall()
+        assert rows == [("t1", "mine")]
+        for statement in [
+            "UPDATE pgfacts_internal.facts SET value = '0'",
+            "DELETE FROM pgfacts_internal.facts",
+            "INSERT INTO pgfacts_internal.sessions (tenant, session_id) VALUES ('t1', 'z')",
+            "SELECT pgfacts.store_fact('k', '1', shared => true)",
+        ]:
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+            conn.rollback()
+            conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'tuner')")
+    assert count_facts(db) == 2
+
+
+def test_raw_sql_without_a_context_fails_closed(db: Database) -> None:
+    with db.connect("tuner") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
+        conn.execute("SELECT * FROM pgfacts_internal.facts")
+    assert "no tenant in the caller context" in str(info.value)
+
+
+def test_agents_have_no_raw_table_access_at_all(db: Database) -> None:
+    for login in ("agent", "facts_manager", "crawler"):
+        with db.connect(login) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT * FROM pgfacts_internal.facts")
+
+
+def test_tenants_never_see_each_other(call: ToolCaller) -> None:
+    call("store_fact", {"key": "same", "value": "t1", "shared": True}, session="s", tenant="t1")
+    call("store_fact", {"key": "same", "value": "t2", "shared": True}, session="s", tenant="t2")
+    call("store_fact", {"key": "priv", "value": "t2"}, session="s", tenant="t2")
+    for kind, login in (("agent", "agent"), ("tuner", "tuner"), ("facts_manager", "facts_manager")):
+        seen = call("read_facts", {}, session="s", tenant="t1", kind=kind, login=login)
+        assert [(f["key"], f["value"]) for f in seen["facts"]] == [("same", "t1")]
+    deleted = call("delete_fact", {"key": "*", "pattern": True, "scope": "all"},
+                   tenant="t1", kind="facts_manager")
+    assert deleted["deleted"] == 1
+    assert call("read_facts", {}, session="s", tenant="t2")["count"] == 2
+
+
+def test_claiming_an_ungranted_kind_by_raw_set_config_is_refused(db: Database) -> None:
+    with db.connect("agent") as conn:
+        conn.execute("SELECT set_config('pgfacts.tenant', 't1', true), "
+                     "set_config('pgfacts.agent_kind', 'facts_manager', true)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
+            conn.execute("SELECT pgfacts.delete_fact('k', pattern => true, scope => 'all')")
+        assert "may not act as agent kind facts_manager" in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["agent", "crawler"])
+def test_reserved_prefixes_for_agents(call: ToolCaller, kind: str) -> None:
+    call("store_fact", {"key": "config/facts-manager/ttl", "value": 1, "shared": True},
+         kind="facts_manager")
+    # Agents may write intake observations but not read or delete them.
+    call("store_fact", {"key": "intake/topic/s1", "value": "obs", "shared": True},
+         session="s1", kind=kind, login=kind)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        call("read_facts", {"key_pattern": "intake/*"}, session="s1", kind=kind, login=kind)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        call("delete_fact", {"key": "intake/topic/s1", "shared": True}, session="s1", kind=kind,
+             login=kind)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        call("store_fact", {"key": "config/facts-manager/ttl", "value": 2, "shared": True},
+             session="s1", kind=kind, login=kind)
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        call("store_fact", {"key": "tools/state", "value": 1}, session="s1", kind=kind, login=kind)
+    # Unfiltered reads quietly leave the reserved keys out (before the limit, not after).
+    visible = call("read_facts", {"limit": 1}, session="s1", kind=kind, login=kind)
+    assert visible["count"] == 0
+    manager = call("read_facts", {}, session="s1", kind="facts_manager")
+    assert sorted(f["key"] for f in manager["facts"]) == ["config/facts-manager/ttl",
+                                                           "intake/topic/s1"]
+
+
+def test_tools_prefix_is_closed_to_every_kind(call: ToolCaller) -> None:
+    for kind in ("facts_manager", "operator"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            call("store_fact", {"key": "tools/x", "value": 1, "shared": True}, kind=kind)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            call("read_facts", {"key_pattern": "tools/*"}, kind=kind)
+
+
+@pytest.mark.parametrize(
+    ("kind", "tool", "args"),
+    [
+        ("agent", "facts_read_uncrawled", {}),
+        ("agent", "facts_set_crawled", {"keyPrefix": "a"}),
+        ("agent", "delete_session", {"session_id": "s"}),
+        ("crawler", "delete_session", {"session_id": "s"}),
+        ("agent", "delete_fact", {"key": "*", "pattern": True, "scope": "all"}),
+        ("crawler", "delete_fact", {"key": "*", "pattern": True, "scope": "all"}),
+    ],
+)
+def test_kind_denials(call: ToolCaller, kind: str, tool: str, args: dict[str, object]) -> None:
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        call(tool, args, session="s", kind=kind, login=kind)
