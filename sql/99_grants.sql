@@ -71,4 +71,6 @@ TO @schema@_tuner, @schema@_operator;
 
 -- The maintainer purges across tenants (BYPASSRLS) and does nothing else.
 GRANT SELECT, DELETE ON @schema@_internal.facts TO @schema@_maintainer;
+-- Row locks (FOR UPDATE SKIP LOCKED) need an UPDATE privilege; one column is enough.
+GRANT UPDATE (last_crawled_at) ON @schema@_internal.facts TO @schema@_maintainer;
 GRANT SELECT ON @schema@_internal.settings TO @schema@_maintainer;
