@@ -1,0 +1,112 @@
+"""The Python client, the `pgfacts tool` command and the tool definition formats."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import psycopg
+import pytest
+
+from pgfacts import AsyncFactStore, Context, FactStore, InvalidParameter, PermissionDenied, tools
+
+from .conftest import Database
+
+
+def test_sync_store_round_trip_and_errors(db: Database) -> None:
+    ctx = Context(tenant="acme", session_id="child", parent_session_id="root", agent_id="w")
+    with FactStore(db.dsn("agent"), context=ctx) as store:
+        assert store.store_fact("plan/step", {"n": 1}, tags=["p"]) == {
+            "key": "plan/step", "shared": False, "scope": "session", "stored": True}
+        assert store.store_facts([{"key": "a", "value": 1}, {"key": "b", "value": 2}])["stored"] == 2
+        assert store.read_facts(key_pattern="plan/*")["facts"][0]["value"] == {"n": 1}
+        assert store.spawn_tree() == ["child", "root"]
+        root = store.with_context(session_id="root", parent_session_id=None)
+        assert root.read_facts(tags=["p"])["count"] == 1  # the parent sees the child's fact
+        with pytest.raises(InvalidParameter) as info:
+            store.read_facts(limit=-1)
+        assert info.value.sqlstate == "22023" and "limit" in info.value.message
+        with pytest.raises(PermissionDenied):
+            store.delete_session("child")
+
+
+def test_a_caller_connection_joins_its_transaction(db: Database) -> None:
+    with db.connect("agent") as conn:
+        store = FactStore(connection=conn, context=Context(tenant="acme", session_id="s"))
+        store.store_fact("k", 1)
+        conn.rollback()
+        assert store.read_facts()["count"] == 0
+        store.store_fact("k", 2)
+        conn.commit()
+        assert store.read_facts()["facts"][0]["value"] == 2
+
+
+def test_async_store(db: Database) -> None:
+    async def scenario() -> dict:  # type: ignore[type-arg]
+        ctx = Context(tenant="acme", session_id="s", agent_id="a")
+        async with AsyncFactStore(db.dsn("agent"), context=ctx) as store:
+            await store.store_fact("k", [1, 2])
+            await store.delete_fact("k")
+            await store.store_fact("k", [3])
+            return await store.fact_history("k")  # type: ignore[no-any-return]
+
+    history = asyncio.run(scenario())
+    assert [v["value"] for v in history["versions"]] == [[1, 2], [1, 2], [3]]
+
+
+def test_cli_tool_prints_json_and_json_errors(db: Database) -> None:
+    base = [sys.executable, "-m", "pgfacts", "tool", "--dsn", db.dsn("agent"),
+            "--tenant", "acme", "--session", "s1", "--agent", "cli"]
+    ok = subprocess.run([*base[:3], base[3], "store_fact", '{"key": "k", "value": 1}',
+                         *base[4:]], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout) == {"key": "k", "shared": False, "scope": "session",
+                                     "stored": True}
+    bad = subprocess.run([*base[:4], "read_facts", '{"scope": "everywhere"}', *base[4:]],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert bad.stdout == ""
+    error = json.loads(bad.stderr)
+    assert error["code"] == "22023" and "unknown scope" in error["message"]
+    not_json = subprocess.run([*base[:4], "read_facts", "{oops", *base[4:]],
+                              capture_output=True, text=True)
+    assert not_json.returncode == 1 and json.loads(not_json.stderr)["code"] == "22023"
+    denied = subprocess.run([*base[:4], "delete_session", '{"session_id": "s1"}', *base[4:],
+                             "--kind", "facts_manager"], capture_output=True, text=True)
+    assert denied.returncode == 1 and json.loads(denied.stderr)["code"] == "42501"
+
+
+def test_tool_definitions_in_three_formats(db: Database) -> None:
+    with FactStore(db.dsn("agent")) as store:
+        definitions = store.tool_definitions()
+    names = [d["name"] for d in definitions]
+    assert names == ["store_fact", "read_facts", "delete_fact", "delete_session",
+                     "fact_history", "facts_read_uncrawled", "facts_set_crawled"]
+    tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
+    assert tuner == ["read_facts", "fact_history"]
+    openai = tools.render(definitions, "openai")
+    assert openai[0]["type"] == "function"
+    assert openai[0]["function"]["parameters"]["properties"]["key"]["type"] == "string"
+    assert tools.render(definitions, "anthropic")[1]["input_schema"]["type"] == "object"
+    assert tools.render(definitions, "mcp")[2]["inputSchema"]["required"] == ["key"]
+    with pytest.raises(ValueError):
+        tools.render(definitions, "xml")
+
+
+def test_every_defined_tool_is_callable_and_every_argument_is_accepted(db: Database) -> None:
+    """The definitions and call_tool cannot drift apart: each declared argument is known."""
+    with FactStore(db.dsn("app")) as store:
+        definitions = store.tool_definitions()
+    with db.connect("app", autocommit=True) as conn:
+        for definition in definitions:
+            for argument in definition["input_schema"]["properties"]:
+                try:
+                    conn.execute(
+                        "SELECT pgfacts.call_tool(%s, %s, %s)",
+                        (definition["name"], psycopg.types.json.Jsonb({argument: None}),
+                         psycopg.types.json.Jsonb({"tenant": "t", "agent_kind": "operator"})),
+                    )
+                except psycopg.Error as exc:
+                    assert "does not take argument" not in str(exc), (definition["name"], argument)
