@@ -14,7 +14,7 @@ Pass ``connection=`` to run inside your own transaction instead of the store's p
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterator, Mapping
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Generic, TypeVar
@@ -89,7 +89,7 @@ class _Api(Generic[R]):
     ) -> R:
         return self._tool("store_fact", _args(key=key, value=value, tags=tags, shared=shared))
 
-    def store_facts(self, facts: list[Mapping[str, Any]]) -> R:
+    def store_facts(self, facts: Sequence[Mapping[str, Any]]) -> R:
         return self._tool("store_fact", {"facts": list(facts)})
 
     def read_facts(
@@ -135,7 +135,7 @@ class _Api(Generic[R]):
     def facts_set_crawled(
         self,
         *,
-        scope_keys: list[Mapping[str, Any]] | None = None,
+        scope_keys: Sequence[Mapping[str, Any]] | None = None,
         key_prefix: str | None = None,
         crawled: bool = True,
     ) -> R:

@@ -3,58 +3,89 @@
 from __future__ import annotations
 
 import json
+import uuid
+from typing import Any
 
-import psycopg
 from rich.console import Console
 
-from . import doctor, queries
-from .errors import translate
-from .runtime import resolve_dsn
+from . import doctor
+from .client import Context, FactStore
 
 
 def _section(out: Console, title: str) -> None:
     out.print(f"\n[bold cyan]== {title}[/]")
 
 
+def _show(out: Console, label: str, value: Any) -> None:
+    out.print(f"[dim]{label}[/]")
+    out.print_json(json.dumps(value, default=str))
+
+
+def _keys(result: dict[str, Any]) -> list[str]:
+    return [f"{f['key']} = {json.dumps(f['value'])}" for f in result["facts"]]
+
+
 def run(dsn: str | None, schema: str, out: Console) -> None:
     _section(out, "doctor: the server, its extensions and the schema")
     report = doctor.diagnose(dsn, schema).as_dict()
-    out.print_json(
-        json.dumps(
-            {
-                k: report[k]
-                for k in (
-                    "postgresql",
-                    "extensions",
-                    "age_preloaded",
-                    "applied_migrations",
-                    "pending",
-                    "ok",
-                )
-            }
-        )
-    )
+    keep = ("postgresql", "extensions", "age_preloaded", "applied_migrations", "pending", "ok")
+    out.print_json(json.dumps({k: report[k] for k in keep}))
 
-    _section(out, "one round trip through the SQL API: set_context, then current_context")
-    try:
-        with psycopg.connect(resolve_dsn(dsn)) as conn:
-            conn.execute(
-                queries.SET_CONTEXT.format(schema=schema),
-                {
-                    "tenant": "demo",
-                    "session_id": "s-root",
-                    "agent_id": "planner",
-                    "agent_kind": "agent",
-                    "parent_session_id": None,
-                },
-            )
-            row = conn.execute(queries.CURRENT_CONTEXT.format(schema=schema)).fetchone()
-            conn.rollback()
-    except psycopg.Error as exc:
-        raise translate(exc) from exc
-    assert row is not None
-    out.print_json(json.dumps(row[0]))
+    tenant = f"demo-{uuid.uuid4().hex[:6]}"  # a fresh tenant per run: runs never collide
     out.print(
-        "The context lives in transaction-local settings: it is gone after this "
-        "transaction, so a pooled connection never leaks one caller into the next."
+        f"\ntenant {tenant!r}; every call below is one SQL statement: "
+        f"{schema}.call_tool(name, args, context)"
     )
+    with FactStore(dsn, schema=schema, context=Context(tenant=tenant)) as base:
+        planner = base.with_context(session_id="plan-1", agent_id="planner")
+        worker_a = base.with_context(
+            session_id="work-a", parent_session_id="plan-1", agent_id="worker"
+        )
+        worker_b = base.with_context(
+            session_id="work-b", parent_session_id="plan-1", agent_id="worker"
+        )
+        stranger = base.with_context(session_id="other-run", agent_id="stranger")
+        manager = base.with_context(agent_kind="facts_manager", agent_id="facts-manager")
+        crawler = base.with_context(agent_kind="crawler", agent_id="crawler")
+
+        _section(out, "a spawn tree shares session facts: plan-1 -> work-a, work-b")
+        planner.store_fact("task/goal", "ship the release notes", tags=["task"])
+        worker_a.store_fact("task/draft", {"status": "drafted", "words": 420}, tags=["task"])
+        worker_b.store_fact("task/review", "two typos found", tags=["task"])
+        worker_b.store_fact("style/tone", "plain and short", shared=True)
+        out.print("work-b reads everything its tree and the shared scope hold:")
+        for line in _keys(worker_b.read_facts()):
+            out.print(f"  {line}", highlight=False)
+        out.print("other-run, a session in another tree, sees only the shared fact:")
+        for line in _keys(stranger.read_facts()):
+            out.print(f"  {line}", highlight=False)
+
+        _section(out, "nothing is overwritten: every version keeps its system-time range")
+        worker_a.store_fact("task/draft", {"status": "final", "words": 455}, tags=["task"])
+        history = worker_a.fact_history("task/draft")["versions"]
+        for version in history:
+            state = "current" if version["current"] else f"until {version['knownTo']}"
+            out.print(
+                f"  {json.dumps(version['value'])}  from {version['knownFrom']}  {state}",
+                highlight=False,
+            )
+        first_seen = history[0]["knownFrom"]
+        out.print("what work-b saw right after the first draft (known_at):")
+        for line in _keys(worker_b.read_facts(key_pattern="task/draft", known_at=first_seen)):
+            out.print(f"  {line}", highlight=False)
+
+        _section(out, "agent kinds are enforced by the database")
+        try:
+            worker_a.delete_session("plan-1")
+        except Exception as exc:  # the demo shows the refusal, whatever its class
+            out.print(f"  a task agent may not delete sessions: {exc}", highlight=False)
+
+        _section(out, "the facts manager cleans up a finished tree; the crawler sees tombstones")
+        _show(out, "delete_session('plan-1')", manager.delete_session("plan-1"))
+        queue = crawler.facts_read_uncrawled(limit=50)["facts"]
+        for row in queue:
+            kind = "tombstone" if row["deletedAt"] else "live"
+            out.print(f"  {row['scopeKey']:<28} etag {row['etag']}  {kind}", highlight=False)
+        receipts = [{"scopeKey": r["scopeKey"], "etag": r["etag"]} for r in queue]
+        _show(out, "facts_set_crawled(receipts)", crawler.facts_set_crawled(scope_keys=receipts))
+        _show(out, "the shared fact outlives the tree", stranger.read_facts(scope="shared"))
