@@ -19,8 +19,14 @@ def test_sync_store_round_trip_and_errors(db: Database) -> None:
     ctx = Context(tenant="acme", session_id="child", parent_session_id="root", agent_id="w")
     with FactStore(db.dsn("agent"), context=ctx) as store:
         assert store.store_fact("plan/step", {"n": 1}, tags=["p"]) == {
-            "key": "plan/step", "shared": False, "scope": "session", "stored": True}
-        assert store.store_facts([{"key": "a", "value": 1}, {"key": "b", "value": 2}])["stored"] == 2
+            "key": "plan/step",
+            "shared": False,
+            "scope": "session",
+            "stored": True,
+        }
+        assert (
+            store.store_facts([{"key": "a", "value": 1}, {"key": "b", "value": 2}])["stored"] == 2
+        )
         assert store.read_facts(key_pattern="plan/*")["facts"][0]["value"] == {"n": 1}
         assert store.spawn_tree() == ["child", "root"]
         root = store.with_context(session_id="root", parent_session_id=None)
@@ -57,24 +63,50 @@ def test_async_store(db: Database) -> None:
 
 
 def test_cli_tool_prints_json_and_json_errors(db: Database) -> None:
-    base = [sys.executable, "-m", "pgfacts", "tool", "--dsn", db.dsn("agent"),
-            "--tenant", "acme", "--session", "s1", "--agent", "cli"]
-    ok = subprocess.run([*base[:3], base[3], "store_fact", '{"key": "k", "value": 1}',
-                         *base[4:]], capture_output=True, text=True)
+    base = [
+        sys.executable,
+        "-m",
+        "pgfacts",
+        "tool",
+        "--dsn",
+        db.dsn("agent"),
+        "--tenant",
+        "acme",
+        "--session",
+        "s1",
+        "--agent",
+        "cli",
+    ]
+    ok = subprocess.run(
+        [*base[:3], base[3], "store_fact", '{"key": "k", "value": 1}', *base[4:]],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stderr
-    assert json.loads(ok.stdout) == {"key": "k", "shared": False, "scope": "session",
-                                     "stored": True}
-    bad = subprocess.run([*base[:4], "read_facts", '{"scope": "everywhere"}', *base[4:]],
-                         capture_output=True, text=True)
+    assert json.loads(ok.stdout) == {
+        "key": "k",
+        "shared": False,
+        "scope": "session",
+        "stored": True,
+    }
+    bad = subprocess.run(
+        [*base[:4], "read_facts", '{"scope": "everywhere"}', *base[4:]],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 1
     assert bad.stdout == ""
     error = json.loads(bad.stderr)
     assert error["code"] == "22023" and "unknown scope" in error["message"]
-    not_json = subprocess.run([*base[:4], "read_facts", "{oops", *base[4:]],
-                              capture_output=True, text=True)
+    not_json = subprocess.run(
+        [*base[:4], "read_facts", "{oops", *base[4:]], capture_output=True, text=True
+    )
     assert not_json.returncode == 1 and json.loads(not_json.stderr)["code"] == "22023"
-    denied = subprocess.run([*base[:4], "delete_session", '{"session_id": "s1"}', *base[4:],
-                             "--kind", "facts_manager"], capture_output=True, text=True)
+    denied = subprocess.run(
+        [*base[:4], "delete_session", '{"session_id": "s1"}', *base[4:], "--kind", "facts_manager"],
+        capture_output=True,
+        text=True,
+    )
     assert denied.returncode == 1 and json.loads(denied.stderr)["code"] == "42501"
 
 
@@ -82,8 +114,15 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
     with FactStore(db.dsn("agent")) as store:
         definitions = store.tool_definitions()
     names = [d["name"] for d in definitions]
-    assert names == ["store_fact", "read_facts", "delete_fact", "delete_session",
-                     "fact_history", "facts_read_uncrawled", "facts_set_crawled"]
+    assert names == [
+        "store_fact",
+        "read_facts",
+        "delete_fact",
+        "delete_session",
+        "fact_history",
+        "facts_read_uncrawled",
+        "facts_set_crawled",
+    ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
     assert tuner == ["read_facts", "fact_history"]
     openai = tools.render(definitions, "openai")
@@ -105,8 +144,11 @@ def test_every_defined_tool_is_callable_and_every_argument_is_accepted(db: Datab
                 try:
                     conn.execute(
                         "SELECT pgfacts.call_tool(%s, %s, %s)",
-                        (definition["name"], psycopg.types.json.Jsonb({argument: None}),
-                         psycopg.types.json.Jsonb({"tenant": "t", "agent_kind": "operator"})),
+                        (
+                            definition["name"],
+                            psycopg.types.json.Jsonb({argument: None}),
+                            psycopg.types.json.Jsonb({"tenant": "t", "agent_kind": "operator"}),
+                        ),
                     )
                 except psycopg.Error as exc:
                     assert "does not take argument" not in str(exc), (definition["name"], argument)

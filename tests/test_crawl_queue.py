@@ -9,8 +9,9 @@ from .conftest import Database, ToolCaller, count_facts
 
 
 def queue(call: ToolCaller, **args: object) -> list[dict]:  # type: ignore[type-arg]
-    return call("facts_read_uncrawled", {"limit": 500, **args}, kind="crawler",
-                login="crawler")["facts"]
+    return call("facts_read_uncrawled", {"limit": 500, **args}, kind="crawler", login="crawler")[
+        "facts"
+    ]
 
 
 def etag_and_queued(db: Database, key: str) -> tuple[int, bool]:
@@ -51,8 +52,11 @@ def test_etag_and_requeue_rules(call: ToolCaller, db: Database) -> None:
 def test_read_uncrawled_orders_by_key_filters_a_literal_prefix_and_shows_tombstones(
     call: ToolCaller,
 ) -> None:
-    call("store_fact", {"facts": [{"key": k, "value": 1} for k in
-                                  ("b/2", "b/1", "b_x/1", "bb/1", "a/1")]}, session="s")
+    call(
+        "store_fact",
+        {"facts": [{"key": k, "value": 1} for k in ("b/2", "b/1", "b_x/1", "bb/1", "a/1")]},
+        session="s",
+    )
     call("delete_fact", {"key": "b/2"}, session="s")
     rows = queue(call, keyPrefix="b/")
     assert [r["key"] for r in rows] == ["b/1", "b/2"]  # '_' and '%' are not wildcards here
@@ -68,36 +72,49 @@ def test_read_uncrawled_orders_by_key_filters_a_literal_prefix_and_shows_tombsto
 
 
 def test_set_crawled_is_a_compare_and_set_per_entry(call: ToolCaller) -> None:
-    call("store_fact", {"facts": [{"key": "x", "value": 1}, {"key": "y", "value": 1}]},
-         session="s")
+    call("store_fact", {"facts": [{"key": "x", "value": 1}, {"key": "y", "value": 1}]}, session="s")
     seen = {r["key"]: r for r in queue(call)}
     call("store_fact", {"key": "y", "value": 2}, session="s")  # y changes after the read
     result = call(
         "facts_set_crawled",
-        {"scopeKeys": [
-            {"scopeKey": seen["x"]["scopeKey"], "etag": seen["x"]["etag"]},
-            {"scopeKey": seen["y"]["scopeKey"], "etag": seen["y"]["etag"]},
-            {"scopeKey": "session:s:missing", "etag": 1},
-        ]},
+        {
+            "scopeKeys": [
+                {"scopeKey": seen["x"]["scopeKey"], "etag": seen["x"]["etag"]},
+                {"scopeKey": seen["y"]["scopeKey"], "etag": seen["y"]["etag"]},
+                {"scopeKey": "session:s:missing", "etag": 1},
+            ]
+        },
         kind="crawler",
     )
     assert result == {"affected": 1, "skipped": 1}  # the unknown key counts as neither
     assert [r["key"] for r in queue(call)] == ["y"]
     # A second crawler marking x again is skipped: it is already in that state.
-    again = call("facts_set_crawled", {"scopeKeys": [{"scopeKey": seen["x"]["scopeKey"],
-                                                      "etag": seen["x"]["etag"]}]},
-                 kind="crawler")
+    again = call(
+        "facts_set_crawled",
+        {"scopeKeys": [{"scopeKey": seen["x"]["scopeKey"], "etag": seen["x"]["etag"]}]},
+        kind="crawler",
+    )
     assert again == {"affected": 0, "skipped": 1}
     # No etag: an intentional stomp.
-    stomp = call("facts_set_crawled", {"scopeKeys": [{"scopeKey": seen["y"]["scopeKey"]}]},
-                 kind="crawler")
+    stomp = call(
+        "facts_set_crawled", {"scopeKeys": [{"scopeKey": seen["y"]["scopeKey"]}]}, kind="crawler"
+    )
     assert stomp == {"affected": 1, "skipped": 0}
     assert queue(call) == []
 
 
 def test_prefix_flush_skips_tombstones_and_requeue_includes_them(call: ToolCaller) -> None:
-    call("store_fact", {"facts": [{"key": "p/1", "value": 1}, {"key": "p/2", "value": 1},
-                                  {"key": "q/1", "value": 1}]}, session="s")
+    call(
+        "store_fact",
+        {
+            "facts": [
+                {"key": "p/1", "value": 1},
+                {"key": "p/2", "value": 1},
+                {"key": "q/1", "value": 1},
+            ]
+        },
+        session="s",
+    )
     call("delete_fact", {"key": "p/2"}, session="s")
     flushed = call("facts_set_crawled", {"keyPrefix": "p/", "crawled": True}, kind="crawler")
     assert flushed == {"affected": 1, "skipped": 0}
@@ -133,13 +150,19 @@ def test_bad_set_crawled_input_is_refused(call: ToolCaller, args: dict[str, obje
 def test_purge_removes_reconciled_and_expired_tombstones_only(
     call: ToolCaller, db: Database
 ) -> None:
-    call("store_fact", {"facts": [{"key": k, "value": 1} for k in ("live", "gone", "waiting")]},
-         session="s")
+    call(
+        "store_fact",
+        {"facts": [{"key": k, "value": 1} for k in ("live", "gone", "waiting")]},
+        session="s",
+    )
     call("delete_fact", {"key": "gone"}, session="s")
     call("delete_fact", {"key": "waiting"}, session="s")
     gone = next(r for r in queue(call) if r["key"] == "gone")
-    call("facts_set_crawled", {"scopeKeys": [{"scopeKey": gone["scopeKey"],
-                                              "etag": gone["etag"]}]}, kind="crawler")
+    call(
+        "facts_set_crawled",
+        {"scopeKeys": [{"scopeKey": gone["scopeKey"], "etag": gone["etag"]}]},
+        kind="crawler",
+    )
     assert call("read_facts", {}, session="s")["count"] == 1
     with db.connect("facts_manager") as conn:
         conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')")
@@ -153,7 +176,8 @@ def test_purge_removes_reconciled_and_expired_tombstones_only(
     with db.connect("facts_manager") as conn:
         conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')")
         assert conn.execute("SELECT pgfacts.purge_tombstones(ttl_seconds => 0)").fetchone() == (
-            {"purged": 1},)
+            {"purged": 1},
+        )
         conn.commit()
     assert count_facts(db) == 1
 
@@ -162,8 +186,9 @@ def test_run_maintenance_purges_every_tenant(call: ToolCaller, db: Database) -> 
     for tenant in ("t1", "t2"):
         call("store_fact", {"key": "k", "value": 1}, session="s", tenant=tenant)
         call("delete_fact", {"key": "k"}, session="s", tenant=tenant)
-        call("facts_set_crawled", {"keyPrefix": "k", "crawled": False}, kind="crawler",
-             tenant=tenant)
+        call(
+            "facts_set_crawled", {"keyPrefix": "k", "crawled": False}, kind="crawler", tenant=tenant
+        )
     with db.admin() as admin:
         admin.execute("UPDATE pgfacts_internal.facts SET last_crawled_at = now()")
     with db.connect("facts_manager") as conn:

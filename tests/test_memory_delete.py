@@ -8,10 +8,15 @@ import pytest
 from .conftest import Database, ToolCaller, count_facts
 
 
-def test_exact_delete_is_soft_and_a_second_delete_is_a_no_op(call: ToolCaller, db: Database) -> None:
+def test_exact_delete_is_soft_and_a_second_delete_is_a_no_op(
+    call: ToolCaller, db: Database
+) -> None:
     call("store_fact", {"key": "k", "value": 1}, session="s")
     assert call("delete_fact", {"key": "k"}, session="s") == {
-        "key": "k", "shared": False, "deleted": True}
+        "key": "k",
+        "shared": False,
+        "deleted": True,
+    }
     assert count_facts(db, "key = 'k' AND deleted_at IS NOT NULL") == 1
     with db.admin() as admin:
         before = admin.execute("SELECT etag, deleted_at FROM pgfacts_internal.facts").fetchone()
@@ -23,11 +28,17 @@ def test_exact_delete_is_soft_and_a_second_delete_is_a_no_op(call: ToolCaller, d
 
 
 def test_a_glob_looking_key_is_literal_without_pattern(call: ToolCaller) -> None:
-    call("store_fact", {"facts": [{"key": "a/1", "value": 1}, {"key": "a/2", "value": 1}]},
-         session="s")
+    call(
+        "store_fact",
+        {"facts": [{"key": "a/1", "value": 1}, {"key": "a/2", "value": 1}]},
+        session="s",
+    )
     assert call("delete_fact", {"key": "a/*"}, session="s")["deleted"] is False
     assert call("delete_fact", {"key": "a/*", "pattern": True}, session="s") == {
-        "keyPattern": "a/*", "scope": "session", "deleted": 2}
+        "keyPattern": "a/*",
+        "scope": "session",
+        "deleted": 2,
+    }
 
 
 def test_agents_delete_only_shared_facts_they_stored(call: ToolCaller) -> None:
@@ -38,8 +49,9 @@ def test_agents_delete_only_shared_facts_they_stored(call: ToolCaller) -> None:
     assert "belongs to another agent" in str(info.value)
     assert call("delete_fact", {"key": "mine", "shared": True}, session="s1", agent="a1")["deleted"]
     # A shared pattern delete by an agent leaves other agents' facts alone.
-    result = call("delete_fact", {"key": "*", "pattern": True, "shared": True},
-                  session="s1", agent="a1")
+    result = call(
+        "delete_fact", {"key": "*", "pattern": True, "shared": True}, session="s1", agent="a1"
+    )
     assert result == {"keyPattern": "*", "scope": "shared", "deleted": 0}
     assert call("delete_fact", {"key": "yours", "shared": True}, kind="facts_manager")["deleted"]
 
@@ -48,8 +60,12 @@ def test_pattern_scope_all_is_for_the_facts_manager(call: ToolCaller) -> None:
     call("store_fact", {"key": "tmp/1", "value": 1}, session="s1")
     call("store_fact", {"key": "tmp/2", "value": 1}, session="s2")
     call("store_fact", {"key": "tmp/3", "value": 1, "shared": True}, session="s3")
-    result = call("delete_fact", {"key": "tmp/*", "pattern": True, "scope": "all"},
-                  kind="facts_manager", login="facts_manager")
+    result = call(
+        "delete_fact",
+        {"key": "tmp/*", "pattern": True, "scope": "all"},
+        kind="facts_manager",
+        login="facts_manager",
+    )
     assert result == {"keyPattern": "tmp/*", "scope": "all", "deleted": 3}
 
 
@@ -63,8 +79,9 @@ def test_pattern_scope_all_is_for_the_facts_manager(call: ToolCaller) -> None:
         ({}, "non-empty"),
     ],
 )
-def test_bad_deletes_are_refused(call: ToolCaller, db: Database, args: dict[str, object],
-                                 fragment: str) -> None:
+def test_bad_deletes_are_refused(
+    call: ToolCaller, db: Database, args: dict[str, object], fragment: str
+) -> None:
     call("store_fact", {"key": "k", "value": 1}, session="s")
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("delete_fact", args, session="s")

@@ -28,7 +28,9 @@ def test_tuner_reads_the_whole_tenant_and_writes_nothing(call: ToolCaller, db: D
     assert count_facts(db, "key = 'x'") == 0
 
 
-def test_tuner_raw_sql_cannot_write_and_reads_only_its_tenant(call: ToolCaller, db: Database) -> None:
+def test_tuner_raw_sql_cannot_write_and_reads_only_its_tenant(
+    call: ToolCaller, db: Database
+) -> None:
     call("store_fact", {"key": "mine", "value": 1}, session="s1", tenant="t1")
     call("store_fact", {"key": "theirs", "value": 2}, session="s1", tenant="t2")
     with db.connect("tuner") as conn:
@@ -67,16 +69,22 @@ def test_tenants_never_see_each_other(call: ToolCaller) -> None:
     for kind, login in (("agent", "agent"), ("tuner", "tuner"), ("facts_manager", "facts_manager")):
         seen = call("read_facts", {}, session="s", tenant="t1", kind=kind, login=login)
         assert [(f["key"], f["value"]) for f in seen["facts"]] == [("same", "t1")]
-    deleted = call("delete_fact", {"key": "*", "pattern": True, "scope": "all"},
-                   tenant="t1", kind="facts_manager")
+    deleted = call(
+        "delete_fact",
+        {"key": "*", "pattern": True, "scope": "all"},
+        tenant="t1",
+        kind="facts_manager",
+    )
     assert deleted["deleted"] == 1
     assert call("read_facts", {}, session="s", tenant="t2")["count"] == 2
 
 
 def test_claiming_an_ungranted_kind_by_raw_set_config_is_refused(db: Database) -> None:
     with db.connect("agent") as conn:
-        conn.execute("SELECT set_config('pgfacts.tenant', 't1', true), "
-                     "set_config('pgfacts.agent_kind', 'facts_manager', true)")
+        conn.execute(
+            "SELECT set_config('pgfacts.tenant', 't1', true), "
+            "set_config('pgfacts.agent_kind', 'facts_manager', true)"
+        )
         with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
             conn.execute("SELECT pgfacts.delete_fact('k', pattern => true, scope => 'all')")
         assert "may not act as agent kind facts_manager" in str(info.value)
@@ -84,27 +92,47 @@ def test_claiming_an_ungranted_kind_by_raw_set_config_is_refused(db: Database) -
 
 @pytest.mark.parametrize("kind", ["agent", "crawler"])
 def test_reserved_prefixes_for_agents(call: ToolCaller, kind: str) -> None:
-    call("store_fact", {"key": "config/facts-manager/ttl", "value": 1, "shared": True},
-         kind="facts_manager")
+    call(
+        "store_fact",
+        {"key": "config/facts-manager/ttl", "value": 1, "shared": True},
+        kind="facts_manager",
+    )
     # Agents may write intake observations but not read or delete them.
-    call("store_fact", {"key": "intake/topic/s1", "value": "obs", "shared": True},
-         session="s1", kind=kind, login=kind)
+    call(
+        "store_fact",
+        {"key": "intake/topic/s1", "value": "obs", "shared": True},
+        session="s1",
+        kind=kind,
+        login=kind,
+    )
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         call("read_facts", {"key_pattern": "intake/*"}, session="s1", kind=kind, login=kind)
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        call("delete_fact", {"key": "intake/topic/s1", "shared": True}, session="s1", kind=kind,
-             login=kind)
+        call(
+            "delete_fact",
+            {"key": "intake/topic/s1", "shared": True},
+            session="s1",
+            kind=kind,
+            login=kind,
+        )
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        call("store_fact", {"key": "config/facts-manager/ttl", "value": 2, "shared": True},
-             session="s1", kind=kind, login=kind)
+        call(
+            "store_fact",
+            {"key": "config/facts-manager/ttl", "value": 2, "shared": True},
+            session="s1",
+            kind=kind,
+            login=kind,
+        )
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         call("store_fact", {"key": "tools/state", "value": 1}, session="s1", kind=kind, login=kind)
     # Unfiltered reads quietly leave the reserved keys out (before the limit, not after).
     visible = call("read_facts", {"limit": 1}, session="s1", kind=kind, login=kind)
     assert visible["count"] == 0
     manager = call("read_facts", {}, session="s1", kind="facts_manager")
-    assert sorted(f["key"] for f in manager["facts"]) == ["config/facts-manager/ttl",
-                                                           "intake/topic/s1"]
+    assert sorted(f["key"] for f in manager["facts"]) == [
+        "config/facts-manager/ttl",
+        "intake/topic/s1",
+    ]
 
 
 def test_tools_prefix_is_closed_to_every_kind(call: ToolCaller) -> None:

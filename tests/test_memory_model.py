@@ -36,25 +36,43 @@ class Model:
 
     def visible(self, session: str) -> dict[str, object]:
         tree = self.tree(session)
-        return {scope_key: value for scope_key, (key, value, owner) in self.facts.items()
-                if owner is None or owner in tree}
+        return {
+            scope_key: value
+            for scope_key, (key, value, owner) in self.facts.items()
+            if owner is None or owner in tree
+        }
 
 
 operation = st.one_of(
-    st.tuples(st.just("store"), st.sampled_from(SESSIONS), st.sampled_from(KEYS),
-              st.integers(0, 3), st.booleans()),
-    st.tuples(st.just("delete"), st.sampled_from(SESSIONS), st.sampled_from(KEYS),
-              st.just(0), st.booleans()),
+    st.tuples(
+        st.just("store"),
+        st.sampled_from(SESSIONS),
+        st.sampled_from(KEYS),
+        st.integers(0, 3),
+        st.booleans(),
+    ),
+    st.tuples(
+        st.just("delete"),
+        st.sampled_from(SESSIONS),
+        st.sampled_from(KEYS),
+        st.just(0),
+        st.booleans(),
+    ),
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     parents=st.lists(st.integers(-1, 5), min_size=6, max_size=6),
     operations=st.lists(operation, min_size=1, max_size=25),
 )
 def test_reads_match_the_model(
-    server_dsn: str, template_db: str, parents: list[int], operations: list[tuple]  # type: ignore[type-arg]
+    server_dsn: str,
+    template_db: str,
+    parents: list[int],
+    operations: list[tuple],  # type: ignore[type-arg]
 ) -> None:
     for name in _fresh_database(server_dsn, template_db):
         call = ToolCaller(Database(name=name, admin_dsn=server_dsn))
@@ -64,19 +82,27 @@ def test_reads_match_the_model(
             for i, session in enumerate(SESSIONS):
                 parent = SESSIONS[parents[i]] if 0 <= parents[i] < i else None
                 model.parent[session] = parent
-                call("store_fact", {"key": "hello", "value": session}, session=session,
-                     parent=parent)
+                call(
+                    "store_fact", {"key": "hello", "value": session}, session=session, parent=parent
+                )
                 model.facts[f"session:{session}:hello"] = ("hello", session, session)
             for kind, session, key, value, shared in operations:
                 scope_key = f"shared:{key}" if shared else f"session:{session}:{key}"
                 if kind == "store":
-                    call("store_fact", {"key": key, "value": value, "shared": shared},
-                         session=session)
+                    call(
+                        "store_fact",
+                        {"key": key, "value": value, "shared": shared},
+                        session=session,
+                    )
                     model.facts[scope_key] = (key, value, None if shared else session)
                 else:
                     # Agents delete shared facts they stored; the manager deletes any.
-                    call("delete_fact", {"key": key, "shared": shared}, session=session,
-                         kind="facts_manager")
+                    call(
+                        "delete_fact",
+                        {"key": key, "shared": shared},
+                        session=session,
+                        kind="facts_manager",
+                    )
                     model.facts.pop(scope_key, None)
             for session in SESSIONS:
                 got = call("read_facts", {"limit": 1000}, session=session)["facts"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -12,15 +13,28 @@ from .conftest import Database, ToolCaller
 
 # root ─┬─ a ─── a1
 #       └─ b ─── b1 ─── b11          other-root ─── o1
-TREE = [("root", None), ("a", "root"), ("a1", "a"), ("b", "root"), ("b1", "b"),
-        ("b11", "b1"), ("other-root", None), ("o1", "other-root")]
+TREE = [
+    ("root", None),
+    ("a", "root"),
+    ("a1", "a"),
+    ("b", "root"),
+    ("b1", "b"),
+    ("b11", "b1"),
+    ("other-root", None),
+    ("o1", "other-root"),
+]
 
 
 @pytest.fixture
 def forest(call: ToolCaller) -> ToolCaller:
     for session, parent in TREE:
-        call("store_fact", {"key": f"note/{session}", "value": session}, session=session,
-             parent=parent, agent=f"agent-{session}")
+        call(
+            "store_fact",
+            {"key": f"note/{session}", "value": session},
+            session=session,
+            parent=parent,
+            agent=f"agent-{session}",
+        )
     call("store_fact", {"key": "global/rule", "value": "be kind", "shared": True}, session="o1")
     return call
 
@@ -36,12 +50,17 @@ IN_TREE = ["note/a", "note/a1", "note/b", "note/b1", "note/b11", "note/root"]
 def test_accessible_is_the_whole_spawn_tree_plus_shared(forest: ToolCaller, session: str) -> None:
     assert keys(forest("read_facts", {}, session=session)) == ["global/rule", *IN_TREE]
     assert keys(forest("read_facts", {"scope": "descendants"}, session=session)) == [
-        "global/rule", *IN_TREE]
+        "global/rule",
+        *IN_TREE,
+    ]
 
 
 def test_another_tree_sees_none_of_these_private_facts(forest: ToolCaller) -> None:
-    assert keys(forest("read_facts", {}, session="o1")) == ["global/rule", "note/o1",
-                                                             "note/other-root"]
+    assert keys(forest("read_facts", {}, session="o1")) == [
+        "global/rule",
+        "note/o1",
+        "note/other-root",
+    ]
     assert keys(forest("read_facts", {}, session="unregistered")) == ["global/rule"]
     assert keys(forest("read_facts", {})) == ["global/rule"]  # no session: shared only
 
@@ -68,7 +87,12 @@ def test_a_deleted_interior_session_does_not_hide_its_subtree(forest: ToolCaller
     forest("delete_session", {"session_id": "b1"}, kind="facts_manager")
     # b1 and b11 lost their session facts, but the tree is still one tree:
     assert keys(forest("read_facts", {}, session="a1")) == [
-        "global/rule", "note/a", "note/a1", "note/b", "note/root"]
+        "global/rule",
+        "note/a",
+        "note/a1",
+        "note/b",
+        "note/root",
+    ]
     tree = forest.conn("app")
     with tree.transaction():
         tree.execute("SELECT pgfacts.set_context(tenant => 't1', session_id => 'a1')")
@@ -86,8 +110,7 @@ def test_order_is_most_recently_updated_first_then_key(call: ToolCaller) -> None
 
 
 def test_limit_default_max_and_bad_values(call: ToolCaller) -> None:
-    call("store_fact", {"facts": [{"key": f"k{i:03}", "value": i} for i in range(60)]},
-         session="s")
+    call("store_fact", {"facts": [{"key": f"k{i:03}", "value": i} for i in range(60)]}, session="s")
     assert call("read_facts", {}, session="s")["count"] == 50
     assert call("read_facts", {"limit": 7}, session="s")["count"] == 7
     assert call("read_facts", {"limit": 0}, session="s")["count"] == 0
@@ -111,17 +134,27 @@ def test_limit_default_max_and_bad_values(call: ToolCaller) -> None:
     ],
 )
 def test_key_patterns(call: ToolCaller, pattern: str, expected: list[str]) -> None:
-    call("store_fact", {"facts": [{"key": k, "value": 1} for k in
-                                  ("a_b", "a%b", "aXb", "abc", "a*b")]}, session="s")
+    call(
+        "store_fact",
+        {"facts": [{"key": k, "value": 1} for k in ("a_b", "a%b", "aXb", "abc", "a*b")]},
+        session="s",
+    )
     got = keys(call("read_facts", {"key_pattern": pattern}, session="s"))
     assert got == sorted(expected)
 
 
 def test_tags_all_must_be_present(call: ToolCaller) -> None:
-    call("store_fact", {"facts": [
-        {"key": "one", "value": 1, "tags": ["ci", "build"]},
-        {"key": "two", "value": 2, "tags": ["ci"]},
-        {"key": "three", "value": 3}]}, session="s")
+    call(
+        "store_fact",
+        {
+            "facts": [
+                {"key": "one", "value": 1, "tags": ["ci", "build"]},
+                {"key": "two", "value": 2, "tags": ["ci"]},
+                {"key": "three", "value": 3},
+            ]
+        },
+        session="s",
+    )
     assert keys(call("read_facts", {"tags": ["ci"]}, session="s")) == ["one", "two"]
     assert keys(call("read_facts", {"tags": ["ci", "build"]}, session="s")) == ["one"]
     assert keys(call("read_facts", {"tags": ["nope"]}, session="s")) == []
@@ -158,9 +191,13 @@ def test_fact_history_lists_every_version(call: ToolCaller) -> None:
     call("delete_fact", {"key": "h"}, session="s")
     versions = call("fact_history", {"key": "h"}, session="s")["versions"]
     assert [(v["value"], v["tags"], v["deleted"], v["etag"]) for v in versions] == [
-        (1, [], False, 1), (1, ["t"], False, 1), (2, ["t"], False, 2), (2, ["t"], True, 3)]
+        (1, [], False, 1),
+        (1, ["t"], False, 1),
+        (2, ["t"], False, 2),
+        (2, ["t"], True, 3),
+    ]
     assert [v["current"] for v in versions] == [False, False, False, True]
-    for earlier, later in zip(versions, versions[1:], strict=False):
+    for earlier, later in itertools.pairwise(versions):
         assert earlier["knownTo"] == later["knownFrom"]  # contiguous system time
     # Outside the spawn tree a session fact's history is empty, not an error.
     assert call("fact_history", {"key": "h", "session_id": "s"}, session="x")["versions"] == []

@@ -11,7 +11,9 @@ from .conftest import Database, ToolCaller, count_facts
 def test_single_store_returns_the_contract_shape(call: ToolCaller) -> None:
     result = call("store_fact", {"key": "baseline/tps", "value": 1200}, session="s1")
     assert result == {"key": "baseline/tps", "shared": False, "scope": "session", "stored": True}
-    shared = call("store_fact", {"key": "infra/fqdn", "value": "db.x", "shared": True}, session="s1")
+    shared = call(
+        "store_fact", {"key": "infra/fqdn", "value": "db.x", "shared": True}, session="s1"
+    )
     assert shared == {"key": "infra/fqdn", "shared": True, "scope": "shared", "stored": True}
 
 
@@ -32,8 +34,11 @@ def test_batch_store_returns_per_fact_results_in_order(call: ToolCaller) -> None
 
 
 def test_batch_form_ignores_top_level_key_and_value(call: ToolCaller, db: Database) -> None:
-    call("store_fact", {"key": "ignored", "value": 0, "facts": [{"key": "kept", "value": 1}]},
-         session="s1")
+    call(
+        "store_fact",
+        {"key": "ignored", "value": 0, "facts": [{"key": "kept", "value": 1}]},
+        session="s1",
+    )
     assert count_facts(db, "key = 'ignored'") == 0
     assert count_facts(db, "key = 'kept'") == 1
 
@@ -89,8 +94,14 @@ def test_a_batch_repeating_a_scope_key_is_refused_naming_it(call: ToolCaller, db
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call(
             "store_fact",
-            {"facts": [{"key": "d", "value": 1}, {"key": "e", "value": 1},
-                       {"key": "d", "value": 2}, {"key": "d", "value": 3, "shared": True}]},
+            {
+                "facts": [
+                    {"key": "d", "value": 1},
+                    {"key": "e", "value": 1},
+                    {"key": "d", "value": 2},
+                    {"key": "d", "value": 3, "shared": True},
+                ]
+            },
             session="s1",
         )
     assert info.value.diag.message_detail == "repeated: session:d"
@@ -155,13 +166,13 @@ def test_json_text_with_a_nul_character_is_refused(db: Database) -> None:
         with pytest.raises(psycopg.errors.UntranslatableCharacter):
             conn.execute(
                 "SELECT pgfacts.call_tool('store_fact', %s::text::jsonb, "
-                "'{\"tenant\": \"t1\", \"session_id\": \"s1\"}')",
+                '\'{"tenant": "t1", "session_id": "s1"}\')',
                 ('{"key": "k", "value": "a\\u0000b"}',),
             )
         with pytest.raises(psycopg.errors.InvalidTextRepresentation):
             conn.execute(
                 "SELECT pgfacts.call_tool('store_fact', %s::text::jsonb, "
-                "'{\"tenant\": \"t1\", \"session_id\": \"s1\"}')",
+                '\'{"tenant": "t1", "session_id": "s1"}\')',
                 ('{"key": "k", "value": not json}',),
             )
     assert count_facts(db) == 0

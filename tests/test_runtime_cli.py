@@ -152,3 +152,11 @@ def test_migrate_cli_refuses_a_bad_schema_name(empty_db: str) -> None:
     result = cli("migrate", "--dsn", empty_db, "--schema", "1nope")
     assert result.returncode == 1
     assert "invalid schema name" in result.stderr
+
+
+def test_worker_once_runs_maintenance(db) -> None:  # type: ignore[no-untyped-def]
+    from .conftest import with_db
+
+    result = cli("worker", "--once", "--dsn", with_db(db.admin_dsn, db.name))
+    assert result.returncode == 0, result.stderr
+    assert '"purged_tombstones": 0' in result.stderr

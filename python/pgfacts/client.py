@@ -179,15 +179,7 @@ class _Api(Generic[R]):
         return self._api(queries.SET_SETTING, name=name, value=Jsonb(value))
 
 
-def _context_params(context: Context | None) -> dict[str, Any]:
-    if context is None:
-        return {
-            "tenant": None,
-            "session_id": None,
-            "agent_id": None,
-            "agent_kind": "agent",
-            "parent_session_id": None,
-        }
+def _context_params(context: Context) -> dict[str, Any]:
     return asdict(context)
 
 
@@ -242,7 +234,7 @@ class FactStore(_Api[Any]):
     def _run(self, call: _Call) -> Any:
         try:
             with self._conn() as conn:
-                if not call.with_context:
+                if not call.with_context or self.context is None:
                     row = conn.execute(call.sql, call.params).fetchone()
                 else:
                     with conn.transaction():
@@ -308,7 +300,7 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
     async def _execute(self, call: _Call) -> Any:
         try:
             async with self._conn() as conn:
-                if not call.with_context:
+                if not call.with_context or self.context is None:
                     cursor = await conn.execute(call.sql, call.params)
                 else:
                     async with conn.transaction():
