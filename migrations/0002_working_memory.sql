@@ -133,5 +133,10 @@ ALTER TABLE @schema@_internal.fact_versions FORCE ROW LEVEL SECURITY;
 -- The owner may hand run_maintenance() to the maintainer (ALTER FUNCTION ... OWNER) but
 -- never inherits its BYPASSRLS (role attributes are not inherited).
 RESET ROLE;
-GRANT @schema@_maintainer TO @schema@_owner WITH INHERIT FALSE, SET TRUE;
+DO $grant$
+BEGIN
+    -- In EXECUTE because the SQL linter's parser does not know PostgreSQL 16's WITH options.
+    EXECUTE 'GRANT @schema@_maintainer TO @schema@_owner WITH INHERIT FALSE, SET TRUE';
+END
+$grant$;
 GRANT USAGE, CREATE ON SCHEMA @schema@_internal TO @schema@_maintainer;
