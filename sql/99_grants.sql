@@ -54,7 +54,7 @@ TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_operator;
 GRANT EXECUTE ON FUNCTION
     @schema@.facts_read_uncrawled(text, integer),
     @schema@.facts_set_crawled(jsonb, text, boolean)
-TO @schema@_crawler, @schema@_facts_manager, @schema@_operator;
+TO @schema@_crawler, @schema@_facts_manager;
 
 GRANT EXECUTE ON FUNCTION
     @schema@.delete_session(text),

@@ -152,6 +152,9 @@ def test_tools_prefix_is_closed_to_every_kind(call: ToolCaller) -> None:
         ("crawler", "delete_session", {"session_id": "s"}),
         ("agent", "delete_fact", {"key": "*", "pattern": True, "scope": "all"}),
         ("crawler", "delete_fact", {"key": "*", "pattern": True, "scope": "all"}),
+        ("operator", "delete_fact", {"key": "*", "pattern": True, "scope": "all"}),
+        ("operator", "facts_read_uncrawled", {}),
+        ("tuner", "facts_read_uncrawled", {}),
     ],
 )
 def test_kind_denials(call: ToolCaller, kind: str, tool: str, args: dict[str, object]) -> None:

@@ -72,7 +72,7 @@ BEGIN
         RAISE EXCEPTION 'unknown pattern-delete scope %', scope
             USING ERRCODE = '22023', HINT = 'one of: session, shared, all';
     END IF;
-    IF scope = 'all' AND NOT manager THEN
+    IF scope = 'all' AND kind <> 'facts_manager' THEN
         RAISE EXCEPTION 'scope all is for the facts manager' USING ERRCODE = '42501';
     END IF;
     IF scope = 'session' AND caller IS NULL THEN
@@ -97,4 +97,4 @@ COMMENT ON FUNCTION @schema@.delete_fact(text, boolean, boolean, text) IS
 'Soft-delete (tombstone) a fact: the caller''s session fact, or the shared one with shared => '
 'true; agents delete only shared facts they stored. Returns {key, shared, deleted}; a second '
 'delete is a no-op. With pattern => true, key is a pattern (* and %) and scope is session | '
-'shared | all (all: facts manager and operator); returns {keyPattern, scope, deleted: n}.';
+'shared | all (all: the facts manager only); returns {keyPattern, scope, deleted: n}.';

@@ -13,7 +13,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.require_kind(
-        ARRAY['crawler', 'facts_manager', 'operator'], 'facts_read_uncrawled');
+        ARRAY['crawler', 'facts_manager'], 'facts_read_uncrawled');
     rows jsonb;
 BEGIN
     IF "limit" IS NULL OR "limit" < 1 OR "limit" > 500 THEN
@@ -56,7 +56,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.require_kind(
-        ARRAY['crawler', 'facts_manager', 'operator'], 'facts_set_crawled');
+        ARRAY['crawler', 'facts_manager'], 'facts_set_crawled');
     stamp timestamptz := CASE WHEN crawled THEN pg_catalog.clock_timestamp() END;
     matched int;
     affected int;

@@ -54,13 +54,13 @@ SELECT $json$[
     "shared": {"type": "boolean"},
     "session_id": {"type": "string", "description": "Whose session fact (default: yours)"}}}},
  {"name": "facts_read_uncrawled",
-  "kinds": ["crawler", "facts_manager", "operator"],
+  "kinds": ["crawler", "facts_manager"],
   "description": "The crawl queue: facts new or changed since last marked crawled, tombstones included, each with scopeKey and etag.",
   "input_schema": {"type": "object", "additionalProperties": false, "properties": {
     "keyPrefix": {"type": "string", "description": "Literal key prefix"},
     "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 20"}}}},
  {"name": "facts_set_crawled",
-  "kinds": ["crawler", "facts_manager", "operator"],
+  "kinds": ["crawler", "facts_manager"],
   "description": "Mark facts crawled (or requeue with crawled=false): by scopeKeys with etag receipts (compare-and-set), or a whole literal keyPrefix.",
   "input_schema": {"type": "object", "additionalProperties": false, "properties": {
     "scopeKeys": {"type": "array", "minItems": 1, "maxItems": 500, "items": {"type": "object", "required": ["scopeKey"], "additionalProperties": false,
