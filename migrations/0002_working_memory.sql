@@ -30,6 +30,9 @@ CREATE TABLE @schema@_internal.sessions (
     tenant text NOT NULL,
     session_id text NOT NULL,
     parent_session_id text,
+    -- The spawn tree's root, fixed at registration (a parent is registered before its
+    -- children and never changes), so a tree is one index lookup.
+    root_session_id text NOT NULL,
     agent_id text,
     created_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
     ended_at timestamptz,
@@ -38,10 +41,12 @@ CREATE TABLE @schema@_internal.sessions (
     CONSTRAINT sessions_parent_fkey FOREIGN KEY (tenant, parent_session_id)
         REFERENCES @schema@_internal.sessions (tenant, session_id),
     CONSTRAINT sessions_not_own_parent CHECK (parent_session_id <> session_id),
+    CONSTRAINT sessions_root_shape CHECK ((parent_session_id IS NULL) = (root_session_id = session_id)),
     CONSTRAINT sessions_id_length CHECK (pg_catalog.length(session_id) BETWEEN 1 AND 200)
 );
 CREATE INDEX sessions_parent_idx ON @schema@_internal.sessions (tenant, parent_session_id)
     WHERE parent_session_id IS NOT NULL;
+CREATE INDEX sessions_root_idx ON @schema@_internal.sessions (tenant, root_session_id);
 COMMENT ON TABLE @schema@_internal.sessions IS
 'Session registry per tenant: the spawn tree is the parent_session_id forest';
 
@@ -76,14 +81,20 @@ CREATE TABLE @schema@_internal.facts (
     ),
     CONSTRAINT facts_etag_positive CHECK (etag > 0)
 );
+-- Reads run under row level security, where only leakproof operators can become index
+-- conditions: equality and starts_with (^@) are, LIKE and array containment are not. So
+-- every read path narrows by tenant, scope, session and the pattern's literal head.
 CREATE INDEX facts_read_idx ON @schema@_internal.facts (tenant, updated_at DESC, key)
     WHERE deleted_at IS NULL;
 CREATE INDEX facts_key_idx ON @schema@_internal.facts (tenant, key text_pattern_ops)
     WHERE deleted_at IS NULL;
-CREATE INDEX facts_session_idx ON @schema@_internal.facts (tenant, session_id)
-    WHERE NOT shared;
-CREATE INDEX facts_tags_idx ON @schema@_internal.facts USING gin (tags)
-    WHERE deleted_at IS NULL;
+CREATE INDEX facts_shared_key_idx ON @schema@_internal.facts (tenant, key text_pattern_ops)
+    WHERE shared AND deleted_at IS NULL;
+CREATE INDEX facts_shared_recent_idx ON @schema@_internal.facts (tenant, updated_at DESC, key, scope_key)
+    WHERE shared AND deleted_at IS NULL;
+CREATE INDEX facts_session_key_idx ON @schema@_internal.facts (
+    tenant, session_id, key text_pattern_ops
+) WHERE NOT shared AND deleted_at IS NULL;
 CREATE INDEX facts_uncrawled_idx ON @schema@_internal.facts (tenant, key text_pattern_ops, fact_id)
     WHERE last_crawled_at IS NULL;
 CREATE INDEX facts_tombstones_idx ON @schema@_internal.facts (deleted_at)

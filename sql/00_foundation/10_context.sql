@@ -65,19 +65,20 @@ COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text) IS
 
 CREATE OR REPLACE FUNCTION @schema@.current_context()
 RETURNS jsonb
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT pg_catalog.jsonb_build_object(
+BEGIN
+    RETURN pg_catalog.jsonb_build_object(
         'tenant', NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), ''),
         'session_id', NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''),
         'parent_session_id',
             NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''),
         'agent_id', NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''),
-        'agent_kind', NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), '')
-    )
+        'agent_kind', NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''));
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.current_context() IS
@@ -175,12 +176,14 @@ COMMENT ON FUNCTION @schema@_internal.require_kind(text [], text) IS
 
 CREATE OR REPLACE FUNCTION @schema@_internal.context_session()
 RETURNS text
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '')
+BEGIN
+    RETURN NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '');
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.context_session() IS

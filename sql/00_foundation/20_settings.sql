@@ -2,16 +2,21 @@
 
 CREATE OR REPLACE FUNCTION @schema@_internal.setting(tenant text, name text, fallback jsonb)
 RETURNS jsonb
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT coalesce(
-        (SELECT s.value FROM @schema@_internal.settings AS s
-          WHERE s.tenant IN (setting.tenant, '*') AND s.name = setting.name
-          ORDER BY s.tenant = '*' LIMIT 1),
-        fallback)
+-- PL/pgSQL rather than SQL: it caches its plan, where a SQL function with a SET clause is
+-- planned again on every call (the same holds for the other per-call helpers).
+DECLARE
+    found_value jsonb;
+BEGIN
+    SELECT s.value INTO found_value FROM @schema@_internal.settings AS s
+     WHERE s.tenant IN (setting.tenant, '*') AND s.name = setting.name
+     ORDER BY s.tenant = '*' LIMIT 1;
+    RETURN coalesce(found_value, fallback);
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.setting(text, text, jsonb) IS

@@ -1,57 +1,52 @@
 -- Working-memory helpers: patterns, key rules, spawn trees, session registration.
 
-CREATE OR REPLACE FUNCTION @schema@_internal.like_pattern(pattern text)
-RETURNS text
+CREATE OR REPLACE FUNCTION @schema@_internal.parse_key_pattern(
+    pattern text, OUT like_pattern text, OUT literal_head text
+)
 LANGUAGE plpgsql
 IMMUTABLE
 STRICT
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- A key pattern for LIKE ... ESCAPE '\': '*' and '%' match any run of characters, '\'
--- escapes the next character, every other character (including '_') is literal.
+-- A key pattern ('*' and '%' match any run of characters, '\' escapes the next character,
+-- every other character including '_' is literal) as a LIKE pattern with escape '\', and
+-- its literal head: the characters before the first wildcard, unescaped, which reads use
+-- as an index-friendly starts_with condition.
 DECLARE
-    out text := '';
     ch text;
     i int := 1;
     n int := pg_catalog.length(pattern);
+    in_head boolean := true;
 BEGIN
+    like_pattern := '';
+    literal_head := '';
     WHILE i <= n LOOP
         ch := pg_catalog.substr(pattern, i, 1);
         IF ch = E'\\' AND i < n THEN
             i := i + 1;
             ch := pg_catalog.substr(pattern, i, 1);
-            out := out || E'\\' || ch;
+            like_pattern := like_pattern || E'\\' || ch;
         ELSIF ch = '*' OR ch = '%' THEN
-            out := out || '%';
+            like_pattern := like_pattern || '%';
+            in_head := false;
+            ch := NULL;
         ELSIF ch = '_' OR ch = E'\\' THEN
-            out := out || E'\\' || ch;
+            like_pattern := like_pattern || E'\\' || ch;
         ELSE
-            out := out || ch;
+            like_pattern := like_pattern || ch;
+        END IF;
+        IF in_head AND ch IS NOT NULL THEN
+            literal_head := literal_head || ch;
         END IF;
         i := i + 1;
     END LOOP;
-    RETURN out;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.like_pattern(text) IS
-'Translate a key pattern (* and % wildcards, \ escapes, all else literal) to LIKE syntax.';
-
-CREATE OR REPLACE FUNCTION @schema@_internal.like_prefix(prefix text)
-RETURNS text
-LANGUAGE sql
-IMMUTABLE
-STRICT
-SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-    SELECT pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
-        prefix, E'\\', E'\\\\'), '%', E'\\%'), '_', E'\\_') || '%'
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.like_prefix(text) IS
-'A literal key prefix as a LIKE pattern (no wildcards; escape character \).';
+COMMENT ON FUNCTION @schema@_internal.parse_key_pattern(text) IS
+'Translate a key pattern (* and % wildcards, \ escapes, all else literal) to LIKE syntax, '
+'with the literal head before its first wildcard.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_key(key text, what text DEFAULT 'key')
 RETURNS text
@@ -80,24 +75,26 @@ COMMENT ON FUNCTION @schema@_internal.check_key(text, text) IS
 
 CREATE OR REPLACE FUNCTION @schema@_internal.key_access(key text, kind text)
 RETURNS text
-LANGUAGE sql
+LANGUAGE plpgsql
 IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+BEGIN
     -- 'none': the key is in a prefix this kind may not touch; 'read': it may read but not
     -- write or delete it; 'write': it may also write it; 'all': it may write and delete.
-    SELECT CASE
-        WHEN key LIKE 'tools/%' THEN 'none'
-        WHEN key LIKE 'config/facts-manager/%' THEN
+    RETURN CASE
+        WHEN pg_catalog.starts_with(key, 'tools/') THEN 'none'
+        WHEN pg_catalog.starts_with(key, 'config/facts-manager/') THEN
             CASE WHEN kind IN ('facts_manager', 'operator') THEN 'all'
                  WHEN kind = 'tuner' THEN 'read' ELSE 'none' END
-        WHEN key LIKE 'intake/%' THEN
+        WHEN pg_catalog.starts_with(key, 'intake/') THEN
             CASE WHEN kind IN ('facts_manager', 'operator') THEN 'all'
                  WHEN kind = 'tuner' THEN 'read' ELSE 'write' END
         WHEN kind = 'tuner' THEN 'read'
         ELSE 'all'
-    END
+    END;
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
@@ -105,52 +102,70 @@ COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
 'reserved to the tool layer; intake/ and config/facts-manager/ are readable only by the '
 'facts manager, operator and tuner; agents may write intake/ but not delete it.';
 
+-- No SET search_path here on purpose: a SQL function with a SET clause is never inlined,
+-- and reads evaluate this per row. Every name in it is qualified (tests/lint_sql.py
+-- lists it as the one exception).
 CREATE OR REPLACE FUNCTION @schema@_internal.readable_by(key text, kind text)
 RETURNS boolean
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT NOT (key LIKE 'tools/%'
-        OR (kind NOT IN ('facts_manager', 'operator', 'tuner')
-            AND (key LIKE 'intake/%' OR key LIKE 'config/facts-manager/%')))
+    SELECT NOT (pg_catalog.starts_with(key, 'tools/')
+        OR (kind OPERATOR(pg_catalog.<>) ALL (ARRAY['facts_manager', 'operator', 'tuner'])
+            AND (pg_catalog.starts_with(key, 'intake/')
+                 OR pg_catalog.starts_with(key, 'config/facts-manager/'))))
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.readable_by(text, text) IS
 'Whether an agent kind may read a key (the read side of key_access, inlinable in queries).';
 
+-- Inlinable like readable_by (no SET clause, every name qualified): the read filters every
+-- branch of read_facts applies, written once.
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_matches(
+    key text, tags text [], session_id text, agent_id text,
+    kind text, like_key text, want_tags text [], want_session text, want_agent text
+) RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT @schema@_internal.readable_by(key, kind)
+       AND (like_key IS NULL OR key OPERATOR(pg_catalog.~~) like_key)
+       AND (want_tags IS NULL OR tags OPERATOR(pg_catalog.@>) want_tags)
+       AND (want_session IS NULL OR session_id OPERATOR(pg_catalog.=) want_session)
+       AND (want_agent IS NULL OR agent_id OPERATOR(pg_catalog.=) want_agent)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_matches(
+    text, text [], text, text, text, text, text [], text, text) IS
+'Whether a fact passes read_facts'' filters: readable by the kind, key LIKE pattern, all '
+'tags, stored by session / agent (NULL filters match everything).';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.spawn_tree(tenant text, session_id text)
 RETURNS text []
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    -- Up to the root with a cycle guard, then every descendant of the root, ended and
-    -- deleted sessions included: a deleted interior session never hides its subtree.
-    WITH RECURSIVE up AS (
-        SELECT s.session_id, s.parent_session_id, 0 AS depth
-          FROM @schema@_internal.sessions AS s
-         WHERE s.tenant = spawn_tree.tenant AND s.session_id = spawn_tree.session_id
-        UNION ALL
-        SELECT p.session_id, p.parent_session_id, up.depth + 1
-          FROM @schema@_internal.sessions AS p
-          JOIN up ON p.tenant = spawn_tree.tenant AND p.session_id = up.parent_session_id
-    ) CYCLE session_id SET up_cycle USING up_path,
-    root AS (
-        SELECT up.session_id FROM up WHERE NOT up.up_cycle ORDER BY up.depth DESC LIMIT 1
-    ),
-    down AS (
-        SELECT root.session_id FROM root
-        UNION ALL
-        SELECT c.session_id
-          FROM @schema@_internal.sessions AS c
-          JOIN down ON c.tenant = spawn_tree.tenant AND c.parent_session_id = down.session_id
-    ) CYCLE session_id SET down_cycle USING down_path
-    SELECT coalesce(
-        (SELECT pg_catalog.array_agg(DISTINCT down.session_id) FROM down WHERE NOT down.down_cycle),
-        ARRAY[spawn_tree.session_id])
+-- Every session under the same root, ended and deleted ones included, so a deleted
+-- interior session never hides its subtree. Each session records its root at
+-- registration (ensure_session), so this is two index lookups, not a walk.
+DECLARE
+    root text;
+    members text [];
+BEGIN
+    SELECT s.root_session_id INTO root FROM @schema@_internal.sessions AS s
+     WHERE s.tenant = spawn_tree.tenant AND s.session_id = spawn_tree.session_id;
+    IF root IS NULL THEN
+        RETURN ARRAY[session_id];
+    END IF;
+    SELECT pg_catalog.array_agg(t.session_id ORDER BY t.session_id) INTO members
+      FROM @schema@_internal.sessions AS t
+     WHERE t.tenant = spawn_tree.tenant AND t.root_session_id = root;
+    RETURN members;
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.spawn_tree(text, text) IS
@@ -167,20 +182,28 @@ AS $fn$
 DECLARE
     known_parent text;
     deleted timestamptz;
+    root text;
 BEGIN
     SELECT s.parent_session_id, s.deleted_at INTO known_parent, deleted
       FROM @schema@_internal.sessions AS s
      WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.session_id;
     IF NOT FOUND THEN
+        root := session_id;
         IF parent_session_id IS NOT NULL THEN
             -- An unknown parent is registered as a root, so the child can hang below it.
-            INSERT INTO @schema@_internal.sessions AS s (tenant, session_id)
-            VALUES (ensure_session.tenant, ensure_session.parent_session_id)
+            INSERT INTO @schema@_internal.sessions AS s (tenant, session_id, root_session_id)
+            VALUES (ensure_session.tenant, ensure_session.parent_session_id,
+                    ensure_session.parent_session_id)
             ON CONFLICT ON CONSTRAINT sessions_pkey DO NOTHING;
+            -- The child inherits its parent's root. Parents are registered before their
+            -- children and never change, so the forest can hold no cycle.
+            SELECT s.root_session_id INTO root FROM @schema@_internal.sessions AS s
+             WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.parent_session_id;
         END IF;
-        INSERT INTO @schema@_internal.sessions AS s (tenant, session_id, parent_session_id, agent_id)
+        INSERT INTO @schema@_internal.sessions AS s (
+            tenant, session_id, parent_session_id, root_session_id, agent_id)
         VALUES (ensure_session.tenant, ensure_session.session_id,
-                ensure_session.parent_session_id, ensure_session.agent_id)
+                ensure_session.parent_session_id, root, ensure_session.agent_id)
         ON CONFLICT ON CONSTRAINT sessions_pkey DO NOTHING;
         SELECT s.parent_session_id, s.deleted_at INTO known_parent, deleted
           FROM @schema@_internal.sessions AS s

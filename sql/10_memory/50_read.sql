@@ -17,15 +17,27 @@ LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
+-- The reads are written so that one cached generic plan serves every call (index ranges
+-- from parameters, branches switched by one-time filters); planning per call cost more
+-- than the read itself.
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
     caller text := @schema@_internal.context_session();
-    unrestricted boolean;
-    tree text [];
-    pattern text;
+    like_key text;
+    head text := '';
+    -- Keys starting with head are exactly those in [head, head || 513 x U+10FFFF): keys
+    -- hold at most 512 characters and ~<~ compares bytes. A range of parameters keeps the
+    -- index usable in a cached generic plan, where starts_with (^@) would need a constant.
+    head_end text;
+    -- Which rows are visible: shared ones, the session facts of these sessions, or (for
+    -- the tuner, facts manager and operator reading accessible) every session fact.
+    with_shared boolean := scope <> 'session';
+    every_session boolean := false;
+    sessions text [] := '{}';
 BEGIN
     IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
         RAISE EXCEPTION 'unknown scope %', pg_catalog.quote_nullable(scope)
@@ -43,47 +55,111 @@ BEGIN
         RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
     END IF;
     IF key_pattern IS NOT NULL AND key_pattern <> '' THEN
-        pattern := @schema@_internal.like_pattern(key_pattern);
+        SELECT p.like_pattern, p.literal_head INTO like_key, head
+          FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
         -- An explicit read of a prefix the kind may not read is an error, not an empty answer.
-        IF NOT @schema@_internal.readable_by(pg_catalog.split_part(pattern, '%', 1), kind) THEN
+        IF NOT @schema@_internal.readable_by(head, kind) THEN
             RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, key_pattern
                 USING ERRCODE = '42501',
                       HINT = 'intake/ and config/facts-manager/ are for the facts manager and tuner; '
                              'tools/ for the tool layer';
         END IF;
     END IF;
-    -- The tuner, facts manager and operator read the whole tenant; others their spawn tree.
-    unrestricted := kind IN ('tuner', 'facts_manager', 'operator');
-    IF NOT unrestricted AND caller IS NOT NULL AND scope IN ('accessible', 'descendants') THEN
-        tree := @schema@_internal.spawn_tree(tenant, caller);
+    head_end := head || pg_catalog.repeat(pg_catalog.chr(1114111), 513);
+    IF scope = 'session' THEN
+        sessions := ARRAY[caller];
+    ELSIF scope IN ('accessible', 'descendants') THEN
+        IF kind IN ('tuner', 'facts_manager', 'operator') THEN
+            every_session := true;
+        ELSIF caller IS NOT NULL THEN
+            sessions := @schema@_internal.spawn_tree(tenant, caller);
+        END IF;
     END IF;
 
+    -- Three branches (shared facts, the spawn tree's session facts, every session fact),
+    -- each index-backed and cut to the limit before they are merged; the flags are
+    -- one-time filters, so only the branches this call needs run. Two statements, so each
+    -- keeps its own cached plan: by key range when the pattern has a literal head, by
+    -- recency otherwise.
+    IF known_at IS NULL AND head <> '' THEN
+        RETURN QUERY
+        SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
+               f.created_at, f.updated_at, f.etag
+          FROM ((SELECT c.* FROM @schema@_internal.facts AS c
+                 WHERE with_shared AND c.tenant = tenant AND c.shared
+                   AND c.deleted_at IS NULL
+                   AND c.key ~>=~ head AND c.key ~<~ head_end
+                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+                           kind, like_key, tags, session_id, agent_id)
+                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
+                UNION ALL
+                (SELECT c.* FROM @schema@_internal.facts AS c
+                 WHERE NOT every_session AND c.tenant = tenant AND NOT c.shared
+                   AND c.session_id = ANY (sessions) AND c.deleted_at IS NULL
+                   AND c.key ~>=~ head AND c.key ~<~ head_end
+                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+                           kind, like_key, tags, session_id, agent_id)
+                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
+                UNION ALL
+                (SELECT c.* FROM @schema@_internal.facts AS c
+                 WHERE every_session AND c.tenant = tenant AND NOT c.shared
+                   AND c.deleted_at IS NULL
+                   AND c.key ~>=~ head AND c.key ~<~ head_end
+                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+                           kind, like_key, tags, session_id, agent_id)
+                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")) AS f
+         ORDER BY f.updated_at DESC, f.key, f.scope_key
+         LIMIT "limit";
+        RETURN;
+    ELSIF known_at IS NULL THEN
+        RETURN QUERY
+        SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
+               f.created_at, f.updated_at, f.etag
+          FROM ((SELECT c.* FROM @schema@_internal.facts AS c
+                 WHERE with_shared AND c.tenant = tenant AND c.shared
+                   AND c.deleted_at IS NULL
+                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+                           kind, like_key, tags, session_id, agent_id)
+                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
+                UNION ALL
+                (SELECT c.* FROM @schema@_internal.facts AS c
+                 WHERE NOT every_session AND c.tenant = tenant AND NOT c.shared
+                   AND c.session_id = ANY (sessions) AND c.deleted_at IS NULL
+                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+                           kind, like_key, tags, session_id, agent_id)
+                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
+                UNION ALL
+                (SELECT c.* FROM @schema@_internal.facts AS c
+                 WHERE every_session AND c.tenant = tenant AND NOT c.shared
+                   AND c.deleted_at IS NULL
+                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+                           kind, like_key, tags, session_id, agent_id)
+                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")) AS f
+         ORDER BY f.updated_at DESC, f.key, f.scope_key
+         LIMIT "limit";
+        RETURN;
+    END IF;
+
+    -- As of known_at: the version current then, from the history or the current row.
     RETURN QUERY
     SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
            f.created_at, f.updated_at, f.etag
-      FROM (
-            SELECT c.scope_key, c.key, c.value, c.shared, c.session_id, c.agent_id, c.tags,
+      FROM (SELECT c.scope_key, c.key, c.value, c.shared, c.session_id, c.agent_id, c.tags,
                    c.created_at, c.updated_at, c.etag, c.deleted_at
               FROM @schema@_internal.facts AS c
-             WHERE c.tenant = tenant
-               AND (known_at IS NULL OR pg_catalog.lower(c.system_time) <= known_at)
+             WHERE c.tenant = tenant AND pg_catalog.lower(c.system_time) <= known_at
+               AND c.key ~>=~ head AND c.key ~<~ head_end
             UNION ALL
             SELECT v.scope_key, v.key, v.value, v.shared, v.session_id, v.agent_id, v.tags,
                    v.created_at, v.updated_at, v.etag, v.deleted_at
               FROM @schema@_internal.fact_versions AS v
-             WHERE known_at IS NOT NULL AND v.tenant = tenant AND v.system_time @> known_at
-           ) AS f
+             WHERE v.tenant = tenant AND v.system_time @> known_at
+               AND v.key ~>=~ head AND v.key ~<~ head_end) AS f
      WHERE f.deleted_at IS NULL
-       AND CASE scope
-               WHEN 'shared' THEN f.shared
-               WHEN 'session' THEN NOT f.shared AND f.session_id = caller
-               ELSE f.shared OR unrestricted OR f.session_id = ANY (tree)
-           END
-       AND @schema@_internal.readable_by(f.key, kind)
-       AND (pattern IS NULL OR f.key LIKE pattern)
-       AND (tags IS NULL OR f.tags @> tags)
-       AND (session_id IS NULL OR f.session_id = session_id)
-       AND (agent_id IS NULL OR f.agent_id = agent_id)
+       AND CASE WHEN f.shared THEN with_shared
+                ELSE every_session OR f.session_id = ANY (sessions) END
+       AND @schema@_internal.fact_matches(f.key, f.tags, f.session_id, f.agent_id,
+               kind, like_key, tags, session_id, agent_id)
      ORDER BY f.updated_at DESC, f.key, f.scope_key
      LIMIT "limit";
 END
@@ -129,7 +205,8 @@ BEGIN
             RAISE EXCEPTION 'the history of a session fact needs a session' USING ERRCODE = '22023';
         END IF;
         IF kind NOT IN ('tuner', 'facts_manager', 'operator')
-           AND (caller IS NULL OR NOT target_session = ANY (@schema@_internal.spawn_tree(tenant, caller))) THEN
+           AND (caller IS NULL
+                OR NOT target_session = ANY (@schema@_internal.spawn_tree(tenant, caller))) THEN
             RETURN;  -- outside the caller's spawn tree: nothing, not an existence oracle
         END IF;
         wanted := 'session:' || target_session || ':' || key;

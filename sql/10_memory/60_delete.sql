@@ -21,6 +21,7 @@ DECLARE
     target text;
     found_row record;
     like_key text;
+    head text;
     deleted int;
 BEGIN
     IF kind = 'tuner' THEN
@@ -78,9 +79,10 @@ BEGIN
     IF scope = 'session' AND caller IS NULL THEN
         RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
     END IF;
-    like_key := @schema@_internal.like_pattern(key);
+    SELECT p.like_pattern, p.literal_head INTO like_key, head
+      FROM @schema@_internal.parse_key_pattern(key) AS p;
     UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
-     WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key LIKE like_key
+     WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key ^@ head AND f.key LIKE like_key
        AND @schema@_internal.key_access(f.key, kind) = 'all'
        AND CASE scope
                WHEN 'session' THEN NOT f.shared AND f.session_id = caller

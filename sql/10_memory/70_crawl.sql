@@ -28,9 +28,8 @@ BEGIN
       INTO rows
       FROM (SELECT f.* FROM @schema@_internal.facts AS f
              WHERE f.tenant = tenant AND f.last_crawled_at IS NULL
-               AND (NULLIF(key_prefix, '') IS NULL
-                    OR f.key LIKE @schema@_internal.like_prefix(key_prefix))
-               AND f.key NOT LIKE 'tools/%'
+               AND f.key ^@ coalesce(key_prefix, '')
+               AND NOT f.key ^@ 'tools/'
              ORDER BY f.key, f.fact_id
              LIMIT "limit") AS q;
     RETURN pg_catalog.jsonb_build_object('count', pg_catalog.jsonb_array_length(rows), 'facts', rows);
@@ -75,10 +74,10 @@ BEGIN
         END IF;
         -- crawled => true is a coarse flush: tombstones need a receipt by scope key.
         SELECT pg_catalog.count(*) INTO matched FROM @schema@_internal.facts AS f
-         WHERE f.tenant = tenant AND f.key LIKE @schema@_internal.like_prefix(key_prefix)
+         WHERE f.tenant = tenant AND f.key ^@ key_prefix
            AND (NOT crawled OR f.deleted_at IS NULL);
         UPDATE @schema@_internal.facts AS f SET last_crawled_at = stamp
-         WHERE f.tenant = tenant AND f.key LIKE @schema@_internal.like_prefix(key_prefix)
+         WHERE f.tenant = tenant AND f.key ^@ key_prefix
            AND (NOT crawled OR f.deleted_at IS NULL)
            AND (f.last_crawled_at IS NULL) = crawled;
         GET DIAGNOSTICS affected = ROW_COUNT;
