@@ -4,6 +4,17 @@
 -- by every pgfacts install in the database/cluster, so both are created only if missing;
 -- everything else belongs to this install's schema name.
 
+DO $encoding$
+BEGIN
+    -- Keys are compared byte-wise as UTF-8 (read ranges end at U+10FFFF).
+    IF pg_catalog.current_setting('server_encoding') <> 'UTF8' THEN
+        RAISE EXCEPTION 'pgfacts needs a UTF8 database, not %',
+            pg_catalog.current_setting('server_encoding')
+            USING ERRCODE = '22023', HINT = 'CREATE DATABASE ... ENCODING ''UTF8''';
+    END IF;
+END
+$encoding$;
+
 CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA public;
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
@@ -16,13 +27,15 @@ CREATE EXTENSION IF NOT EXISTS age;
 --   @schema@_crawler        works the crawl queue and the graph evidence
 --   @schema@_tuner          reads everything in its tenant, writes nothing
 --   @schema@_operator       privileged corrections (override), governance
+--   @schema@_all_tenants    trusted to act for any tenant (a multi-tenant app server);
+--                           other logins act only for the tenants bound to them
 DO $roles$
 DECLARE
     role_name text;
 BEGIN
     FOREACH role_name IN ARRAY ARRAY[
         '@schema@_owner', '@schema@_agent', '@schema@_facts_manager',
-        '@schema@_crawler', '@schema@_tuner', '@schema@_operator'
+        '@schema@_crawler', '@schema@_tuner', '@schema@_operator', '@schema@_all_tenants'
     ] LOOP
         BEGIN
             EXECUTE pg_catalog.format('CREATE ROLE %I NOLOGIN', role_name);
@@ -57,3 +70,16 @@ CREATE TABLE @schema@_internal.schema_ledger (
 );
 COMMENT ON TABLE @schema@_internal.schema_ledger IS
 'Applied migrations and definition files with their sha256 (maintained by pgfacts migrate)';
+
+-- Which logins may act for which tenant (logins holding @schema@_all_tenants may act for any).
+CREATE TABLE @schema@_internal.tenant_logins (
+    tenant text NOT NULL,
+    login name NOT NULL,
+    granted_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+    CONSTRAINT tenant_logins_pkey PRIMARY KEY (tenant, login)
+);
+CREATE INDEX tenant_logins_login_idx ON @schema@_internal.tenant_logins (login, tenant);
+COMMENT ON TABLE @schema@_internal.tenant_logins IS
+'Logins bound to tenants: set_context refuses a tenant the login is not bound to';
+ALTER TABLE @schema@_internal.tenant_logins ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.tenant_logins FORCE ROW LEVEL SECURITY;

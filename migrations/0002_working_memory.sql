@@ -42,7 +42,10 @@ CREATE TABLE @schema@_internal.sessions (
         REFERENCES @schema@_internal.sessions (tenant, session_id),
     CONSTRAINT sessions_not_own_parent CHECK (parent_session_id <> session_id),
     CONSTRAINT sessions_root_shape CHECK ((parent_session_id IS NULL) = (root_session_id = session_id)),
-    CONSTRAINT sessions_id_length CHECK (pg_catalog.length(session_id) BETWEEN 1 AND 200)
+    CONSTRAINT sessions_id_shape CHECK (
+        pg_catalog.octet_length(session_id) BETWEEN 1 AND 256
+        AND pg_catalog.strpos(session_id, ':') = 0
+    )
 );
 CREATE INDEX sessions_parent_idx ON @schema@_internal.sessions (tenant, parent_session_id)
     WHERE parent_session_id IS NOT NULL;
@@ -52,6 +55,8 @@ COMMENT ON TABLE @schema@_internal.sessions IS
 
 -- The current version of every fact (live or tombstoned). Earlier versions are in
 -- fact_versions; system_time is set by the write path from the database clock.
+CREATE SEQUENCE @schema@_internal.facts_etag_seq AS bigint;
+
 CREATE TABLE @schema@_internal.facts (
     tenant text NOT NULL,
     fact_id bigint GENERATED ALWAYS AS IDENTITY,
@@ -61,11 +66,17 @@ CREATE TABLE @schema@_internal.facts (
     shared boolean NOT NULL,
     session_id text,
     agent_id text,
+    -- Who created the fact (or revived its tombstone): the owner for deletes, whoever
+    -- overwrites it later.
+    owner_session_id text,
+    owner_agent_id text,
     tags text [] NOT NULL DEFAULT '{}',
     created_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL,
     deleted_at timestamptz,
-    etag bigint NOT NULL DEFAULT 1,
+    -- Drawn from one sequence, so a fact purged and created again never repeats an etag
+    -- a crawler holds a receipt for.
+    etag bigint NOT NULL,
     last_crawled_at timestamptz,
     system_time tstzrange NOT NULL,
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
@@ -75,7 +86,9 @@ CREATE TABLE @schema@_internal.facts (
         OR (NOT shared AND session_id IS NOT NULL
             AND scope_key = 'session:' || session_id || ':' || key)
     ),
-    CONSTRAINT facts_key_length CHECK (pg_catalog.length(key) BETWEEN 1 AND 512),
+    CONSTRAINT facts_key_length CHECK (
+        pg_catalog.length(key) BETWEEN 1 AND 512 AND pg_catalog.octet_length(key) <= 1024
+    ),
     CONSTRAINT facts_system_time_current CHECK (
         NOT pg_catalog.isempty(system_time) AND pg_catalog.upper_inf(system_time)
     ),

@@ -30,6 +30,11 @@ BEGIN
 END
 $grants$;
 
+-- Every kind reads its own tenant bindings (set_context checks them).
+GRANT SELECT ON @schema@_internal.tenant_logins TO
+    @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator,
+    @schema@_maintainer;
+
 -- Every kind: context, reads, the tool entry point and its definitions.
 GRANT EXECUTE ON FUNCTION
     @schema@.set_context(text, text, text, text, text),
@@ -58,9 +63,11 @@ TO @schema@_crawler, @schema@_facts_manager;
 
 GRANT EXECUTE ON FUNCTION
     @schema@.delete_session(text),
-    @schema@.purge_tombstones(integer, integer),
-    @schema@.run_maintenance()
+    @schema@.purge_tombstones(integer, integer)
 TO @schema@_facts_manager, @schema@_operator;
+
+-- Cross-tenant maintenance: the operator (and the worker's login) only.
+GRANT EXECUTE ON FUNCTION @schema@.run_maintenance() TO @schema@_operator;
 
 GRANT EXECUTE ON FUNCTION @schema@.set_setting(text, jsonb) TO @schema@_operator;
 
@@ -71,6 +78,8 @@ TO @schema@_tuner, @schema@_operator;
 
 -- The maintainer purges across tenants (BYPASSRLS) and does nothing else.
 GRANT SELECT, DELETE ON @schema@_internal.facts TO @schema@_maintainer;
+-- A purge archives each tombstone's last version.
+GRANT SELECT, INSERT ON @schema@_internal.fact_versions TO @schema@_maintainer;
 -- Row locks (FOR UPDATE SKIP LOCKED) need an UPDATE privilege; one column is enough.
 GRANT UPDATE (last_crawled_at) ON @schema@_internal.facts TO @schema@_maintainer;
 GRANT SELECT ON @schema@_internal.settings TO @schema@_maintainer;

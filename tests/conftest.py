@@ -57,9 +57,13 @@ def server_dsn() -> str:
     return resolve_dsn()
 
 
-def _create_logins(admin: psycopg.Connection) -> None:
-    logins = {f"{SCHEMA}_test_{kind}": [f"{SCHEMA}_{kind}"] for kind in KINDS}
-    logins[f"{SCHEMA}_test_app"] = [f"{SCHEMA}_{kind}" for kind in KINDS]
+def _create_logins(admin: psycopg.Connection, server_dsn: str) -> None:
+    # Test logins act for any tenant, like an app server that names the tenant per
+    # transaction; "bound" holds agent and tuner but may act only for tenant t1.
+    trusted = f"{SCHEMA}_all_tenants"
+    logins = {f"{SCHEMA}_test_{kind}": [f"{SCHEMA}_{kind}", trusted] for kind in KINDS}
+    logins[f"{SCHEMA}_test_app"] = [f"{SCHEMA}_{kind}" for kind in KINDS] + [trusted]
+    logins[f"{SCHEMA}_test_bound"] = [f"{SCHEMA}_agent", f"{SCHEMA}_tuner"]
     logins[f"{SCHEMA}_test_nobody"] = []  # may log in, holds no pgfacts role
     for login, granted in logins.items():
         admin.execute(
@@ -70,6 +74,8 @@ def _create_logins(admin: psycopg.Connection) -> None:
         admin.execute(f"ALTER ROLE {login} LOGIN NOSUPERUSER PASSWORD '{LOGIN_PASSWORD}'")
         for role in granted:
             admin.execute(f"GRANT {role} TO {login}")
+    with psycopg.connect(with_db(server_dsn, TEMPLATE), autocommit=True) as tpl:
+        tpl.execute("SELECT pgfacts.bind_tenant_login(%s, 't1')", (f"{SCHEMA}_test_bound",))
 
 
 @pytest.fixture(scope="session")
@@ -79,7 +85,7 @@ def template_db(server_dsn: str) -> Iterator[str]:
         admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
         admin.execute(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
         migrate(with_db(server_dsn, TEMPLATE), SCHEMA)
-        _create_logins(admin)
+        _create_logins(admin, server_dsn)
         with psycopg.connect(with_db(server_dsn, TEMPLATE), autocommit=True) as tpl:
             tpl.execute(f"GRANT CONNECT ON DATABASE {TEMPLATE} TO PUBLIC")
     yield TEMPLATE

@@ -32,21 +32,64 @@ def mark_all(call: ToolCaller) -> None:
 
 def test_etag_and_requeue_rules(call: ToolCaller, db: Database) -> None:
     call("store_fact", {"key": "k", "value": 1, "tags": ["a"]}, session="s")
-    assert etag_and_queued(db, "k") == (1, True)
+    first, queued = etag_and_queued(db, "k")
+    assert queued
     mark_all(call)
-    assert etag_and_queued(db, "k") == (1, False)
+    assert etag_and_queued(db, "k") == (first, False)
     call("store_fact", {"key": "k", "value": 1, "tags": ["b"]}, session="s")  # tags only
-    assert etag_and_queued(db, "k") == (1, False)
+    assert etag_and_queued(db, "k") == (first, False)
     call("store_fact", {"key": "k", "value": 1, "tags": ["b"]}, session="s")  # identical
-    assert etag_and_queued(db, "k") == (1, False)
-    call("store_fact", {"key": "k", "value": 2, "tags": ["b"]}, session="s")  # value
-    assert etag_and_queued(db, "k") == (2, True)
-    mark_all(call)
-    call("delete_fact", {"key": "k"}, session="s")  # deletion
-    assert etag_and_queued(db, "k") == (3, True)
-    mark_all(call)
-    call("store_fact", {"key": "k", "value": 2, "tags": ["b"]}, session="s")  # revive
-    assert etag_and_queued(db, "k") == (4, True)
+    assert etag_and_queued(db, "k") == (first, False)
+    etags = [first]
+    for change in (
+        lambda: call("store_fact", {"key": "k", "value": 2, "tags": ["b"]}, session="s"),
+        lambda: call("delete_fact", {"key": "k"}, session="s"),
+        lambda: call("store_fact", {"key": "k", "value": 2, "tags": ["b"]}, session="s"),
+    ):  # a value change, a deletion, a revival: each a new etag and back in the queue
+        mark_all(call)
+        change()
+        etag, queued = etag_and_queued(db, "k")
+        assert queued and etag > etags[-1]
+        etags.append(etag)
+
+
+def test_a_fact_created_again_after_a_purge_never_reuses_an_etag(call: ToolCaller) -> None:
+    call("store_fact", {"key": "aba", "value": "old", "shared": True})
+    [seen] = queue(call)
+    call("delete_fact", {"key": "aba", "shared": True}, kind="facts_manager")
+    call("facts_set_crawled", {"keyPrefix": "aba", "crawled": True}, kind="crawler")
+    with_ttl_zero = call.conn("facts_manager")
+    with with_ttl_zero.transaction():
+        with_ttl_zero.execute(
+            "SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')"
+        )
+        with_ttl_zero.execute("SELECT pgfacts.purge_tombstones(ttl_seconds => 0)")
+    call("store_fact", {"key": "aba", "value": "new", "shared": True})
+    # The crawler's old receipt must not mark the new value crawled.
+    stale = call(
+        "facts_set_crawled",
+        {"scopeKeys": [{"scopeKey": seen["scopeKey"], "etag": seen["etag"]}]},
+        kind="crawler",
+    )
+    assert stale == {"affected": 0, "skipped": 1}
+    assert [r["value"] for r in queue(call)] == ["new"]
+
+
+def test_crawlers_do_not_see_reserved_keys_in_the_queue(call: ToolCaller) -> None:
+    call("store_fact", {"key": "intake/t/s", "value": 1, "shared": True}, session="s")
+    call(
+        "store_fact",
+        {"key": "config/facts-manager/x", "value": 1, "shared": True},
+        kind="facts_manager",
+    )
+    call("store_fact", {"key": "plain", "value": 1, "shared": True}, session="s")
+    assert [r["key"] for r in queue(call)] == ["plain"]
+    manager = call("facts_read_uncrawled", {"limit": 500}, kind="facts_manager")
+    assert sorted(r["key"] for r in manager["facts"]) == [
+        "config/facts-manager/x",
+        "intake/t/s",
+        "plain",
+    ]
 
 
 def test_read_uncrawled_orders_by_key_filters_a_literal_prefix_and_shows_tombstones(
@@ -61,7 +104,7 @@ def test_read_uncrawled_orders_by_key_filters_a_literal_prefix_and_shows_tombsto
     rows = queue(call, keyPrefix="b/")
     assert [r["key"] for r in rows] == ["b/1", "b/2"]  # '_' and '%' are not wildcards here
     assert [r["deletedAt"] is not None for r in rows] == [False, True]
-    assert rows[0]["scopeKey"] == "session:s:b/1" and rows[1]["etag"] == 2
+    assert rows[0]["scopeKey"] == "session:s:b/1" and rows[1]["etag"] > rows[0]["etag"]
     assert [r["key"] for r in queue(call, keyPrefix="b_")] == ["b_x/1"]
     assert [r["key"] for r in queue(call)] == ["a/1", "b/1", "b/2", "b_x/1", "bb/1"]
     assert len(call("facts_read_uncrawled", {}, kind="crawler")["facts"]) == 5  # default 20
@@ -172,7 +215,7 @@ def test_purge_removes_reconciled_and_expired_tombstones_only(
     assert count_facts(db) == 2  # live and the unreconciled tombstone inside its TTL
     # The history of the purged fact survives the purge.
     versions = call("fact_history", {"key": "gone"}, session="s")["versions"]
-    assert [v["deleted"] for v in versions] == [False]
+    assert [(v["deleted"], v["current"]) for v in versions] == [(False, False), (True, False)]
     with db.connect("facts_manager") as conn:
         conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')")
         assert conn.execute("SELECT pgfacts.purge_tombstones(ttl_seconds => 0)").fetchone() == (
@@ -191,9 +234,10 @@ def test_run_maintenance_purges_every_tenant(call: ToolCaller, db: Database) -> 
         )
     with db.admin() as admin:
         admin.execute("UPDATE pgfacts_internal.facts SET last_crawled_at = now()")
-    with db.connect("facts_manager") as conn:
+    with db.connect("operator") as conn:
         result = conn.execute("SELECT pgfacts.run_maintenance()").fetchone()
     assert result is not None and result[0]["purged_tombstones"] == 2
     assert count_facts(db) == 0
-    with db.connect("agent") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
-        conn.execute("SELECT pgfacts.run_maintenance()")
+    for login in ("agent", "facts_manager", "tuner"):  # it crosses tenants: operators only
+        with db.connect(login) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT pgfacts.run_maintenance()")

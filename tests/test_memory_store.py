@@ -77,7 +77,9 @@ def test_storing_over_a_tombstone_revives_it(call: ToolCaller) -> None:
     call("store_fact", {"key": "r", "value": 1}, session="s1")
     [fact] = call("read_facts", {"key_pattern": "r"}, session="s1")["facts"]
     assert fact["value"] == 1
-    assert fact["etag"] == 3  # insert, delete, revive
+    versions = call("fact_history", {"key": "r"}, session="s1")["versions"]
+    assert [v["deleted"] for v in versions] == [False, True, False]
+    assert versions[0]["etag"] < versions[1]["etag"] < versions[2]["etag"] == fact["etag"]
 
 
 def test_a_batch_is_all_or_nothing(call: ToolCaller, db: Database) -> None:

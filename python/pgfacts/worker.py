@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 
 from .client import FactStore
+from .errors import PgfactsError
 
 
 def run_forever(
@@ -20,8 +21,15 @@ def run_forever(
     """Call ``run_maintenance()`` now and then every ``interval`` seconds."""
     with FactStore(dsn, schema=schema) as store:
         while True:
-            result = store.run_maintenance()
-            report(f"maintenance: {json.dumps(result)}")
+            try:
+                result = store.run_maintenance()
+            except PgfactsError as exc:
+                if once:
+                    raise
+                # A failed run is reported and retried at the next interval, never fatal.
+                report(f"maintenance failed: {json.dumps(exc.as_dict())}")
+            else:
+                report(f"maintenance: {json.dumps(result)}")
             if once:
                 return
             time.sleep(interval)

@@ -25,11 +25,8 @@ BEGIN
     IF pg_catalog.length(tenant) > 200 THEN
         RAISE EXCEPTION 'tenant is longer than 200 characters' USING ERRCODE = '22023';
     END IF;
-    IF session_id IS NOT NULL
-       AND (pg_catalog.btrim(session_id) = '' OR pg_catalog.length(session_id) > 200) THEN
-        RAISE EXCEPTION 'session_id must be 1 to 200 characters'
-            USING ERRCODE = '22023', HINT = 'pass NULL for no session';
-    END IF;
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
+    PERFORM @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
     IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
         RAISE EXCEPTION 'parent_session_id needs a session_id'
             USING ERRCODE = '22023';
@@ -48,6 +45,7 @@ BEGIN
             USING ERRCODE = '42501',
                   HINT = pg_catalog.format('GRANT %I TO %I', '@schema@_' || agent_kind, current_user);
     END IF;
+    PERFORM @schema@_internal.check_tenant_login(tenant);
     PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true);
     PERFORM pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true);
     PERFORM pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true);
@@ -58,10 +56,11 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text) IS
-'Set the caller context for the current transaction: tenant (required), session_id, agent_id, '
-'agent_kind (agent | facts_manager | crawler | tuner | operator; the role must hold the '
-'matching NOLOGIN role) and parent_session_id (registers a spawn-tree child on first use). '
-'Returns the context as jsonb. Errors: 22023 bad value, 42501 kind not granted.';
+'Set the caller context for the current transaction: tenant (required; the login must hold '
+'@schema@_all_tenants or be bound to it), session_id, agent_id, agent_kind (agent | '
+'facts_manager | crawler | tuner | operator; the role must hold the matching NOLOGIN role) '
+'and parent_session_id (registers a spawn-tree child on first use). Returns the context as '
+'jsonb. Errors: 22023 bad value, 42501 tenant or kind not granted.';
 
 CREATE OR REPLACE FUNCTION @schema@.current_context()
 RETURNS jsonb
@@ -100,12 +99,109 @@ BEGIN
             USING ERRCODE = '42501',
                   HINT = 'call @schema@.set_context(tenant => ...) in this transaction first';
     END IF;
+    -- Checked again here because set_config() can write the setting without set_context.
+    PERFORM @schema@_internal.check_tenant_login(tenant);
     RETURN tenant;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.context_tenant() IS
-'The tenant of the caller context; raises 42501 when no context is set.';
+'The tenant of the caller context; raises 42501 when no context is set or the login may '
+'not act for that tenant.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_tenant_login(tenant text)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.pg_has_role(session_user, '@schema@_all_tenants', 'MEMBER') THEN
+        RETURN;  -- a trusted multi-tenant app server names the tenant per transaction
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.tenant_logins AS b
+                    WHERE b.login = session_user AND b.tenant = check_tenant_login.tenant) THEN
+        RAISE EXCEPTION 'login % may not act for tenant %', session_user, tenant
+            USING ERRCODE = '42501',
+                  HINT = pg_catalog.format(
+                      'bind it: SELECT @schema@.bind_tenant_login(%L, %L); or GRANT %I to an '
+                      'app server login that names tenants itself',
+                      session_user, tenant, '@schema@_all_tenants');
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_tenant_login(text) IS
+'Raise 42501 unless the login holds @schema@_all_tenants or is bound to tenant.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_session_id(session_id text, what text)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF session_id IS NOT NULL AND (pg_catalog.btrim(session_id) = ''
+                                   OR pg_catalog.octet_length(session_id) > 256
+                                   OR pg_catalog.strpos(session_id, ':') > 0) THEN
+        RAISE EXCEPTION '% must be 1 to 256 bytes without '':''', what
+            USING ERRCODE = '22023',
+                  HINT = 'session ids are part of scope keys (session:<id>:<key>)';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_session_id(text, text) IS
+'Raise 22023 unless a session id is 1 to 256 bytes without '':'' (NULL passes).';
+
+CREATE OR REPLACE FUNCTION @schema@.bind_tenant_login(login name, tenant text)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF tenant IS NULL OR pg_catalog.btrim(tenant) = '' OR login IS NULL THEN
+        RAISE EXCEPTION 'login and tenant are required' USING ERRCODE = '22023';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.rolname = login) THEN
+        RAISE EXCEPTION 'role % does not exist', login USING ERRCODE = 'P0002';
+    END IF;
+    PERFORM pg_catalog.set_config('pgfacts.binding', tenant, true);
+    INSERT INTO @schema@_internal.tenant_logins AS b (tenant, login)
+    VALUES (bind_tenant_login.tenant, bind_tenant_login.login)
+    ON CONFLICT ON CONSTRAINT tenant_logins_pkey DO NOTHING;
+    RETURN pg_catalog.jsonb_build_object('login', login, 'tenant', tenant);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.bind_tenant_login(name, text) IS
+'DBA only (not granted to any agent kind): let a login act for a tenant. Logins holding '
+'@schema@_all_tenants (trusted app servers) may act for any tenant without a binding.';
+
+CREATE OR REPLACE FUNCTION @schema@.unbind_tenant_login(login name, tenant text)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    removed int;
+BEGIN
+    PERFORM pg_catalog.set_config('pgfacts.binding', tenant, true);
+    DELETE FROM @schema@_internal.tenant_logins AS b
+     WHERE b.login = unbind_tenant_login.login AND b.tenant = unbind_tenant_login.tenant;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    RETURN pg_catalog.jsonb_build_object('login', login, 'tenant', tenant, 'removed', removed > 0);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.unbind_tenant_login(name, text) IS
+'DBA only: stop a login acting for a tenant.';
 
 CREATE OR REPLACE FUNCTION @schema@.schema_version()
 RETURNS jsonb

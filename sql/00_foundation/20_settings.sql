@@ -32,15 +32,20 @@ AS $fn$
 DECLARE
     known constant text[] := ARRAY['value_max_bytes', 'tombstone_ttl_seconds'];
     tenant text := @schema@_internal.context_tenant();
+    upper_bound numeric;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'set_setting');
     IF name IS NULL OR NOT name = ANY (known) THEN
         RAISE EXCEPTION 'unknown setting %', pg_catalog.quote_nullable(name)
             USING ERRCODE = '22023', HINT = 'one of: ' || pg_catalog.array_to_string(known, ', ');
     END IF;
+    -- Upper bounds keep every use of a setting inside its integer type.
+    upper_bound := CASE name WHEN 'value_max_bytes' THEN 67108864 ELSE 315360000 END;
     IF value IS NULL OR pg_catalog.jsonb_typeof(value) <> 'number' OR (value)::numeric <= 0
-       OR (value)::numeric <> pg_catalog.trunc((value)::numeric) THEN
-        RAISE EXCEPTION 'setting % must be a positive integer', name USING ERRCODE = '22023';
+       OR (value)::numeric <> pg_catalog.trunc((value)::numeric)
+       OR (value)::numeric > upper_bound THEN
+        RAISE EXCEPTION 'setting % must be a positive integer of at most %', name, upper_bound
+            USING ERRCODE = '22023';
     END IF;
     INSERT INTO @schema@_internal.settings AS s (tenant, name, value)
     VALUES (tenant, set_setting.name, set_setting.value)

@@ -86,10 +86,10 @@ BEGIN
     RETURN CASE
         WHEN pg_catalog.starts_with(key, 'tools/') THEN 'none'
         WHEN pg_catalog.starts_with(key, 'config/facts-manager/') THEN
-            CASE WHEN kind IN ('facts_manager', 'operator') THEN 'all'
+            CASE WHEN kind = 'facts_manager' THEN 'all'
                  WHEN kind = 'tuner' THEN 'read' ELSE 'none' END
         WHEN pg_catalog.starts_with(key, 'intake/') THEN
-            CASE WHEN kind IN ('facts_manager', 'operator') THEN 'all'
+            CASE WHEN kind = 'facts_manager' THEN 'all'
                  WHEN kind = 'tuner' THEN 'read' ELSE 'write' END
         WHEN kind = 'tuner' THEN 'read'
         ELSE 'all'
@@ -100,7 +100,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
 'What an agent kind may do with a key: none, read, write (not delete) or all. tools/ is '
 'reserved to the tool layer; intake/ and config/facts-manager/ are readable only by the '
-'facts manager, operator and tuner; agents may write intake/ but not delete it.';
+'facts manager and the tuner; other kinds may write intake/ but not delete it.';
 
 -- No SET search_path here on purpose: a SQL function with a SET clause is never inlined,
 -- and reads evaluate this per row. Every name in it is qualified (tests/lint_sql.py
@@ -112,7 +112,7 @@ IMMUTABLE
 SECURITY INVOKER
 AS $fn$
     SELECT NOT (pg_catalog.starts_with(key, 'tools/')
-        OR (kind OPERATOR(pg_catalog.<>) ALL (ARRAY['facts_manager', 'operator', 'tuner'])
+        OR (kind OPERATOR(pg_catalog.<>) ALL (ARRAY['facts_manager', 'tuner'])
             AND (pg_catalog.starts_with(key, 'intake/')
                  OR pg_catalog.starts_with(key, 'config/facts-manager/'))))
 $fn$;
@@ -172,7 +172,7 @@ COMMENT ON FUNCTION @schema@_internal.spawn_tree(text, text) IS
 'Every session in the spawn tree of session_id (its root and all the root''s descendants).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.ensure_session(
-    tenant text, session_id text, parent_session_id text, agent_id text
+    tenant text, session_id text, parent_session_id text, agent_id text, for_write boolean
 ) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
@@ -180,47 +180,88 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    known_parent text;
-    deleted timestamptz;
-    root text;
+    known record;
+    parent_root text;
+    parent_deleted timestamptz;
+    is_known boolean;
 BEGIN
-    SELECT s.parent_session_id, s.deleted_at INTO known_parent, deleted
-      FROM @schema@_internal.sessions AS s
-     WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.session_id;
-    IF NOT FOUND THEN
-        root := session_id;
-        IF parent_session_id IS NOT NULL THEN
-            -- An unknown parent is registered as a root, so the child can hang below it.
-            INSERT INTO @schema@_internal.sessions AS s (tenant, session_id, root_session_id)
-            VALUES (ensure_session.tenant, ensure_session.parent_session_id,
-                    ensure_session.parent_session_id)
-            ON CONFLICT ON CONSTRAINT sessions_pkey DO NOTHING;
-            -- The child inherits its parent's root. Parents are registered before their
-            -- children and never change, so the forest can hold no cycle.
-            SELECT s.root_session_id INTO root FROM @schema@_internal.sessions AS s
-             WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.parent_session_id;
-        END IF;
-        INSERT INTO @schema@_internal.sessions AS s (
-            tenant, session_id, parent_session_id, root_session_id, agent_id)
-        VALUES (ensure_session.tenant, ensure_session.session_id,
-                ensure_session.parent_session_id, root, ensure_session.agent_id)
-        ON CONFLICT ON CONSTRAINT sessions_pkey DO NOTHING;
-        SELECT s.parent_session_id, s.deleted_at INTO known_parent, deleted
+    -- A writer holds the session row (FOR SHARE) until it commits, so delete_session,
+    -- which marks the session first, either waits for it or is seen by it.
+    IF for_write THEN
+        SELECT s.parent_session_id, s.root_session_id, s.deleted_at INTO known
+          FROM @schema@_internal.sessions AS s
+         WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.session_id
+           FOR SHARE;
+    ELSE
+        SELECT s.parent_session_id, s.root_session_id, s.deleted_at INTO known
           FROM @schema@_internal.sessions AS s
          WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.session_id;
     END IF;
-    IF parent_session_id IS NOT NULL AND known_parent IS DISTINCT FROM parent_session_id THEN
+    is_known := FOUND;
+    IF is_known AND (parent_session_id IS NULL OR known.parent_session_id = parent_session_id) THEN
+        IF for_write AND known.deleted_at IS NOT NULL THEN
+            RAISE EXCEPTION 'session % was deleted at %', session_id, known.deleted_at
+                USING ERRCODE = '55000', HINT = 'start a new session id';
+        END IF;
+        RETURN;
+    END IF;
+    IF is_known AND known.parent_session_id IS NOT NULL THEN
         RAISE EXCEPTION 'session % is registered with parent %, not %', session_id,
-            coalesce(known_parent, '(none: a root)'), parent_session_id
-            USING ERRCODE = '22023', HINT = 'a session''s parent is fixed when it is registered';
+            known.parent_session_id, parent_session_id
+            USING ERRCODE = '22023', HINT = 'a session''s parent is fixed once it is set';
     END IF;
-    IF deleted IS NOT NULL THEN
-        RAISE EXCEPTION 'session % was deleted at %', session_id, deleted
-            USING ERRCODE = '55000', HINT = 'start a new session id';
+
+    IF parent_session_id IS NOT NULL THEN
+        -- An unknown parent is registered as a root, so the child can hang below it; it may
+        -- name its own parent later.
+        INSERT INTO @schema@_internal.sessions AS s (tenant, session_id, root_session_id)
+        VALUES (ensure_session.tenant, ensure_session.parent_session_id,
+                ensure_session.parent_session_id)
+        ON CONFLICT ON CONSTRAINT sessions_pkey DO NOTHING;
+        SELECT s.root_session_id, s.deleted_at INTO parent_root, parent_deleted
+          FROM @schema@_internal.sessions AS s
+         WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.parent_session_id
+           FOR SHARE;
+        IF for_write AND parent_deleted IS NOT NULL THEN
+            RAISE EXCEPTION 'parent session % was deleted at %', parent_session_id, parent_deleted
+                USING ERRCODE = '55000', HINT = 'a deleted session takes no new children';
+        END IF;
     END IF;
+
+    IF NOT is_known THEN
+        INSERT INTO @schema@_internal.sessions AS s (
+            tenant, session_id, parent_session_id, root_session_id, agent_id)
+        VALUES (ensure_session.tenant, ensure_session.session_id, ensure_session.parent_session_id,
+                coalesce(parent_root, ensure_session.session_id), ensure_session.agent_id)
+        ON CONFLICT ON CONSTRAINT sessions_pkey DO NOTHING;
+        IF FOUND THEN
+            RETURN;
+        END IF;
+        -- Another transaction registered it first: check it again against what we claim.
+        PERFORM @schema@_internal.ensure_session(tenant, session_id, parent_session_id, agent_id,
+                                                 for_write);
+        RETURN;
+    END IF;
+
+    -- A root (possibly registered only as someone's parent) now names its parent: attach
+    -- its whole tree below the parent's root. The cycle guard: the parent must not be in
+    -- this session's own tree.
+    IF parent_root = known.root_session_id THEN
+        RAISE EXCEPTION 'session % cannot have % as its parent: % is in its spawn tree',
+            session_id, parent_session_id, parent_session_id
+            USING ERRCODE = '22023', HINT = 'spawn trees have no cycles';
+    END IF;
+    UPDATE @schema@_internal.sessions AS s
+       SET root_session_id = parent_root,
+           parent_session_id = CASE WHEN s.session_id = ensure_session.session_id
+                                    THEN ensure_session.parent_session_id
+                                    ELSE s.parent_session_id END
+     WHERE s.tenant = ensure_session.tenant AND s.root_session_id = known.root_session_id;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.ensure_session(text, text, text, text) IS
+COMMENT ON FUNCTION @schema@_internal.ensure_session(text, text, text, text, boolean) IS
 'Register a session on first use (a root unless a parent is given; an unknown parent is '
-'registered as a root); refuse a different parent or a deleted session.';
+'registered as a root). A root may later name a parent outside its own tree, which moves '
+'its whole tree; a set parent never changes. Writers are refused for a deleted session or '
+'under a deleted parent.';

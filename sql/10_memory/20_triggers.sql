@@ -1,6 +1,13 @@
 -- The facts write path's invariants, enforced by triggers so no writer can skip them:
 -- system time comes from the database clock, every change keeps the previous version,
 -- and the etag and crawl state follow content (key, value, deletion), not tags.
+--
+-- System time is the writing transaction's start (now()), so everything one transaction
+-- writes becomes known at one instant and a batch is never half-visible to known_at. A
+-- row changed twice in one transaction keeps one version: the intermediate state was
+-- never visible to anyone. If a transaction that started earlier overwrites a version a
+-- later one wrote, its instant is moved just past that version's start so system time
+-- stays ordered.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_insert()
 RETURNS trigger
@@ -9,22 +16,31 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    now_ts timestamptz := pg_catalog.clock_timestamp();
+    known_at timestamptz := pg_catalog.now();
+    last_known timestamptz;
 BEGIN
-    NEW.system_time := pg_catalog.tstzrange(now_ts, NULL);
-    NEW.created_at := now_ts;
-    NEW.updated_at := now_ts;
-    NEW.etag := 1;
+    -- A fact created again after a purge starts after its archived history ends.
+    SELECT pg_catalog.max(pg_catalog.upper(v.system_time)) INTO last_known
+      FROM @schema@_internal.fact_versions AS v
+     WHERE v.tenant = NEW.tenant AND v.scope_key = NEW.scope_key;
+    known_at := GREATEST(known_at, last_known);
+    NEW.system_time := pg_catalog.tstzrange(known_at, NULL);
+    NEW.created_at := known_at;
+    NEW.updated_at := known_at;
+    NEW.etag := pg_catalog.nextval('@schema@_internal.facts_etag_seq');
     NEW.last_crawled_at := NULL;
+    NEW.owner_session_id := NEW.session_id;
+    NEW.owner_agent_id := NEW.agent_id;
     IF NEW.deleted_at IS NOT NULL THEN
-        NEW.deleted_at := now_ts;
+        NEW.deleted_at := known_at;
     END IF;
     RETURN NEW;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_before_insert() IS
-'Trigger: a new fact starts its system time now (database clock), etag 1, queued for crawl.';
+'Trigger: a new fact starts its system time at the transaction''s instant, gets a fresh '
+'etag, is queued for crawl and is owned by its writer.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_update()
 RETURNS trigger
@@ -40,34 +56,52 @@ DECLARE
         OR NEW.tags IS DISTINCT FROM OLD.tags
         OR NEW.agent_id IS DISTINCT FROM OLD.agent_id
         OR NEW.session_id IS DISTINCT FROM OLD.session_id;
-    now_ts timestamptz;
+    same_transaction boolean := false;
+    known_at timestamptz;
 BEGIN
+    -- Written earlier by this very transaction? Only then can its version start now().
+    IF pg_catalog.lower(OLD.system_time) = pg_catalog.now() THEN
+        SELECT f.xmin = pg_catalog.pg_current_xact_id()::xid INTO same_transaction
+          FROM @schema@_internal.facts AS f
+         WHERE f.tenant = OLD.tenant AND f.fact_id = OLD.fact_id;
+    END IF;
     -- Columns the write path owns: callers cannot move them.
     NEW.system_time := OLD.system_time;
     NEW.created_at := OLD.created_at;
     NEW.updated_at := OLD.updated_at;
+    NEW.owner_session_id := OLD.owner_session_id;
+    NEW.owner_agent_id := OLD.owner_agent_id;
     IF (NEW.deleted_at IS NULL) = (OLD.deleted_at IS NULL) THEN
         NEW.deleted_at := OLD.deleted_at;
     END IF;
     IF version_changed THEN
-        -- Strictly after the version it closes, so a version's range is never empty.
-        now_ts := GREATEST(pg_catalog.clock_timestamp(),
-                                      pg_catalog.lower(OLD.system_time) + interval '1 microsecond');
-        INSERT INTO @schema@_internal.fact_versions (
-            tenant, fact_id, scope_key, key, value, shared, session_id, agent_id, tags,
-            created_at, updated_at, deleted_at, etag, system_time)
-        VALUES (
-            OLD.tenant, OLD.fact_id, OLD.scope_key, OLD.key, OLD.value, OLD.shared,
-            OLD.session_id, OLD.agent_id, OLD.tags, OLD.created_at, OLD.updated_at,
-            OLD.deleted_at, OLD.etag, pg_catalog.tstzrange(pg_catalog.lower(OLD.system_time), now_ts));
-        NEW.system_time := pg_catalog.tstzrange(now_ts, NULL);
-        NEW.updated_at := now_ts;
+        known_at := GREATEST(pg_catalog.now(), pg_catalog.lower(OLD.system_time));
+        IF NOT same_transaction AND known_at = pg_catalog.lower(OLD.system_time) THEN
+            known_at := known_at + interval '1 microsecond';
+        END IF;
+        IF NOT same_transaction THEN
+            INSERT INTO @schema@_internal.fact_versions (
+                tenant, fact_id, scope_key, key, value, shared, session_id, agent_id, tags,
+                created_at, updated_at, deleted_at, etag, system_time)
+            VALUES (
+                OLD.tenant, OLD.fact_id, OLD.scope_key, OLD.key, OLD.value, OLD.shared,
+                OLD.session_id, OLD.agent_id, OLD.tags, OLD.created_at, OLD.updated_at,
+                OLD.deleted_at, OLD.etag,
+                pg_catalog.tstzrange(pg_catalog.lower(OLD.system_time), known_at));
+            NEW.system_time := pg_catalog.tstzrange(known_at, NULL);
+        END IF;
+        NEW.updated_at := pg_catalog.lower(NEW.system_time);
         IF NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN
-            NEW.deleted_at := now_ts;
+            NEW.deleted_at := NEW.updated_at;
+        END IF;
+        IF NEW.deleted_at IS NULL AND OLD.deleted_at IS NOT NULL THEN
+            -- Whoever revives a tombstone owns the fact from now on.
+            NEW.owner_session_id := NEW.session_id;
+            NEW.owner_agent_id := NEW.agent_id;
         END IF;
     END IF;
     IF content_changed THEN
-        NEW.etag := OLD.etag + 1;
+        NEW.etag := pg_catalog.nextval('@schema@_internal.facts_etag_seq');
         NEW.last_crawled_at := NULL;
     ELSE
         NEW.etag := OLD.etag;
@@ -77,8 +111,43 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_before_update() IS
-'Trigger: keep the previous version with its system-time range; bump the etag and requeue '
+'Trigger: keep the previous version with its system-time range; take a new etag and requeue '
 'for crawl on a key, value or deletion change (not on tags or crawl flags).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_delete()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    known_at timestamptz := GREATEST(pg_catalog.now(),
+                                     pg_catalog.lower(OLD.system_time) + interval '1 microsecond');
+BEGIN
+    -- A purge removes the current row but not its story: the last version (a tombstone)
+    -- goes to the history, closed now.
+    INSERT INTO @schema@_internal.fact_versions (
+        tenant, fact_id, scope_key, key, value, shared, session_id, agent_id, tags,
+        created_at, updated_at, deleted_at, etag, system_time)
+    VALUES (
+        OLD.tenant, OLD.fact_id, OLD.scope_key, OLD.key, OLD.value, OLD.shared,
+        OLD.session_id, OLD.agent_id, OLD.tags, OLD.created_at, OLD.updated_at,
+        OLD.deleted_at, OLD.etag, pg_catalog.tstzrange(pg_catalog.lower(OLD.system_time), known_at));
+    RETURN OLD;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_before_delete() IS
+'Trigger: archive the last version of a fact that is hard-deleted (tombstone purge).';
+
+CREATE OR REPLACE TRIGGER facts_before_insert BEFORE INSERT ON @schema@_internal.facts
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_before_insert();
+
+CREATE OR REPLACE TRIGGER facts_before_update BEFORE UPDATE ON @schema@_internal.facts
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_before_update();
+
+CREATE OR REPLACE TRIGGER facts_before_delete BEFORE DELETE ON @schema@_internal.facts
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_before_delete();
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_notify_intake()
 RETURNS trigger
@@ -98,12 +167,6 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_notify_intake() IS
 'Trigger: NOTIFY @schema@_intake with a JSON payload when a shared intake/ fact is written.';
-
-CREATE OR REPLACE TRIGGER facts_before_insert BEFORE INSERT ON @schema@_internal.facts
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_before_insert();
-
-CREATE OR REPLACE TRIGGER facts_before_update BEFORE UPDATE ON @schema@_internal.facts
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_before_update();
 
 CREATE OR REPLACE TRIGGER facts_notify_intake_insert AFTER INSERT ON @schema@_internal.facts
 FOR EACH ROW WHEN (NEW.shared AND NEW.deleted_at IS NULL AND NEW.key LIKE 'intake/%')

@@ -15,13 +15,15 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'register_session');
-    IF session_id IS NULL OR pg_catalog.btrim(session_id) = '' OR pg_catalog.length(session_id) > 200 THEN
-        RAISE EXCEPTION 'session_id must be 1 to 200 characters' USING ERRCODE = '22023';
+    IF session_id IS NULL THEN
+        RAISE EXCEPTION 'session_id is required' USING ERRCODE = '22023';
     END IF;
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
+    PERFORM @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
     IF parent_session_id = session_id THEN
         RAISE EXCEPTION 'a session cannot be its own parent' USING ERRCODE = '22023';
     END IF;
-    PERFORM @schema@_internal.ensure_session(ctx_tenant, session_id, parent_session_id, agent_id);
+    PERFORM @schema@_internal.ensure_session(ctx_tenant, session_id, parent_session_id, agent_id, true);
     RETURN (SELECT pg_catalog.jsonb_build_object(
                 'sessionId', s.session_id, 'parentSessionId', s.parent_session_id,
                 'agentId', s.agent_id, 'createdAt', s.created_at)
@@ -115,15 +117,27 @@ BEGIN
         -- Unregistered but possibly holding facts written before registration existed.
         doomed := ARRAY[session_id];
     END IF;
+    -- Sessions first: a concurrent writer holds its session row FOR SHARE, so this waits
+    -- for it (and its facts are tombstoned below) or the writer sees the deletion.
+    PERFORM 1 FROM @schema@_internal.sessions AS s
+     WHERE s.tenant = ctx_tenant AND s.session_id = ANY (doomed)
+     ORDER BY s.session_id
+       FOR UPDATE;
+    UPDATE @schema@_internal.sessions AS s
+       SET deleted_at = coalesce(s.deleted_at, pg_catalog.clock_timestamp()),
+           ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
+     WHERE s.tenant = ctx_tenant AND s.session_id = ANY (doomed);
+    -- Facts in scope-key order, the order every writer locks them in: no deadlocks.
+    PERFORM 1 FROM @schema@_internal.facts AS f
+     WHERE f.tenant = ctx_tenant AND NOT f.shared AND f.session_id = ANY (doomed)
+       AND f.deleted_at IS NULL
+     ORDER BY f.scope_key
+       FOR UPDATE;
     UPDATE @schema@_internal.facts AS f
        SET deleted_at = pg_catalog.clock_timestamp()
      WHERE f.tenant = ctx_tenant AND NOT f.shared
        AND f.session_id = ANY (doomed) AND f.deleted_at IS NULL;
     GET DIAGNOSTICS tombstoned = ROW_COUNT;
-    UPDATE @schema@_internal.sessions AS s
-       SET deleted_at = coalesce(s.deleted_at, pg_catalog.clock_timestamp()),
-           ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
-     WHERE s.tenant = ctx_tenant AND s.session_id = ANY (doomed);
     RETURN pg_catalog.jsonb_build_object(
         'sessionId', session_id,
         'sessions', (SELECT pg_catalog.jsonb_agg(d ORDER BY d) FROM pg_catalog.unnest(doomed) AS d),

@@ -85,7 +85,7 @@ BEGIN
             END IF;
         END IF;
         value_bytes := pg_catalog.octet_length((item -> 'value')::text);
-        IF value_bytes > max_bytes THEN
+        IF value_bytes > max_bytes THEN  -- measured as jsonb's own text form
             RAISE EXCEPTION 'fact % (%): value is % bytes, over the cap of % bytes', position,
                 item_key, value_bytes, max_bytes
                 USING ERRCODE = '22023', HINT = 'store a reference instead, or ask an operator to '
@@ -108,7 +108,7 @@ BEGIN
     END IF;
 
     IF session IS NOT NULL AND needs_session THEN
-        PERFORM @schema@_internal.ensure_session(tenant, session, parent, agent);
+        PERFORM @schema@_internal.ensure_session(tenant, session, parent, agent, true);
     END IF;
 
     WITH input AS (
@@ -129,6 +129,9 @@ BEGIN
                pg_catalog.clock_timestamp(), pg_catalog.clock_timestamp(),
                pg_catalog.tstzrange(pg_catalog.clock_timestamp(), NULL)
           FROM input AS i
+         -- One lock order for every writer (and delete_session): concurrent batches
+         -- touching the same keys wait for each other instead of deadlocking.
+         ORDER BY 2
         ON CONFLICT ON CONSTRAINT facts_scope_key_key DO UPDATE
            SET value = excluded.value, tags = excluded.tags, agent_id = excluded.agent_id,
                session_id = excluded.session_id, deleted_at = NULL

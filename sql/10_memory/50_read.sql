@@ -14,7 +14,7 @@ CREATE OR REPLACE FUNCTION @schema@.read_facts(
     etag bigint
 )
 LANGUAGE plpgsql
-STABLE
+VOLATILE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 -- The reads are written so that one cached generic plan serves every call (index ranges
@@ -66,6 +66,13 @@ BEGIN
         END IF;
     END IF;
     head_end := head || pg_catalog.repeat(pg_catalog.chr(1114111), 513);
+    IF caller IS NOT NULL AND kind <> 'tuner' THEN
+        -- First use registers the session (with the context's parent), so a child that
+        -- reads before it writes already sees its spawn tree. The tuner writes nothing.
+        PERFORM @schema@_internal.ensure_session(tenant, caller,
+            NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''),
+            NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''), false);
+    END IF;
     IF scope = 'session' THEN
         sessions := ARRAY[caller];
     ELSIF scope IN ('accessible', 'descendants') THEN

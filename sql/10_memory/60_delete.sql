@@ -49,17 +49,17 @@ BEGIN
         ELSE
             target := 'session:' || caller || ':' || key;
         END IF;
-        SELECT f.fact_id, f.agent_id, f.session_id INTO found_row
+        SELECT f.fact_id, f.owner_agent_id, f.owner_session_id INTO found_row
           FROM @schema@_internal.facts AS f
          WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL
            FOR UPDATE;
         IF FOUND AND shared AND NOT manager
-           AND NOT ((agent IS NOT NULL AND found_row.agent_id = agent)
-                    OR (caller IS NOT NULL AND found_row.session_id = caller)) THEN
+           AND NOT ((agent IS NOT NULL AND found_row.owner_agent_id = agent)
+                    OR (caller IS NOT NULL AND found_row.owner_session_id = caller)) THEN
             RAISE EXCEPTION 'shared fact % belongs to another agent', key
                 USING ERRCODE = '42501',
-                      DETAIL = pg_catalog.format('stored by agent %s in session %s',
-                                                 found_row.agent_id, found_row.session_id),
+                      DETAIL = pg_catalog.format('created by agent %s in session %s',
+                                                 found_row.owner_agent_id, found_row.owner_session_id),
                       HINT = 'agents delete only what they stored; ask the facts manager';
         END IF;
         UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
@@ -81,15 +81,25 @@ BEGIN
     END IF;
     SELECT p.like_pattern, p.literal_head INTO like_key, head
       FROM @schema@_internal.parse_key_pattern(key) AS p;
+    -- Lock in scope-key order first, as writers do, so concurrent batches cannot deadlock.
+    WITH doomed AS (
+        SELECT f.fact_id FROM @schema@_internal.facts AS f
+         WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key ^@ head
+           AND f.key LIKE like_key
+           AND @schema@_internal.key_access(f.key, kind) = 'all'
+           AND CASE scope
+                   WHEN 'session' THEN NOT f.shared AND f.session_id = caller
+                   WHEN 'shared' THEN f.shared
+                       AND (manager OR (agent IS NOT NULL AND f.owner_agent_id = agent)
+                            OR (caller IS NOT NULL AND f.owner_session_id = caller))
+                   ELSE true
+               END
+         ORDER BY f.scope_key
+           FOR UPDATE
+    )
     UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
-     WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key ^@ head AND f.key LIKE like_key
-       AND @schema@_internal.key_access(f.key, kind) = 'all'
-       AND CASE scope
-               WHEN 'session' THEN NOT f.shared AND f.session_id = caller
-               WHEN 'shared' THEN f.shared AND (manager OR (agent IS NOT NULL AND f.agent_id = agent)
-                                                OR (caller IS NOT NULL AND f.session_id = caller))
-               ELSE true
-           END;
+      FROM doomed AS d
+     WHERE f.tenant = tenant AND f.fact_id = d.fact_id;
     GET DIAGNOSTICS deleted = ROW_COUNT;
     RETURN pg_catalog.jsonb_build_object('keyPattern', key, 'scope', scope, 'deleted', deleted);
 END
@@ -97,6 +107,6 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.delete_fact(text, boolean, boolean, text) IS
 'Soft-delete (tombstone) a fact: the caller''s session fact, or the shared one with shared => '
-'true; agents delete only shared facts they stored. Returns {key, shared, deleted}; a second '
+'true; agents delete only shared facts they created (or revived). Returns {key, shared, deleted}; a second '
 'delete is a no-op. With pattern => true, key is a pattern (* and %) and scope is session | '
 'shared | all (all: the facts manager only); returns {keyPattern, scope, deleted: n}.';

@@ -29,7 +29,7 @@ BEGIN
       FROM (SELECT f.* FROM @schema@_internal.facts AS f
              WHERE f.tenant = tenant AND f.last_crawled_at IS NULL
                AND f.key ^@ coalesce(key_prefix, '')
-               AND NOT f.key ^@ 'tools/'
+               AND @schema@_internal.readable_by(f.key, kind)
              ORDER BY f.key, f.fact_id
              LIMIT "limit") AS q;
     RETURN pg_catalog.jsonb_build_object('count', pg_catalog.jsonb_array_length(rows), 'facts', rows);

@@ -95,8 +95,7 @@ COMMENT ON FUNCTION @schema@_internal.maintain_all_tenants() IS
 'The body of run_maintenance(), owned by the maintainer role (BYPASSRLS) to cross tenants.';
 
 REVOKE ALL ON FUNCTION @schema@_internal.maintain_all_tenants() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION @schema@_internal.maintain_all_tenants()
-TO @schema@_facts_manager, @schema@_operator;
+GRANT EXECUTE ON FUNCTION @schema@_internal.maintain_all_tenants() TO @schema@_operator;
 
 SET LOCAL ROLE @schema@_owner;
 
@@ -112,5 +111,5 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.run_maintenance() IS
 'The periodic work for every tenant (tombstone purge by each tenant''s TTL). Run by '
-'`pgfacts worker` every 6 hours (or by pg_cron where installed). Facts manager and '
-'operator only. Returns counts.';
+'`pgfacts worker` every 6 hours (or by pg_cron where installed). Operator only (it '
+'crosses tenants). Returns counts.';
