@@ -9,6 +9,29 @@
 -- later one wrote, its instant is moved just past that version's start so system time
 -- stays ordered.
 
+CREATE OR REPLACE FUNCTION @schema@_internal.archive_fact_version(
+    version @schema@_internal.facts, known_until timestamptz
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    INSERT INTO @schema@_internal.fact_versions (
+        tenant, fact_id, scope_key, key, value, shared, session_id, agent_id, tags,
+        created_at, updated_at, deleted_at, etag, system_time)
+    VALUES (
+        version.tenant, version.fact_id, version.scope_key, version.key, version.value,
+        version.shared, version.session_id, version.agent_id, version.tags,
+        version.created_at, version.updated_at, version.deleted_at, version.etag,
+        pg_catalog.tstzrange(pg_catalog.lower(version.system_time), known_until));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.archive_fact_version(@schema@_internal.facts, timestamptz) IS
+'Keep a fact version in the history, current from its start until known_until.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_insert()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -80,14 +103,7 @@ BEGIN
             known_at := known_at + interval '1 microsecond';
         END IF;
         IF NOT same_transaction THEN
-            INSERT INTO @schema@_internal.fact_versions (
-                tenant, fact_id, scope_key, key, value, shared, session_id, agent_id, tags,
-                created_at, updated_at, deleted_at, etag, system_time)
-            VALUES (
-                OLD.tenant, OLD.fact_id, OLD.scope_key, OLD.key, OLD.value, OLD.shared,
-                OLD.session_id, OLD.agent_id, OLD.tags, OLD.created_at, OLD.updated_at,
-                OLD.deleted_at, OLD.etag,
-                pg_catalog.tstzrange(pg_catalog.lower(OLD.system_time), known_at));
+            PERFORM @schema@_internal.archive_fact_version(OLD, known_at);
             NEW.system_time := pg_catalog.tstzrange(known_at, NULL);
         END IF;
         NEW.updated_at := pg_catalog.lower(NEW.system_time);
@@ -126,13 +142,7 @@ DECLARE
 BEGIN
     -- A purge removes the current row but not its story: the last version (a tombstone)
     -- goes to the history, closed now.
-    INSERT INTO @schema@_internal.fact_versions (
-        tenant, fact_id, scope_key, key, value, shared, session_id, agent_id, tags,
-        created_at, updated_at, deleted_at, etag, system_time)
-    VALUES (
-        OLD.tenant, OLD.fact_id, OLD.scope_key, OLD.key, OLD.value, OLD.shared,
-        OLD.session_id, OLD.agent_id, OLD.tags, OLD.created_at, OLD.updated_at,
-        OLD.deleted_at, OLD.etag, pg_catalog.tstzrange(pg_catalog.lower(OLD.system_time), known_at));
+    PERFORM @schema@_internal.archive_fact_version(OLD, known_at);
     RETURN OLD;
 END
 $fn$;
