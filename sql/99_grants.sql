@@ -83,3 +83,20 @@ GRANT SELECT, INSERT ON @schema@_internal.fact_versions TO @schema@_maintainer;
 -- Row locks (FOR UPDATE SKIP LOCKED) need an UPDATE privilege; one column is enough.
 GRANT UPDATE (last_crawled_at) ON @schema@_internal.facts TO @schema@_maintainer;
 GRANT SELECT ON @schema@_internal.settings TO @schema@_maintainer;
+
+-- Knowledge: writers define, ingest and read; the tuner reads.
+GRANT EXECUTE ON FUNCTION
+    @schema@.define_predicate(text, text, text),
+    @schema@.ensure_entity(text, text, text [], text),
+    @schema@.ingest(jsonb, jsonb)
+TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_operator;
+
+GRANT EXECUTE ON FUNCTION
+    @schema@.as_of(bigint, text, timestamptz, timestamptz),
+    @schema@.history(bigint, text)
+TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator;
+
+GRANT SELECT ON @schema@_internal.entities, @schema@_internal.predicates,
+    @schema@_internal.episodes, @schema@_internal.claims, @schema@_internal.claim_sources,
+    @schema@_internal.retractions
+TO @schema@_tuner, @schema@_operator;

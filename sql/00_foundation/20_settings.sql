@@ -30,7 +30,7 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    known constant text[] := ARRAY['value_max_bytes', 'tombstone_ttl_seconds'];
+    known constant text[] := ARRAY['value_max_bytes', 'tombstone_ttl_seconds', 'confidence_floor'];
     tenant text := @schema@_internal.context_tenant();
     upper_bound numeric;
 BEGIN
@@ -39,11 +39,20 @@ BEGIN
         RAISE EXCEPTION 'unknown setting %', pg_catalog.quote_nullable(name)
             USING ERRCODE = '22023', HINT = 'one of: ' || pg_catalog.array_to_string(known, ', ');
     END IF;
+    IF name = 'confidence_floor' THEN
+        IF value IS NULL OR pg_catalog.jsonb_typeof(value) <> 'number'
+           OR (value)::numeric < 0 OR (value)::numeric > 1 THEN
+            RAISE EXCEPTION 'confidence_floor must be a number from 0 to 1' USING ERRCODE = '22023';
+        END IF;
+        upper_bound := 1;
+    END IF;
     -- Upper bounds keep every use of a setting inside its integer type.
-    upper_bound := CASE name WHEN 'value_max_bytes' THEN 67108864 ELSE 315360000 END;
-    IF value IS NULL OR pg_catalog.jsonb_typeof(value) <> 'number' OR (value)::numeric <= 0
+    upper_bound := coalesce(upper_bound,
+        CASE name WHEN 'value_max_bytes' THEN 67108864 ELSE 315360000 END);
+    IF name <> 'confidence_floor' AND (
+       value IS NULL OR pg_catalog.jsonb_typeof(value) <> 'number' OR (value)::numeric <= 0
        OR (value)::numeric <> pg_catalog.trunc((value)::numeric)
-       OR (value)::numeric > upper_bound THEN
+       OR (value)::numeric > upper_bound) THEN
         RAISE EXCEPTION 'setting % must be a positive integer of at most %', name, upper_bound
             USING ERRCODE = '22023';
     END IF;
@@ -58,4 +67,4 @@ $fn$;
 COMMENT ON FUNCTION @schema@.set_setting(text, jsonb) IS
 'Operator only: set a tenant setting. value_max_bytes caps a fact value''s JSON text '
 '(default 1048576); tombstone_ttl_seconds is how long unreconciled tombstones are kept '
-'(default 21600).';
+'(default 21600); confidence_floor (0..1, default 0.55) drops weaker claims at ingest.';

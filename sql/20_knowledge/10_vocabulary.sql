@@ -1,0 +1,92 @@
+-- Predicates and entities: the vocabulary claims are written in.
+
+CREATE OR REPLACE FUNCTION @schema@.define_predicate(
+    name text, cardinality text, description text DEFAULT ''
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    existing text;
+BEGIN
+    PERFORM @schema@_internal.require_kind(
+        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'define_predicate');
+    IF name IS NULL OR name !~ '^[a-z][a-z0-9_]{0,99}$' THEN
+        RAISE EXCEPTION 'predicate name % must be lower_snake_case, 1 to 100 characters',
+            pg_catalog.quote_nullable(name) USING ERRCODE = '22023';
+    END IF;
+    IF cardinality IS NULL OR cardinality NOT IN ('one', 'many', 'event') THEN
+        RAISE EXCEPTION 'cardinality must be one, many or event, not %',
+            pg_catalog.quote_nullable(cardinality) USING ERRCODE = '22023';
+    END IF;
+    SELECT p.cardinality INTO existing FROM @schema@_internal.predicates AS p
+     WHERE p.tenant = tenant AND p.name = define_predicate.name;
+    IF existing IS NOT NULL AND existing <> cardinality THEN
+        RAISE EXCEPTION 'predicate % is already defined as %', name, existing
+            USING ERRCODE = '22023', HINT = 'a predicate''s cardinality never changes; define a new one';
+    END IF;
+    INSERT INTO @schema@_internal.predicates AS p (tenant, name, cardinality, description)
+    VALUES (tenant, name, cardinality, coalesce(description, ''))
+    ON CONFLICT ON CONSTRAINT predicates_pkey
+    DO UPDATE SET description = excluded.description;
+    RETURN pg_catalog.jsonb_build_object('name', name, 'cardinality', cardinality);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.define_predicate(text, text, text) IS
+'Define (or re-describe) a predicate: one (a single value at a time), many (values coexist) '
+'or event (a point in time). A predicate''s cardinality never changes.';
+
+CREATE OR REPLACE FUNCTION @schema@.ensure_entity(
+    kind text, name text, aliases text [] DEFAULT '{}', external_ref text DEFAULT NULL
+) RETURNS bigint
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    found_id bigint;
+BEGIN
+    PERFORM @schema@_internal.require_kind(
+        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'ensure_entity');
+    IF kind IS NULL OR pg_catalog.length(kind) NOT BETWEEN 1 AND 100
+       OR name IS NULL OR pg_catalog.length(name) NOT BETWEEN 1 AND 500 THEN
+        RAISE EXCEPTION 'an entity needs a kind (1 to 100 characters) and a name (1 to 500)'
+            USING ERRCODE = '22023';
+    END IF;
+    IF external_ref IS NOT NULL THEN
+        -- The same external reference never makes a second entity.
+        INSERT INTO @schema@_internal.entities AS e (tenant, kind, name, aliases, external_ref)
+        VALUES (tenant, kind, name, coalesce(aliases, '{}'), external_ref)
+        ON CONFLICT ON CONSTRAINT entities_external_ref_key DO NOTHING
+        RETURNING e.entity_id INTO found_id;
+        IF found_id IS NULL THEN
+            SELECT e.entity_id INTO found_id FROM @schema@_internal.entities AS e
+             WHERE e.tenant = tenant AND e.external_ref = ensure_entity.external_ref;
+        END IF;
+        RETURN found_id;
+    END IF;
+    SELECT e.entity_id INTO found_id FROM @schema@_internal.entities AS e
+     WHERE e.tenant = tenant AND e.kind = ensure_entity.kind
+       AND pg_catalog.lower(e.name) = pg_catalog.lower(ensure_entity.name)
+       AND e.external_ref IS NULL
+     ORDER BY e.entity_id LIMIT 1;
+    IF found_id IS NULL THEN
+        INSERT INTO @schema@_internal.entities AS e (tenant, kind, name, aliases)
+        VALUES (tenant, kind, name, coalesce(aliases, '{}'))
+        RETURNING e.entity_id INTO found_id;
+    END IF;
+    RETURN found_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.ensure_entity(text, text, text [], text) IS
+'The id of the entity with this external_ref (created if new; the same ref never makes a '
+'second entity), or without a ref the one of this kind and name (case-insensitive).';

@@ -1,0 +1,125 @@
+-- The row operations every knowledge write goes through: write, copy with a narrower
+-- valid range, retire. System time is the writing transaction's instant (now()), the same
+-- rule the working-memory history follows; a row created and retired by one transaction
+-- was never visible to anyone, so it is removed instead of retired.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.trust_rank(trust text)
+RETURNS integer
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Operator > owner > agent > third party.
+    RETURN CASE trust WHEN 'operator' THEN 4 WHEN 'owner' THEN 3 WHEN 'agent' THEN 2
+                      WHEN 'third_party' THEN 1 END;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.trust_rank(text) IS
+'Trust as a number: operator 4 > owner 3 > agent 2 > third_party 1.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_trust(tenant text, claim_id bigint)
+RETURNS integer
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    best integer;
+BEGIN
+    -- A claim is as trusted as its most trusted source.
+    SELECT pg_catalog.max(@schema@_internal.trust_rank(e.trust)) INTO best
+      FROM @schema@_internal.claim_sources AS s
+      JOIN @schema@_internal.episodes AS e
+        ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+     WHERE s.tenant = claim_trust.tenant AND s.claim_id = claim_trust.claim_id;
+    RETURN coalesce(best, 0);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_trust(text, bigint) IS
+'The trust rank of a claim: the highest of its sources.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.assertion_of(
+    subject_id bigint, predicate text, object_value jsonb, object_entity_id bigint
+) RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN pg_catalog.md5(subject_id::text || '|' || predicate || '|' ||
+        CASE WHEN object_entity_id IS NOT NULL THEN 'e:' || object_entity_id::text
+             ELSE 'v:' || object_value::text END);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.assertion_of(bigint, text, jsonb, bigint) IS
+'The identity of an assertion (subject, predicate, object) for corroboration and retraction.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.retire_claim(
+    tenant text, claim_id bigint, reason text, successor bigint
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    mine boolean;
+BEGIN
+    SELECT c.xmin = pg_catalog.pg_current_xact_id()::xid INTO mine
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id;
+    IF mine THEN
+        DELETE FROM @schema@_internal.claims AS c
+         WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id;
+        RETURN;
+    END IF;
+    UPDATE @schema@_internal.claims AS c
+       SET system_time = pg_catalog.tstzrange(pg_catalog.lower(c.system_time), pg_catalog.now()),
+           retired_reason = reason,
+           superseded_by = successor
+     WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id
+       AND pg_catalog.upper_inf(c.system_time);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.retire_claim(text, bigint, text, bigint) IS
+'End a live claim''s system time now with a reason and successor (a row this transaction '
+'wrote is removed instead: nobody ever saw it).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.copy_claim(
+    tenant text, claim_id bigint, valid tstzrange
+) RETURNS bigint
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    copy_id bigint;
+BEGIN
+    INSERT INTO @schema@_internal.claims AS c (
+        tenant, subject_id, predicate, cardinality, object_value, object_entity_id, text,
+        confidence, assertion, valid, system_time, copied_from)
+    SELECT o.tenant, o.subject_id, o.predicate, o.cardinality, o.object_value,
+           o.object_entity_id, o.text, o.confidence, o.assertion, copy_claim.valid,
+           pg_catalog.tstzrange(pg_catalog.now(), NULL), coalesce(o.copied_from, o.claim_id)
+      FROM @schema@_internal.claims AS o
+     WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id
+    RETURNING c.claim_id INTO copy_id;
+    INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
+    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote
+      FROM @schema@_internal.claim_sources AS s
+     WHERE s.tenant = copy_claim.tenant AND s.claim_id = copy_claim.claim_id;
+    RETURN copy_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.copy_claim(text, bigint, tstzrange) IS
+'Write a claim again with another valid range (same assertion, same sources).';
