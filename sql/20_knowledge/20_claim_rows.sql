@@ -1,7 +1,8 @@
--- The row operations every knowledge write goes through: write, copy with a narrower
--- valid range, retire. System time is the writing transaction's instant (now()), the same
--- rule the working-memory history follows; a row created and retired by one transaction
--- was never visible to anyone, so it is removed instead of retired.
+-- The row operations every knowledge write goes through: copy with another valid range,
+-- retire. System time is the writing transaction's instant (now()), the same rule the
+-- working-memory history follows, moved just past the newest row of the slots it holds
+-- when a later-started transaction wrote them first (ingest computes it as write_at); a
+-- row created and retired by one transaction was never visible, so it is removed.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.trust_rank(trust text)
 RETURNS integer
@@ -62,7 +63,7 @@ COMMENT ON FUNCTION @schema@_internal.assertion_of(bigint, text, jsonb, bigint) 
 'The identity of an assertion (subject, predicate, object) for corroboration and retraction.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_claim(
-    tenant text, claim_id bigint, reason text, successor bigint
+    tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamptz
 ) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
@@ -81,7 +82,8 @@ BEGIN
         RETURN;
     END IF;
     UPDATE @schema@_internal.claims AS c
-       SET system_time = pg_catalog.tstzrange(pg_catalog.lower(c.system_time), pg_catalog.now()),
+       SET system_time = pg_catalog.tstzrange(pg_catalog.lower(c.system_time),
+               GREATEST(retire_at, pg_catalog.lower(c.system_time) + interval '1 microsecond')),
            retired_reason = reason,
            superseded_by = successor
      WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id
@@ -89,12 +91,12 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.retire_claim(text, bigint, text, bigint) IS
-'End a live claim''s system time now with a reason and successor (a row this transaction '
+COMMENT ON FUNCTION @schema@_internal.retire_claim(text, bigint, text, bigint, timestamptz) IS
+'End a live claim''s system time at retire_at with a reason and successor (a row this transaction '
 'wrote is removed instead: nobody ever saw it).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.copy_claim(
-    tenant text, claim_id bigint, valid tstzrange
+    tenant text, claim_id bigint, valid tstzrange, write_at timestamptz
 ) RETURNS bigint
 LANGUAGE plpgsql
 VOLATILE
@@ -109,7 +111,7 @@ BEGIN
         confidence, assertion, valid, system_time, copied_from)
     SELECT o.tenant, o.subject_id, o.predicate, o.cardinality, o.object_value,
            o.object_entity_id, o.text, o.confidence, o.assertion, copy_claim.valid,
-           pg_catalog.tstzrange(pg_catalog.now(), NULL), coalesce(o.copied_from, o.claim_id)
+           pg_catalog.tstzrange(write_at, NULL), coalesce(o.copied_from, o.claim_id)
       FROM @schema@_internal.claims AS o
      WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id
     RETURNING c.claim_id INTO copy_id;
@@ -121,5 +123,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.copy_claim(text, bigint, tstzrange) IS
+COMMENT ON FUNCTION @schema@_internal.copy_claim(text, bigint, tstzrange, timestamptz) IS
 'Write a claim again with another valid range (same assertion, same sources).';

@@ -5,7 +5,7 @@
 
 CREATE OR REPLACE FUNCTION @schema@_internal.ingest_one_claim(
     tenant text, episode_id bigint, episode_trust integer, c jsonb, floor real,
-    occurred_at timestamptz
+    occurred_at timestamptz, write_at timestamptz
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -128,7 +128,7 @@ BEGIN
                 VALUES (tenant, subject, predicate_name, cardinality, object_value, object_entity,
                         c ->> 'text', confidence, assertion,
                         pg_catalog.tstzrange(valid_from, new_end),
-                        pg_catalog.tstzrange(pg_catalog.now(), pg_catalog.now(), '[]'),
+                        pg_catalog.tstzrange(write_at, write_at, '[]'),
                         'outranked', live_id)
                 RETURNING cl.claim_id INTO new_id;
                 INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
@@ -137,16 +137,16 @@ BEGIN
             END IF;
             -- A value beginning inside a live row retires it and writes it again ending
             -- where the new value begins; a closed new range resumes it afterwards.
-            PERFORM @schema@_internal.retire_claim(tenant, live_id, 'superseded', NULL);
+            PERFORM @schema@_internal.retire_claim(tenant, live_id, 'superseded', NULL, write_at);
             IF pg_catalog.lower(live_valid) < valid_from THEN
                 PERFORM @schema@_internal.copy_claim(tenant, live_id,
-                    pg_catalog.tstzrange(pg_catalog.lower(live_valid), valid_from));
+                    pg_catalog.tstzrange(pg_catalog.lower(live_valid), valid_from), write_at);
                 copies := copies + 1;
             END IF;
             IF pg_catalog.upper(valid) IS NOT NULL
                AND (pg_catalog.upper_inf(live_valid) OR pg_catalog.upper(valid) < pg_catalog.upper(live_valid)) THEN
                 PERFORM @schema@_internal.copy_claim(tenant, live_id,
-                    pg_catalog.tstzrange(pg_catalog.upper(valid), pg_catalog.upper(live_valid)));
+                    pg_catalog.tstzrange(pg_catalog.upper(valid), pg_catalog.upper(live_valid)), write_at);
                 copies := copies + 1;
                 new_end := pg_catalog.upper(valid);
             END IF;
@@ -161,10 +161,10 @@ BEGIN
         IF live_id IS NULL THEN
             RETURN pg_catalog.jsonb_build_object('outcome', 'rejected', 'reason', 'replaces_unknown');
         END IF;
-        PERFORM @schema@_internal.retire_claim(tenant, live_id, 'replaced', NULL);
+        PERFORM @schema@_internal.retire_claim(tenant, live_id, 'replaced', NULL, write_at);
         IF pg_catalog.lower(live_valid) < valid_from THEN
             PERFORM @schema@_internal.copy_claim(tenant, live_id,
-                pg_catalog.tstzrange(pg_catalog.lower(live_valid), valid_from));
+                pg_catalog.tstzrange(pg_catalog.lower(live_valid), valid_from), write_at);
         END IF;
     END IF;
 
@@ -172,7 +172,7 @@ BEGIN
         tenant, subject_id, predicate, cardinality, object_value, object_entity_id, text,
         confidence, assertion, valid, system_time)
     VALUES (tenant, subject, predicate_name, cardinality, object_value, object_entity,
-            c ->> 'text', confidence, assertion, valid, pg_catalog.tstzrange(pg_catalog.now(), NULL))
+            c ->> 'text', confidence, assertion, valid, pg_catalog.tstzrange(write_at, NULL))
     RETURNING cl.claim_id INTO new_id;
     INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
     VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote');
@@ -187,7 +187,8 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.ingest_one_claim(text, bigint, integer, jsonb, real, timestamptz) IS
+COMMENT ON FUNCTION @schema@_internal.ingest_one_claim(
+    text, bigint, integer, jsonb, real, timestamptz, timestamptz) IS
 'Write one claim of an episode through the single-slot rules (one / many / event); the '
 'caller holds the slot''s advisory lock. Returns its outcome.';
 
@@ -215,6 +216,7 @@ DECLARE
     counters jsonb := '{"inserted": 0, "superseded": 0, "corroborated": 0, "duplicate": 0,
                         "outranked": 0, "below_floor": 0, "rejected": 0, "source_changed": 0}';
     changed integer;
+    write_at timestamptz;
 BEGIN
     IF episode IS NULL OR pg_catalog.jsonb_typeof(episode) <> 'object'
        OR coalesce(episode ->> 'source_kind', '') = '' OR coalesce(episode ->> 'source_ref', '') = ''
@@ -258,13 +260,27 @@ BEGIN
             '@schema@:slot:' || tenant || ':' || slot.subject || ':' || slot.predicate, 0));
     END LOOP;
 
+    -- This ingest's instant: the transaction's, or just after the newest live row of the
+    -- slots it holds, if a transaction that started later wrote one first.
+    SELECT GREATEST(pg_catalog.now(),
+                    pg_catalog.max(pg_catalog.lower(cl.system_time)) + interval '1 microsecond')
+      INTO write_at
+      FROM @schema@_internal.claims AS cl
+      JOIN (SELECT DISTINCT (e ->> 'subject')::bigint AS subject, e ->> 'predicate' AS predicate
+              FROM pg_catalog.jsonb_array_elements(claims) AS e
+             WHERE pg_catalog.jsonb_typeof(e -> 'subject') = 'number') AS held
+        ON cl.subject_id = held.subject AND cl.predicate = held.predicate
+     WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
+       AND cl.xmin <> pg_catalog.pg_current_xact_id()::xid;
+    write_at := coalesce(write_at, pg_catalog.now());
+
     FOR c IN SELECT e FROM pg_catalog.jsonb_array_elements(claims) AS e LOOP
         IF pg_catalog.jsonb_typeof(c) <> 'object' THEN
             RAISE EXCEPTION 'claim % is not an object', position USING ERRCODE = '22023';
         END IF;
         outcome := @schema@_internal.ingest_one_claim(
             tenant, new_episode, @schema@_internal.trust_rank(trust), c, floor,
-            (episode ->> 'occurred_at')::timestamptz);
+            (episode ->> 'occurred_at')::timestamptz, write_at);
         outcomes := outcomes || pg_catalog.jsonb_build_array(
             outcome || pg_catalog.jsonb_build_object('index', position));
         counters := pg_catalog.jsonb_set(counters, ARRAY[outcome ->> 'outcome'],
@@ -293,7 +309,7 @@ BEGIN
                                    OR e.source_ref <> ingest.episode ->> 'source_ref'))
          ORDER BY cl.claim_id
     LOOP
-        PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL);
+        PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, write_at);
         changed := changed + 1;
     END LOOP;
     counters := pg_catalog.jsonb_set(counters, '{source_changed}', pg_catalog.to_jsonb(changed));

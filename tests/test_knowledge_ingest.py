@@ -1,0 +1,367 @@
+"""Knowledge: bi-temporal claims written through ingest, read with as_of and history."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from .conftest import Database
+
+
+class Knowledge:
+    """One caller (tenant k1 unless told) of the knowledge SQL API, a transaction per call."""
+
+    def __init__(
+        self, db: Database, login: str = "app", kind: str = "operator", tenant: str = "k1"
+    ) -> None:
+        self.conn = db.connect(login)
+        self.kind = kind
+        self.tenant = tenant
+
+    def _ctx(self) -> None:
+        self.conn.execute(
+            "SELECT pgfacts.set_context(tenant => %s, agent_kind => %s)", (self.tenant, self.kind)
+        )
+
+    def one(self, sql: str, *params: Any) -> Any:
+        with self.conn.transaction():
+            self._ctx()
+            row = self.conn.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        with self.conn.transaction():
+            self._ctx()
+            return self.conn.execute(sql, params).fetchall()
+
+    def ingest(
+        self,
+        ref: str,
+        claims: list[dict[str, Any]],
+        *,
+        kind: str = "note",
+        content: str | None = None,
+        trust: str = "agent",
+    ) -> dict[str, Any]:
+        episode = {
+            "source_kind": kind,
+            "source_ref": ref,
+            "content_hash": content or f"hash-of-{ref}",
+            "trust": trust,
+        }
+        return self.one("SELECT pgfacts.ingest(%s, %s)", Jsonb(episode), Jsonb(claims))  # type: ignore[no-any-return]
+
+    def as_of(self, subject: int, predicate: str, valid_at: str, known_at: Any = None) -> list[Any]:
+        return [
+            r[0]
+            for r in self.rows(
+                "SELECT object_value FROM pgfacts.as_of(%s, %s, %s, %s)",
+                subject,
+                predicate,
+                valid_at,
+                known_at,
+            )
+        ]
+
+    def history(self, subject: int, predicate: str) -> list[tuple[Any, ...]]:
+        return self.rows(
+            "SELECT object_value, valid_from::date::text, valid_to::date::text, "
+            "retired_reason FROM pgfacts.history(%s, %s)",
+            subject,
+            predicate,
+        )
+
+    def now(self) -> Any:
+        return self.one("SELECT clock_timestamp()")
+
+
+@pytest.fixture
+def k(db: Database) -> Knowledge:
+    knowledge = Knowledge(db)
+    knowledge.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
+    knowledge.one("SELECT pgfacts.define_predicate('works_with', 'many')")
+    knowledge.one("SELECT pgfacts.define_predicate('visited', 'event')")
+    return knowledge
+
+
+def person(k: Knowledge, name: str) -> int:
+    return k.one(
+        "SELECT pgfacts.ensure_entity('person', %s, external_ref => %s)",  # type: ignore[no-any-return]
+        name,
+        f"app:people/{name}",
+    )
+
+
+def lives(
+    subject: int, city: str, start: str, end: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    claim = {"subject": subject, "predicate": "lives_in", "object": city, "valid_from": start}
+    if end:
+        claim["valid_to"] = end
+    return {**claim, **extra}
+
+
+def test_a_correction_supersedes_without_erasing(k: Knowledge) -> None:
+    anna = person(k, "anna")
+    first = k.ingest("note-1", [lives(anna, "Kyiv", "2026-01-01")])
+    assert first["counters"]["inserted"] == 1
+    before_correction = k.now()
+    second = k.ingest("note-2", [lives(anna, "Lviv", "2026-03-01")])
+    assert second["counters"]["superseded"] == 1
+    assert k.as_of(anna, "lives_in", "2026-04-01") == ["Lviv"]
+    assert k.as_of(anna, "lives_in", "2026-02-01") == ["Kyiv"]
+    # As believed before the correction: Kyiv, even for April.
+    assert k.as_of(anna, "lives_in", "2026-04-01", before_correction) == ["Kyiv"]
+    assert k.history(anna, "lives_in") == [
+        ("Kyiv", "2026-01-01", None, "superseded"),
+        ("Kyiv", "2026-01-01", "2026-03-01", None),
+        ("Lviv", "2026-03-01", None, None),
+    ]
+
+
+def test_a_value_learned_late_ends_where_the_next_begins(k: Knowledge) -> None:
+    bo = person(k, "bo")
+    k.ingest("a", [lives(bo, "Oslo", "2026-05-01")])
+    late = k.ingest("b", [lives(bo, "Rome", "2026-01-01")])
+    assert late["counters"] == {**late["counters"], "inserted": 1, "superseded": 0}
+    assert k.history(bo, "lives_in") == [
+        ("Oslo", "2026-05-01", None, None),
+        ("Rome", "2026-01-01", "2026-05-01", None),
+    ]
+
+
+def test_a_closed_range_resumes_the_earlier_value(k: Knowledge) -> None:
+    cy = person(k, "cy")
+    k.ingest("a", [lives(cy, "Paris", "2026-01-01")])
+    k.ingest("b", [lives(cy, "Nice", "2026-06-01", "2026-07-01")])
+    assert k.as_of(cy, "lives_in", "2026-06-15") == ["Nice"]
+    assert k.as_of(cy, "lives_in", "2026-08-01") == ["Paris"]
+    assert k.as_of(cy, "lives_in", "2026-02-01") == ["Paris"]
+
+
+def test_many_values_coexist_and_replaces_ends_one(k: Knowledge) -> None:
+    di = person(k, "di")
+    first = k.ingest(
+        "a",
+        [
+            {"subject": di, "predicate": "works_with", "object": "Ed", "valid_from": "2026-01-01"},
+            {"subject": di, "predicate": "works_with", "object": "Flo", "valid_from": "2026-01-01"},
+        ],
+    )
+    assert first["counters"]["inserted"] == 2
+    assert sorted(k.as_of(di, "works_with", "2026-02-01")) == ["Ed", "Flo"]
+    ed = first["outcomes"][0]["claim_id"]
+    k.ingest(
+        "b",
+        [
+            {
+                "subject": di,
+                "predicate": "works_with",
+                "object": "Gus",
+                "valid_from": "2026-03-01",
+                "replaces": ed,
+            }
+        ],
+    )
+    assert sorted(k.as_of(di, "works_with", "2026-04-01")) == ["Flo", "Gus"]
+    assert sorted(k.as_of(di, "works_with", "2026-02-01")) == ["Ed", "Flo"]
+
+
+def test_an_event_is_a_point_in_time(k: Knowledge) -> None:
+    ed = person(k, "ed")
+    k.ingest(
+        "a",
+        [
+            {
+                "subject": ed,
+                "predicate": "visited",
+                "object": "Louvre",
+                "valid_at": "2026-02-02T10:00:00Z",
+            }
+        ],
+    )
+    assert k.as_of(ed, "visited", "2026-02-02T10:00:00Z") == ["Louvre"]
+    assert k.as_of(ed, "visited", "2026-02-02T10:00:01Z") == []
+
+
+def test_the_same_assertion_from_another_source_adds_a_source(k: Knowledge, db: Database) -> None:
+    fi = person(k, "fi")
+    k.ingest("a", [lives(fi, "Bern", "2026-01-01")])
+    again = k.ingest("b", [lives(fi, "Bern", "2026-01-01", quote="I live in Bern")])
+    assert again["counters"]["corroborated"] == 1
+    assert len(k.history(fi, "lives_in")) == 1
+    with db.admin() as admin:
+        sources = admin.execute("SELECT count(*) FROM pgfacts_internal.claim_sources").fetchone()
+    assert sources == (2,)
+
+
+def test_the_same_episode_again_is_a_no_op(k: Knowledge) -> None:
+    gi = person(k, "gi")
+    k.ingest("a", [lives(gi, "Rome", "2026-01-01")])
+    again = k.ingest("a", [lives(gi, "Milan", "2026-02-01")])
+    assert again["duplicate"] is True and again["counters"]["duplicate"] == 1
+    assert k.history(gi, "lives_in") == [("Rome", "2026-01-01", None, None)]
+
+
+def test_lower_trust_cannot_retire_higher_trust(k: Knowledge) -> None:
+    hu = person(k, "hu")
+    k.ingest("profile", [lives(hu, "Graz", "2026-01-01")], trust="owner")
+    web = k.ingest("page-9", [lives(hu, "Linz", "2026-02-01")], kind="web", trust="third_party")
+    assert web["counters"]["outranked"] == 1
+    assert k.as_of(hu, "lives_in", "2026-03-01") == ["Graz"]
+    assert [row[0] for row in k.history(hu, "lives_in")] == ["Graz", "Linz"]
+    assert k.history(hu, "lives_in")[1][3] == "outranked"
+
+
+def test_a_new_version_of_a_source_retires_what_only_the_old_text_said(k: Knowledge) -> None:
+    io = person(k, "io")
+    k.ingest("note-1", [lives(io, "Bonn", "2026-01-01")], content="v1")
+    changed = k.ingest("note-1", [], content="v2")
+    assert changed["counters"]["source_changed"] == 1
+    assert k.as_of(io, "lives_in", "2026-02-01") == []
+    back = k.ingest("note-1", [lives(io, "Bonn", "2026-01-01")], content="v1")
+    assert back["duplicate"] is True  # returning to an older hash does nothing
+
+
+def test_claims_below_the_confidence_floor_are_counted_not_stored(k: Knowledge) -> None:
+    jo = person(k, "jo")
+    result = k.ingest(
+        "a",
+        [
+            lives(jo, "Turin", "2026-01-01", confidence=0.4),
+            {
+                "subject": jo,
+                "predicate": "works_with",
+                "object": "Al",
+                "valid_from": "2026-01-01",
+                "confidence": 0.9,
+            },
+        ],
+    )
+    assert result["counters"]["below_floor"] == 1 and result["counters"]["inserted"] == 1
+    assert k.history(jo, "lives_in") == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "fragment"),
+    [
+        ({"predicate": "no_such", "object": "x", "valid_from": "2026-01-01"}, "unknown predicate"),
+        (
+            {
+                "predicate": "lives_in",
+                "object": "x",
+                "valid_from": "2026-02-01",
+                "valid_to": "2026-01-01",
+            },
+            "is not after valid_from",
+        ),
+        ({"predicate": "lives_in", "object": "x", "valid_from": "not a date"}, "ISO 8601"),
+        ({"predicate": "lives_in", "valid_from": "2026-01-01"}, "needs an object"),
+        ({"predicate": "lives_in", "object": "x"}, "needs valid_from"),
+        (
+            {
+                "predicate": "lives_in",
+                "object": "x",
+                "valid_from": "2026-01-01",
+                "text": "y" * 10001,
+            },
+            "longer than 10000",
+        ),
+        (
+            {"predicate": "lives_in", "object": "x", "valid_from": "2026-01-01", "confidence": 1.5},
+            "between 0 and 1",
+        ),
+    ],
+)
+def test_bad_claims_refuse_the_episode_and_write_nothing(
+    k: Knowledge, db: Database, claim: dict[str, Any], fragment: str
+) -> None:
+    ka = person(k, "ka")
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+        k.ingest("bad", [lives(ka, "Ok", "2025-01-01"), {"subject": ka, **claim}])
+    assert fragment in str(info.value)
+    with db.admin() as admin:
+        counts = admin.execute(
+            "SELECT (SELECT count(*) FROM pgfacts_internal.claims), "
+            "(SELECT count(*) FROM pgfacts_internal.episodes)"
+        ).fetchone()
+    assert counts == (0, 0)
+
+
+def test_an_entity_of_another_tenant_is_unknown(k: Knowledge, db: Database) -> None:
+    other = Knowledge(db, tenant="k2")
+    stranger = person(other, "stranger")
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+        k.ingest("x", [lives(stranger, "Bern", "2026-01-01")])
+    assert "unknown entity" in str(info.value)
+
+
+def test_known_at_in_the_future_is_refused(k: Knowledge) -> None:
+    lu = person(k, "lu")
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        k.as_of(lu, "lives_in", "2026-01-01", "2999-01-01")
+
+
+def test_vocabulary_rules(k: Knowledge) -> None:
+    assert person(k, "mo") == person(k, "mo")  # the same ref never makes a second entity
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        k.one("SELECT pgfacts.define_predicate('lives_in', 'many')")
+    with pytest.raises(psycopg.errors.InvalidParameterValue):
+        k.one("SELECT pgfacts.define_predicate('Bad Name', 'one')")
+
+
+def test_the_exclusion_constraint_holds_even_for_raw_sql(k: Knowledge, db: Database) -> None:
+    ny = person(k, "ny")
+    k.ingest("a", [lives(ny, "Riga", "2026-01-01")])
+    with db.admin() as admin, pytest.raises(psycopg.errors.ExclusionViolation):
+        admin.execute(
+            "INSERT INTO pgfacts_internal.claims (tenant, subject_id, predicate, cardinality, "
+            "object_value, confidence, assertion, valid, system_time) VALUES ('k1', %s, "
+            "'lives_in', 'one', '\"Tallinn\"', 1, 'x', '[2026-02-01,)', '[2026-01-01,)')",
+            (ny,),
+        )
+
+
+def test_the_tuner_cannot_ingest(db: Database, k: Knowledge) -> None:
+    tuner = Knowledge(db, login="tuner", kind="tuner")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        tuner.ingest("a", [])
+
+
+def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
+    db: Database, k: Knowledge
+) -> None:
+    ox = person(k, "ox")
+    barrier = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def race(n: int) -> None:
+        writer = Knowledge(db)
+        try:
+            barrier.wait()
+            for r in range(5):
+                writer.ingest(f"w{n}-{r}", [lives(ox, f"city-{n}-{r}", f"2026-0{1 + r % 5}-01")])
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+        finally:
+            writer.conn.close()
+
+    threads = [threading.Thread(target=race, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with db.admin() as admin:
+        overlaps = admin.execute(
+            "SELECT count(*) FROM pgfacts_internal.claims a JOIN pgfacts_internal.claims b "
+            "ON a.subject_id = b.subject_id AND a.predicate = b.predicate "
+            "AND a.claim_id < b.claim_id AND a.valid && b.valid "
+            "WHERE upper_inf(a.system_time) AND upper_inf(b.system_time)"
+        ).fetchone()
+    assert overlaps == (0,)
+    assert len(k.as_of(ox, "lives_in", "2026-06-01")) == 1
