@@ -88,12 +88,20 @@ GRANT SELECT ON @schema@_internal.settings TO @schema@_maintainer;
 GRANT EXECUTE ON FUNCTION
     @schema@.define_predicate(text, text, text),
     @schema@.ensure_entity(text, text, text [], text),
-    @schema@.ingest(jsonb, jsonb)
+    @schema@.ingest(jsonb, jsonb),
+    @schema@.retract(bigint),
+    @schema@.restore(bigint)
 TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_operator;
+
+GRANT EXECUTE ON FUNCTION @schema@.override(text, jsonb) TO @schema@_operator;
 
 GRANT EXECUTE ON FUNCTION
     @schema@.as_of(bigint, text, timestamptz, timestamptz),
-    @schema@.history(bigint, text)
+    @schema@.history(bigint, text),
+    @schema@.current_claims(bigint),
+    @schema@.changes(timestamptz, timestamptz),
+    @schema@.explain(bigint),
+    @schema@.search_claims(text, real, boolean, integer)
 TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, @schema@_operator;
 
 GRANT SELECT ON @schema@_internal.entities, @schema@_internal.predicates,

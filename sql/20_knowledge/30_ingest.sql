@@ -192,11 +192,12 @@ COMMENT ON FUNCTION @schema@_internal.ingest_one_claim(
 'Write one claim of an episode through the single-slot rules (one / many / event); the '
 'caller holds the slot''s advisory lock. Returns its outcome.';
 
-CREATE OR REPLACE FUNCTION @schema@.ingest(episode jsonb, claims jsonb)
-RETURNS jsonb
+CREATE OR REPLACE FUNCTION @schema@_internal.ingest_episode(
+    episode jsonb, claims jsonb, floor real
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
-SECURITY DEFINER
+SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
@@ -205,7 +206,6 @@ DECLARE
     kind text := @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'ingest');
     trust text := coalesce(episode ->> 'trust', 'agent');
-    floor real := (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real;
     new_episode bigint;
     slot record;
     stale_claim bigint;
@@ -298,15 +298,15 @@ BEGIN
                          JOIN @schema@_internal.episodes AS e
                            ON e.tenant = s.tenant AND e.episode_id = s.episode_id
                         WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
-                          AND e.source_kind = ingest.episode ->> 'source_kind'
-                          AND e.source_ref = ingest.episode ->> 'source_ref')
+                          AND e.source_kind = episode ->> 'source_kind'
+                          AND e.source_ref = episode ->> 'source_ref')
            AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
                              JOIN @schema@_internal.episodes AS e
                                ON e.tenant = s.tenant AND e.episode_id = s.episode_id
                             WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
                               AND (e.episode_id = new_episode
-                                   OR e.source_kind <> ingest.episode ->> 'source_kind'
-                                   OR e.source_ref <> ingest.episode ->> 'source_ref'))
+                                   OR e.source_kind <> episode ->> 'source_kind'
+                                   OR e.source_ref <> episode ->> 'source_ref'))
          ORDER BY cl.claim_id
     LOOP
         PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, write_at);
@@ -316,6 +316,24 @@ BEGIN
 
     RETURN pg_catalog.jsonb_build_object('duplicate', false, 'episode_id', new_episode,
                                          'counters', counters, 'outcomes', outcomes);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.ingest_episode(jsonb, jsonb, real) IS
+'The knowledge write path behind ingest and override: one episode, its claims, a '
+'confidence floor.';
+
+CREATE OR REPLACE FUNCTION @schema@.ingest(episode jsonb, claims jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN @schema@_internal.ingest_episode(episode, claims,
+        (@schema@_internal.setting(@schema@_internal.context_tenant(), 'confidence_floor',
+                                   '0.55'))::real);
 END
 $fn$;
 

@@ -71,3 +71,178 @@ COMMENT ON FUNCTION @schema@.history(bigint, text) IS
 'Every version of (subject, predicate) in recorded order: valid range, recorded_at, '
 'retired_at and why it ended (superseded, narrowed copy via copied_from, replaced, '
 'retracted, source_changed, outranked).';
+
+CREATE OR REPLACE FUNCTION @schema@.current_claims(subject bigint)
+RETURNS TABLE (
+    claim_id bigint, predicate text, object_value jsonb, object_entity_id bigint,
+    claim_text text, confidence real, valid_from timestamptz, valid_to timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    RETURN QUERY
+    SELECT c.claim_id, c.predicate, c.object_value, c.object_entity_id, c.text, c.confidence,
+           pg_catalog.lower(c.valid), pg_catalog.upper(c.valid)
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = tenant AND c.subject_id = subject AND pg_catalog.upper_inf(c.system_time)
+       AND c.valid @> pg_catalog.now()
+     ORDER BY c.predicate, c.claim_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.current_claims(bigint) IS
+'What is believed now and true now about an entity, every predicate.';
+
+CREATE OR REPLACE FUNCTION @schema@.changes(since timestamptz, until timestamptz DEFAULT NULL)
+RETURNS TABLE (
+    claim_id bigint, subject_id bigint, predicate text, object_value jsonb, change text,
+    changed_at timestamptz, retired_reason text
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    upto timestamptz := coalesce(until, pg_catalog.now());
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    IF since IS NULL OR since > upto THEN
+        RAISE EXCEPTION 'since must be given and not after until' USING ERRCODE = '22023';
+    END IF;
+    RETURN QUERY
+    SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, 'recorded',
+           pg_catalog.lower(c.system_time), NULL::text
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = tenant AND c.retired_reason IS DISTINCT FROM 'outranked'
+       AND pg_catalog.lower(c.system_time) >= since AND pg_catalog.lower(c.system_time) < upto
+    UNION ALL
+    SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, 'retired',
+           pg_catalog.upper(c.system_time), c.retired_reason
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = tenant AND NOT pg_catalog.upper_inf(c.system_time)
+       AND c.retired_reason <> 'outranked'
+       AND pg_catalog.upper(c.system_time) >= since AND pg_catalog.upper(c.system_time) < upto
+     ORDER BY 6, 1, 5;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.changes(timestamptz, timestamptz) IS
+'Every claim recorded or retired in [since, until) (until defaults to now), in time order.';
+
+CREATE OR REPLACE FUNCTION @schema@.explain(claim_id bigint)
+RETURNS jsonb
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    result jsonb;
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    SELECT pg_catalog.jsonb_build_object(
+        'claim_id', c.claim_id, 'subject_id', c.subject_id, 'predicate', c.predicate,
+        'object', c.object_value, 'object_entity_id', c.object_entity_id, 'text', c.text,
+        'confidence', c.confidence,
+        'trust', CASE @schema@_internal.claim_trust(tenant, c.claim_id)
+                     WHEN 4 THEN 'operator' WHEN 3 THEN 'owner' WHEN 2 THEN 'agent'
+                     WHEN 1 THEN 'third_party' END,
+        'version', pg_catalog.jsonb_build_object(
+            'valid_from', pg_catalog.lower(c.valid), 'valid_to', pg_catalog.upper(c.valid),
+            'recorded_at', pg_catalog.lower(c.system_time),
+            'retired_at', CASE WHEN pg_catalog.upper_inf(c.system_time) THEN NULL
+                               ELSE pg_catalog.upper(c.system_time) END,
+            'retired_reason', c.retired_reason, 'copied_from', c.copied_from),
+        'sources', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                        'episode_id', e.episode_id, 'source_kind', e.source_kind,
+                        'source_ref', e.source_ref, 'content_hash', e.content_hash,
+                        'occurred_at', e.occurred_at, 'trust', e.trust,
+                        'extractor', e.extractor, 'locator', s.locator, 'quote', s.quote)
+                        ORDER BY e.episode_id), '[]')
+                      FROM @schema@_internal.claim_sources AS s
+                      JOIN @schema@_internal.episodes AS e
+                        ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                     WHERE s.tenant = c.tenant AND s.claim_id = c.claim_id),
+        'retraction', (SELECT pg_catalog.jsonb_build_object('retracted_at', r.retracted_at,
+                                                            'restored_at', r.restored_at)
+                         FROM @schema@_internal.retractions AS r
+                        WHERE r.tenant = c.tenant AND r.claim_id = c.claim_id),
+        -- Rows that replaced this one (its successor, and its narrowed copies), nearest
+        -- first; and the rows it replaced.
+        'successors', (SELECT coalesce(pg_catalog.jsonb_agg(x.claim_id ORDER BY x.claim_id), '[]')
+                         FROM @schema@_internal.claims AS x
+                        WHERE x.tenant = c.tenant
+                          AND (x.claim_id = c.superseded_by OR x.copied_from = c.claim_id)),
+        'predecessors', (SELECT coalesce(pg_catalog.jsonb_agg(x.claim_id ORDER BY x.claim_id DESC), '[]')
+                           FROM @schema@_internal.claims AS x
+                          WHERE x.tenant = c.tenant
+                            AND (x.superseded_by = c.claim_id OR x.claim_id = c.copied_from)))
+      INTO result
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = tenant AND c.claim_id = explain.claim_id;
+    RETURN result;  -- NULL for an id this tenant does not hold
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.explain(bigint) IS
+'Why a claim is believed, in one call: its sources (episode, kind, ref, hash, locator, '
+'quote, trust, extractor), its trust (the highest source), its version (valid range, '
+'recorded, retired, reason), retraction, successors and predecessors. NULL for an id of '
+'another tenant.';
+
+CREATE OR REPLACE FUNCTION @schema@.search_claims(
+    query text, min_confidence real DEFAULT 0.55, include_history boolean DEFAULT false,
+    "limit" integer DEFAULT 8
+) RETURNS TABLE (
+    claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text,
+    confidence real, rank real, current boolean, stopped_believed_at timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    tsq tsquery;
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    IF query IS NULL OR pg_catalog.btrim(query) = '' THEN
+        RAISE EXCEPTION 'query must be a non-empty string' USING ERRCODE = '22023';
+    END IF;
+    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100 THEN
+        RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
+    END IF;
+    tsq := pg_catalog.websearch_to_tsquery('simple'::regconfig, query);
+    RETURN QUERY
+    SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, c.text, c.confidence,
+           pg_catalog.ts_rank_cd(c.search_vector, tsq), pg_catalog.upper_inf(c.system_time),
+           CASE WHEN pg_catalog.upper_inf(c.system_time) THEN NULL
+                ELSE pg_catalog.upper(c.system_time) END
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = tenant AND c.search_vector @@ tsq
+       AND c.confidence >= coalesce(min_confidence, 0)
+       AND (pg_catalog.upper_inf(c.system_time)
+            OR (include_history AND c.retired_reason <> 'outranked'))
+     ORDER BY 7 DESC, pg_catalog.upper_inf(c.system_time) DESC, c.claim_id DESC
+     LIMIT "limit";
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.search_claims(text, real, boolean, integer) IS
+'Full-text search over claims (websearch_to_tsquery, ranked by ts_rank_cd): live claims of '
+'at least min_confidence (default 0.55); include_history adds superseded rows, marked with '
+'when they stopped being believed. limit 1..100, default 8.';
