@@ -72,6 +72,9 @@ CREATE TABLE @schema@_internal.claims (
     -- the negative memory of retracted assertions.
     assertion text NOT NULL,
     valid tstzrange NOT NULL,
+    -- The valid range as the source asserted it, before a later known value cut it short;
+    -- replaying a slot (purge_source, verify_slot) starts from this.
+    asserted_valid tstzrange NOT NULL,
     system_time tstzrange NOT NULL,
     retired_reason text,
     superseded_by bigint,

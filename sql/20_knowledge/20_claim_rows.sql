@@ -108,9 +108,10 @@ DECLARE
 BEGIN
     INSERT INTO @schema@_internal.claims AS c (
         tenant, subject_id, predicate, cardinality, object_value, object_entity_id, text,
-        confidence, assertion, valid, system_time, copied_from)
+        confidence, assertion, valid, asserted_valid, system_time, copied_from)
     SELECT o.tenant, o.subject_id, o.predicate, o.cardinality, o.object_value,
            o.object_entity_id, o.text, o.confidence, o.assertion, copy_claim.valid,
+           o.asserted_valid,
            pg_catalog.tstzrange(write_at, NULL), coalesce(o.copied_from, o.claim_id)
       FROM @schema@_internal.claims AS o
      WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id

@@ -23,6 +23,7 @@ DECLARE
     valid_from timestamptz;
     valid_to timestamptz;
     valid tstzrange;
+    asserted tstzrange;
     assertion text;
     live_id bigint;
     live_valid tstzrange;
@@ -80,6 +81,7 @@ BEGIN
     END IF;
     valid := CASE WHEN cardinality = 'event' THEN pg_catalog.tstzrange(valid_from, valid_from, '[]')
                   ELSE pg_catalog.tstzrange(valid_from, valid_to) END;
+    asserted := valid;
 
     IF confidence < floor THEN
         RETURN pg_catalog.jsonb_build_object('outcome', 'below_floor');
@@ -124,10 +126,11 @@ BEGIN
                 -- Outranked: stored already retired, in history, never in as-of.
                 INSERT INTO @schema@_internal.claims AS cl (
                     tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
-                    text, confidence, assertion, valid, system_time, retired_reason, superseded_by)
+                    text, confidence, assertion, valid, asserted_valid, system_time,
+                    retired_reason, superseded_by)
                 VALUES (tenant, subject, predicate_name, cardinality, object_value, object_entity,
                         c ->> 'text', confidence, assertion,
-                        pg_catalog.tstzrange(valid_from, new_end),
+                        pg_catalog.tstzrange(valid_from, new_end), asserted,
                         pg_catalog.tstzrange(write_at, write_at, '[]'),
                         'outranked', live_id)
                 RETURNING cl.claim_id INTO new_id;
@@ -170,9 +173,9 @@ BEGIN
 
     INSERT INTO @schema@_internal.claims AS cl (
         tenant, subject_id, predicate, cardinality, object_value, object_entity_id, text,
-        confidence, assertion, valid, system_time)
+        confidence, assertion, valid, asserted_valid, system_time)
     VALUES (tenant, subject, predicate_name, cardinality, object_value, object_entity,
-            c ->> 'text', confidence, assertion, valid, pg_catalog.tstzrange(write_at, NULL))
+            c ->> 'text', confidence, assertion, valid, asserted, pg_catalog.tstzrange(write_at, NULL))
     RETURNING cl.claim_id INTO new_id;
     INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
     VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote');
