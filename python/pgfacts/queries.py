@@ -81,3 +81,26 @@ PURGE_TOMBSTONES = (
 )
 RUN_MAINTENANCE = "SELECT {schema}.run_maintenance()"
 SET_SETTING = "SELECT {schema}.set_setting(name => %(name)s, value => %(value)s)"
+
+# --- knowledge (used by the demo; the client methods come with the knowledge issue) -------
+
+DEFINE_PREDICATE = (
+    "SELECT {schema}.define_predicate(name => %(name)s, cardinality => %(cardinality)s, "
+    "description => %(description)s)"
+)
+ENSURE_ENTITY = (
+    "SELECT {schema}.ensure_entity(kind => %(kind)s, name => %(name)s, "
+    "external_ref => %(external_ref)s)"
+)
+INGEST = "SELECT {schema}.ingest(episode => %(episode)s, claims => %(claims)s)"
+AS_OF = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(a) ORDER BY a.claim_id), '[]')
+  FROM {schema}.as_of(subject => %(subject)s, predicate => %(predicate)s,
+                      valid_at => %(valid_at)s, known_at => %(known_at)s) AS a
+"""
+HISTORY = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h) ORDER BY h.claim_id), '[]')
+  FROM {schema}.history(subject => %(subject)s, predicate => %(predicate)s) AS h
+"""
+EXPLAIN_CLAIM = "SELECT {schema}.explain(claim_id => %(claim_id)s)"
+CLOCK = "SELECT pg_catalog.clock_timestamp()"
