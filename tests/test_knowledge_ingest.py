@@ -366,3 +366,41 @@ def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
         ).fetchone()
     assert overlaps == (0,)
     assert len(k.as_of(ox, "lives_in", "2026-06-01")) == 1
+
+
+def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) -> None:
+    import time
+
+    subjects = [person(k, f"crash-{i}") for i in range(50)]
+    claims = [lives(s, f"city-{r}", f"2026-{1 + r:02}-01") for r in range(12) for s in subjects]
+    victim = Knowledge(db)
+    pid = victim.conn.info.backend_pid
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            victim.ingest("big", claims[:600])
+        except BaseException as exc:  # the terminated connection raises here
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    with db.admin() as admin:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            row = admin.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,))
+            query = (row.fetchone() or ("",))[0] or ""
+            if "pgfacts.ingest" in query:
+                break
+            time.sleep(0.005)
+        time.sleep(0.15)  # well inside the ingest (it takes several hundred milliseconds)
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    thread.join()
+    assert outcome and isinstance(outcome[0], psycopg.OperationalError)
+    with db.admin() as admin:
+        counts = admin.execute(
+            "SELECT (SELECT count(*) FROM pgfacts_internal.claims), "
+            "(SELECT count(*) FROM pgfacts_internal.claim_sources), "
+            "(SELECT count(*) FROM pgfacts_internal.episodes)"
+        ).fetchone()
+    assert counts == (0, 0, 0)
