@@ -134,18 +134,20 @@ COMMENT ON TABLE @schema@_internal.claim_sources IS
 'The episodes (with locator and quote) that support each claim';
 
 -- Negative memory: a retracted assertion is never written again by ingest until restored.
+-- Keyed by the assertion, so it outlives the claim rows (a slot rewritten by purge_source
+-- gets new rows; the memory of what was retracted stays).
 CREATE TABLE @schema@_internal.retractions (
     tenant text NOT NULL,
-    claim_id bigint NOT NULL,
+    retraction_id bigint GENERATED ALWAYS AS IDENTITY,
     assertion text NOT NULL,
+    claim_id bigint,
     retracted_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
     restored_at timestamptz,
-    CONSTRAINT retractions_pkey PRIMARY KEY (tenant, claim_id),
-    CONSTRAINT retractions_claim_fkey FOREIGN KEY (tenant, claim_id)
-        REFERENCES @schema@_internal.claims (tenant, claim_id) ON DELETE CASCADE
+    CONSTRAINT retractions_pkey PRIMARY KEY (tenant, retraction_id)
 );
-CREATE INDEX retractions_active_idx ON @schema@_internal.retractions (tenant, assertion)
+CREATE UNIQUE INDEX retractions_active_key ON @schema@_internal.retractions (tenant, assertion)
     WHERE restored_at IS NULL;
+CREATE INDEX retractions_claim_idx ON @schema@_internal.retractions (tenant, claim_id);
 COMMENT ON TABLE @schema@_internal.retractions IS 'Retracted assertions (negative memory)';
 
 CREATE TABLE @schema@_internal.override_requests (

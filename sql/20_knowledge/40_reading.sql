@@ -178,7 +178,8 @@ BEGIN
         'retraction', (SELECT pg_catalog.jsonb_build_object('retracted_at', r.retracted_at,
                                                             'restored_at', r.restored_at)
                          FROM @schema@_internal.retractions AS r
-                        WHERE r.tenant = c.tenant AND r.claim_id = c.claim_id),
+                        WHERE r.tenant = c.tenant AND r.claim_id = c.claim_id
+                        ORDER BY r.retraction_id DESC LIMIT 1),
         -- Rows that replaced this one (its successor, and its narrowed copies), nearest
         -- first; and the rows it replaced.
         'successors', (SELECT coalesce(pg_catalog.jsonb_agg(x.claim_id ORDER BY x.claim_id), '[]')

@@ -29,8 +29,13 @@ BEGIN
         '@schema@:slot:' || tenant || ':' || target.subject_id || ':' || target.predicate, 0));
     -- Retired, not narrowed: a retracted one value leaves a gap.
     PERFORM @schema@_internal.retire_claim(tenant, claim_id, 'retracted', NULL, pg_catalog.now());
-    INSERT INTO @schema@_internal.retractions (tenant, claim_id, assertion)
-    VALUES (tenant, claim_id, target.assertion);
+    -- The slot lock above serializes retractions of one assertion.
+    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
+                    WHERE r.tenant = tenant AND r.assertion = target.assertion
+                      AND r.restored_at IS NULL) THEN
+        INSERT INTO @schema@_internal.retractions (tenant, claim_id, assertion)
+        VALUES (tenant, claim_id, target.assertion);
+    END IF;
     RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'retracted', true);
 END
 $fn$;
@@ -54,11 +59,12 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'restore');
-    SELECT c.subject_id, c.predicate, c.cardinality, c.valid INTO target
+    SELECT c.subject_id, c.predicate, c.cardinality, c.valid, c.assertion INTO target
       FROM @schema@_internal.claims AS c
       JOIN @schema@_internal.retractions AS r
-        ON r.tenant = c.tenant AND r.claim_id = c.claim_id AND r.restored_at IS NULL
-     WHERE c.tenant = tenant AND c.claim_id = restore.claim_id;
+        ON r.tenant = c.tenant AND r.assertion = c.assertion AND r.restored_at IS NULL
+     WHERE c.tenant = tenant AND c.claim_id = restore.claim_id
+       AND c.retired_reason = 'retracted';
     IF NOT FOUND THEN
         RAISE EXCEPTION 'claim % is not retracted', claim_id USING ERRCODE = 'P0002';
     END IF;
@@ -73,7 +79,7 @@ BEGIN
             USING ERRCODE = '55000', HINT = 'retract or correct the newer claim first';
     END IF;
     UPDATE @schema@_internal.retractions AS r SET restored_at = pg_catalog.now()
-     WHERE r.tenant = tenant AND r.claim_id = restore.claim_id AND r.restored_at IS NULL;
+     WHERE r.tenant = tenant AND r.assertion = target.assertion AND r.restored_at IS NULL;
     copy_id := @schema@_internal.copy_claim(tenant, claim_id, target.valid, pg_catalog.now());
     RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'restored_as', copy_id);
 END
