@@ -152,3 +152,56 @@ def test_every_defined_tool_is_callable_and_every_argument_is_accepted(db: Datab
                     )
                 except psycopg.Error as exc:
                     assert "does not take argument" not in str(exc), (definition["name"], argument)
+
+
+def test_knowledge_through_the_client(db: Database) -> None:
+    ctx = Context(tenant="acme", agent_kind="operator")
+    with FactStore(db.dsn("app"), context=ctx) as k:
+        k.define_predicate("lives_in", "one")
+        anna = k.ensure_entity("person", "Anna", external_ref="p/7")
+        assert k.ensure_entity("person", "Anna", external_ref="p/7") == anna
+        k.ingest(
+            {"source_kind": "note", "source_ref": "n1", "content_hash": "h"},
+            [
+                {
+                    "subject": anna,
+                    "predicate": "lives_in",
+                    "object": "Kyiv",
+                    "valid_from": "2026-01-01",
+                }
+            ],
+        )
+        done = k.ingest(
+            {"source_kind": "note", "source_ref": "n2", "content_hash": "h"},
+            [
+                {
+                    "subject": anna,
+                    "predicate": "lives_in",
+                    "object": "Lviv",
+                    "valid_from": "2026-03-01",
+                }
+            ],
+        )
+        assert [r["object_value"] for r in k.as_of(anna, "lives_in", valid_at="2026-04-01")] == [
+            "Lviv"
+        ]
+        assert len(k.history(anna, "lives_in")) == 3
+        lviv = done["outcomes"][0]["claim_id"]
+        assert k.explain(lviv)["sources"][0]["source_ref"] == "n2"
+        assert k.search_claims("Lviv")[0]["claim_id"] == lviv
+        assert k.retract(lviv)["retracted"] is True
+        assert k.current_claims(anna) == []
+        assert k.restore(lviv)["claim_id"] == lviv
+        assert (
+            k.override(
+                "fix",
+                {
+                    "subject": anna,
+                    "predicate": "lives_in",
+                    "object": "Odesa",
+                    "valid_from": "2026-05-01",
+                },
+            )["replayed"]
+            is False
+        )
+        assert len(k.changes("2000-01-01")) > 0

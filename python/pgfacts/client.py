@@ -178,6 +178,69 @@ class _Api(Generic[R]):
     def set_setting(self, name: str, value: Any) -> R:
         return self._api(queries.SET_SETTING, name=name, value=Jsonb(value))
 
+    # -- knowledge ---------------------------------------------------------------------
+
+    def define_predicate(self, name: str, cardinality: str, description: str = "") -> R:
+        return self._api(
+            queries.DEFINE_PREDICATE, name=name, cardinality=cardinality, description=description
+        )
+
+    def ensure_entity(self, kind: str, name: str, *, external_ref: str | None = None) -> R:
+        return self._api(queries.ENSURE_ENTITY, kind=kind, name=name, external_ref=external_ref)
+
+    def ingest(self, episode: Mapping[str, Any], claims: Sequence[Mapping[str, Any]]) -> R:
+        return self._api(queries.INGEST, episode=Jsonb(dict(episode)), claims=Jsonb(list(claims)))
+
+    def as_of(
+        self, subject: int, predicate: str, *, valid_at: Any = None, known_at: Any = None
+    ) -> R:
+        return self._api(
+            queries.AS_OF,
+            subject=subject,
+            predicate=predicate,
+            valid_at=valid_at,
+            known_at=known_at,
+        )
+
+    def history(self, subject: int, predicate: str) -> R:
+        return self._api(queries.HISTORY, subject=subject, predicate=predicate)
+
+    def current_claims(self, subject: int) -> R:
+        return self._api(queries.CURRENT_CLAIMS, subject=subject)
+
+    def changes(self, since: Any, until: Any = None) -> R:
+        return self._api(queries.CHANGES, since=since, until=until)
+
+    def explain(self, claim_id: int) -> R:
+        return self._api(queries.EXPLAIN_CLAIM, claim_id=claim_id)
+
+    def search_claims(
+        self,
+        query: str,
+        *,
+        min_confidence: float = 0.55,
+        include_history: bool = False,
+        limit: int = 8,
+    ) -> R:
+        return self._api(
+            queries.SEARCH_CLAIMS,
+            query=query,
+            min_confidence=min_confidence,
+            include_history=include_history,
+            limit=limit,
+        )
+
+    def retract(self, claim_id: int) -> R:
+        return self._api(queries.RETRACT, claim_id=claim_id)
+
+    def restore(self, claim_id: int) -> R:
+        return self._api(queries.RESTORE, claim_id=claim_id)
+
+    def override(self, idempotency_key: str, claim: Mapping[str, Any]) -> R:
+        return self._api(
+            queries.OVERRIDE, idempotency_key=idempotency_key, claim=Jsonb(dict(claim))
+        )
+
 
 def _context_params(context: Context) -> dict[str, Any]:
     return asdict(context)

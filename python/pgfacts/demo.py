@@ -6,14 +6,10 @@ import json
 import uuid
 from typing import Any
 
-import psycopg
-from psycopg.types.json import Jsonb
 from rich.console import Console
 
-from . import doctor, queries
+from . import doctor
 from .client import Context, FactStore
-from .errors import translate
-from .runtime import resolve_dsn
 
 
 def _section(out: Console, title: str) -> None:
@@ -99,93 +95,58 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
 
 def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
     _section(out, "knowledge: a correction supersedes without erasing")
-
-    def call(conn: psycopg.Connection[Any], sql: str, **params: Any) -> Any:
-        with conn.transaction():
-            conn.execute(
-                queries.SET_CONTEXT.format(schema=schema),
+    context = Context(tenant=tenant, agent_id="demo", agent_kind="operator")
+    with FactStore(dsn, schema=schema, context=context) as k:
+        k.define_predicate("payment_terms", "one", "a client's payment terms")
+        client = k.ensure_entity("client", "Ardal Finch", external_ref="crm:clients/42")
+        first = k.ingest(
+            {"source_kind": "email", "source_ref": "msg-1", "content_hash": "a1"},
+            [
                 {
-                    "tenant": tenant,
-                    "session_id": None,
-                    "agent_id": "demo",
-                    "agent_kind": "operator",
-                    "parent_session_id": None,
-                },
-            )
-            row = conn.execute(sql.format(schema=schema), params).fetchone()
-        return row[0] if row else None
-
-    try:
-        with psycopg.connect(resolve_dsn(dsn)) as conn:
-            call(
-                conn,
-                queries.DEFINE_PREDICATE,
-                name="payment_terms",
-                cardinality="one",
-                description="a client's payment terms",
-            )
-            client = call(
-                conn,
-                queries.ENSURE_ENTITY,
-                kind="client",
-                name="Ardal Finch",
-                external_ref="crm:clients/42",
-            )
-            episode = {"source_kind": "email", "source_ref": "msg-1", "content_hash": "a1"}
-            claim = {
-                "subject": client,
-                "predicate": "payment_terms",
-                "object": "net-30",
-                "valid_from": "2025-11-02",
-                "quote": "terms are net-30",
-            }
-            first = call(conn, queries.INGEST, episode=Jsonb(episode), claims=Jsonb([claim]))
-            out.print(f"ingest net-30 from 2025-11-02: {json.dumps(first['counters'])}")
-            before = call(conn, queries.CLOCK)
-            episode = {
-                "source_kind": "email",
-                "source_ref": "msg-2",
-                "content_hash": "b2",
-                "trust": "owner",
-            }
-            claim = {
-                "subject": client,
-                "predicate": "payment_terms",
-                "object": "net-45",
-                "valid_from": "2026-04-11",
-                "quote": "moving you to 45 from April",
-            }
-            second = call(conn, queries.INGEST, episode=Jsonb(episode), claims=Jsonb([claim]))
-            out.print(f"ingest net-45 from 2026-04-11: {json.dumps(second['counters'])}")
-            for label, valid_at, known_at in [
-                ("terms in May 2026, as believed now", "2026-05-01", None),
-                ("terms in May 2026, as believed before the correction", "2026-05-01", before),
-                ("terms in January 2026, as believed now", "2026-01-15", None),
-            ]:
-                rows = call(
-                    conn,
-                    queries.AS_OF,
-                    subject=client,
-                    predicate="payment_terms",
-                    valid_at=valid_at,
-                    known_at=known_at,
-                )
-                out.print(f"  {label}: {[r['object_value'] for r in rows]}", highlight=False)
+                    "subject": client,
+                    "predicate": "payment_terms",
+                    "object": "net-30",
+                    "valid_from": "2025-11-02",
+                    "quote": "terms are net-30",
+                }
+            ],
+        )
+        out.print(f"ingest net-30 from 2025-11-02: {json.dumps(first['counters'])}")
+        # The instant net-30 became known: a known_at before the correction.
+        before = k.explain(first["outcomes"][0]["claim_id"])["version"]["recorded_at"]
+        second = k.ingest(
+            {"source_kind": "email", "source_ref": "msg-2", "content_hash": "b2", "trust": "owner"},
+            [
+                {
+                    "subject": client,
+                    "predicate": "payment_terms",
+                    "object": "net-45",
+                    "valid_from": "2026-04-11",
+                    "quote": "moving you to 45 from April",
+                }
+            ],
+        )
+        out.print(f"ingest net-45 from 2026-04-11: {json.dumps(second['counters'])}")
+        for label, valid_at, known_at in [
+            ("terms in May 2026, as believed now", "2026-05-01", None),
+            ("terms in May 2026, as believed before the correction", "2026-05-01", before),
+            ("terms in January 2026, as believed now", "2026-01-15", None),
+        ]:
+            rows = k.as_of(client, "payment_terms", valid_at=valid_at, known_at=known_at)
+            out.print(f"  {label}: {[r['object_value'] for r in rows]}", highlight=False)
+        out.print(
+            "history (nothing erased: the old row is retired, a narrowed copy keeps its past):"
+        )
+        for row in k.history(client, "payment_terms"):
             out.print(
-                "history (nothing erased: the old row is retired, a narrowed copy keeps its past):"
+                f"  #{row['claim_id']} {row['object_value']:<8} valid "
+                f"{row['valid_from'][:10]} .. {(row['valid_to'] or '')[:10]:<10} "
+                f"{row['retired_reason'] or 'current'}",
+                highlight=False,
             )
-            for row in call(conn, queries.HISTORY, subject=client, predicate="payment_terms"):
-                out.print(
-                    f"  #{row['claim_id']} {row['object_value']:<8} valid "
-                    f"{row['valid_from'][:10]} .. {(row['valid_to'] or '')[:10]:<10} "
-                    f"{row['retired_reason'] or 'current'}",
-                    highlight=False,
-                )
-            why = call(conn, queries.EXPLAIN_CLAIM, claim_id=second["outcomes"][0]["claim_id"])
-            _show(
-                out,
-                "explain(net-45)",
-                {k: why[k] for k in ("trust", "version", "sources", "predecessors")},
-            )
-    except psycopg.Error as exc:
-        raise translate(exc) from exc
+        why = k.explain(second["outcomes"][0]["claim_id"])
+        _show(
+            out,
+            "explain(net-45)",
+            {key: why[key] for key in ("trust", "version", "sources", "predecessors")},
+        )

@@ -82,7 +82,7 @@ PURGE_TOMBSTONES = (
 RUN_MAINTENANCE = "SELECT {schema}.run_maintenance()"
 SET_SETTING = "SELECT {schema}.set_setting(name => %(name)s, value => %(value)s)"
 
-# --- knowledge (used by the demo; the client methods come with the knowledge issue) -------
+# --- knowledge ------------------------------------------------------------------------
 
 DEFINE_PREDICATE = (
     "SELECT {schema}.define_predicate(name => %(name)s, cardinality => %(cardinality)s, "
@@ -103,4 +103,19 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h) ORDER BY h.claim_id)
   FROM {schema}.history(subject => %(subject)s, predicate => %(predicate)s) AS h
 """
 EXPLAIN_CLAIM = "SELECT {schema}.explain(claim_id => %(claim_id)s)"
-CLOCK = "SELECT pg_catalog.clock_timestamp()"
+CURRENT_CLAIMS = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
+  FROM {schema}.current_claims(subject => %(subject)s) AS c
+"""
+CHANGES = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
+  FROM {schema}.changes(since => %(since)s, until => %(until)s) AS c
+"""
+SEARCH_CLAIMS = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
+  FROM {schema}.search_claims(query => %(query)s, min_confidence => %(min_confidence)s::real,
+                              include_history => %(include_history)s, "limit" => %(limit)s::integer) AS c
+"""
+RETRACT = "SELECT {schema}.retract(claim_id => %(claim_id)s)"
+RESTORE = "SELECT {schema}.restore(claim_id => %(claim_id)s)"
+OVERRIDE = "SELECT {schema}.override(idempotency_key => %(idempotency_key)s, claim => %(claim)s)"
