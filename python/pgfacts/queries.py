@@ -113,8 +113,9 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
 """
 SEARCH_CLAIMS = """
 SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
-  FROM {schema}.search_claims(query => %(query)s, min_confidence => %(min_confidence)s::real,
-                              include_history => %(include_history)s, "limit" => %(limit)s::integer) AS c
+  FROM {schema}.search_claims(
+           query => %(query)s, min_confidence => %(min_confidence)s::real,
+           include_history => %(include_history)s, "limit" => %(limit)s::integer) AS c
 """
 RETRACT = "SELECT {schema}.retract(claim_id => %(claim_id)s)"
 RESTORE = "SELECT {schema}.restore(claim_id => %(claim_id)s)"
