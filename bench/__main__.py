@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from . import foundation, working_memory
+from . import foundation, knowledge, working_memory
 from .runner import SIZES, bench_database, print_table
 
 WORKLOADS = [
     ("foundation: one SQL API call", foundation.run),
     ("working memory: store, read, delete facts", working_memory.run),
+    ("knowledge: ingest claims, as_of, history", knowledge.run),
 ]
 
 

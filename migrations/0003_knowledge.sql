@@ -111,7 +111,6 @@ CREATE INDEX claims_live_slot_idx ON @schema@_internal.claims (tenant, subject_i
     WHERE pg_catalog.upper_inf(system_time);
 CREATE INDEX claims_slot_idx ON @schema@_internal.claims (tenant, subject_id, predicate, claim_id);
 CREATE INDEX claims_assertion_idx ON @schema@_internal.claims (tenant, assertion);
-CREATE INDEX claims_system_time_idx ON @schema@_internal.claims USING gist (tenant, system_time);
 CREATE INDEX claims_search_idx ON @schema@_internal.claims USING gin (search_vector);
 COMMENT ON TABLE @schema@_internal.claims IS
 'Bi-temporal claims: never edited, only retired (system time closed) with a reason';

@@ -99,8 +99,11 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(a) ORDER BY a.claim_id)
                       valid_at => %(valid_at)s, known_at => %(known_at)s) AS a
 """
 HISTORY = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h) ORDER BY h.claim_id), '[]')
-  FROM {schema}.history(subject => %(subject)s, predicate => %(predicate)s) AS h
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h) ORDER BY h.position), '[]')
+  FROM {schema}.history(subject => %(subject)s, predicate => %(predicate)s)
+       WITH ORDINALITY AS h (claim_id, object_value, object_entity_id, claim_text, confidence,
+                             valid_from, valid_to, recorded_at, retired_at, retired_reason,
+                             superseded_by, copied_from, position)
 """
 EXPLAIN_CLAIM = "SELECT {schema}.explain(claim_id => %(claim_id)s)"
 CURRENT_CLAIMS = """

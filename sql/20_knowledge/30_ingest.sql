@@ -32,6 +32,8 @@ DECLARE
     new_id bigint;
     copies integer := 0;
     replaced bigint;
+    claim_ids constant regclass :=
+        pg_catalog.pg_get_serial_sequence('@schema@_internal.claims', 'claim_id')::regclass;
 BEGIN
     IF pg_catalog.jsonb_typeof(c -> 'subject') <> 'number' THEN
         RAISE EXCEPTION 'claim subject must be an entity id' USING ERRCODE = '22023';
@@ -140,7 +142,8 @@ BEGIN
             END IF;
             -- A value beginning inside a live row retires it and writes it again ending
             -- where the new value begins; a closed new range resumes it afterwards.
-            PERFORM @schema@_internal.retire_claim(tenant, live_id, 'superseded', NULL, write_at);
+            new_id := pg_catalog.nextval(claim_ids);
+            PERFORM @schema@_internal.retire_claim(tenant, live_id, 'superseded', new_id, write_at);
             IF pg_catalog.lower(live_valid) < valid_from THEN
                 PERFORM @schema@_internal.copy_claim(tenant, live_id,
                     pg_catalog.tstzrange(pg_catalog.lower(live_valid), valid_from), write_at);
@@ -164,25 +167,26 @@ BEGIN
         IF live_id IS NULL THEN
             RETURN pg_catalog.jsonb_build_object('outcome', 'rejected', 'reason', 'replaces_unknown');
         END IF;
-        PERFORM @schema@_internal.retire_claim(tenant, live_id, 'replaced', NULL, write_at);
+        new_id := pg_catalog.nextval(claim_ids);
+        PERFORM @schema@_internal.retire_claim(tenant, live_id, 'replaced', new_id, write_at);
         IF pg_catalog.lower(live_valid) < valid_from THEN
             PERFORM @schema@_internal.copy_claim(tenant, live_id,
                 pg_catalog.tstzrange(pg_catalog.lower(live_valid), valid_from), write_at);
         END IF;
     END IF;
 
+    -- The id was drawn before retiring the row it replaces, so that row names its successor
+    -- in the one update that retires it.
+    new_id := coalesce(new_id, pg_catalog.nextval(claim_ids));
     INSERT INTO @schema@_internal.claims AS cl (
-        tenant, subject_id, predicate, cardinality, object_value, object_entity_id, text,
-        confidence, assertion, valid, asserted_valid, system_time)
-    VALUES (tenant, subject, predicate_name, cardinality, object_value, object_entity,
-            c ->> 'text', confidence, assertion, valid, asserted, pg_catalog.tstzrange(write_at, NULL))
-    RETURNING cl.claim_id INTO new_id;
+        claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
+        text, confidence, assertion, valid, asserted_valid, system_time)
+    OVERRIDING SYSTEM VALUE
+    VALUES (new_id, tenant, subject, predicate_name, cardinality, object_value, object_entity,
+            c ->> 'text', confidence, assertion, valid, asserted, pg_catalog.tstzrange(write_at, NULL));
     INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
     VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote');
     IF live_id IS NOT NULL THEN
-        UPDATE @schema@_internal.claims AS cl SET superseded_by = new_id
-         WHERE cl.tenant = tenant AND cl.claim_id = live_id
-           AND NOT pg_catalog.upper_inf(cl.system_time);
         RETURN pg_catalog.jsonb_build_object('outcome', 'superseded', 'claim_id', new_id,
                                              'retired', live_id);
     END IF;
@@ -266,15 +270,17 @@ BEGIN
     -- This ingest's instant: the transaction's, or just after the newest live row of the
     -- slots it holds, if a transaction that started later wrote one first.
     SELECT GREATEST(pg_catalog.now(),
-                    pg_catalog.max(pg_catalog.lower(cl.system_time)) + interval '1 microsecond')
+                    pg_catalog.max(newest.recorded) + interval '1 microsecond')
       INTO write_at
-      FROM @schema@_internal.claims AS cl
-      JOIN (SELECT DISTINCT (e ->> 'subject')::bigint AS subject, e ->> 'predicate' AS predicate
+      FROM (SELECT DISTINCT (e ->> 'subject')::bigint AS subject, e ->> 'predicate' AS predicate
               FROM pg_catalog.jsonb_array_elements(claims) AS e
              WHERE pg_catalog.jsonb_typeof(e -> 'subject') = 'number') AS held
-        ON cl.subject_id = held.subject AND cl.predicate = held.predicate
-     WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
-       AND cl.xmin <> pg_catalog.pg_current_xact_id()::xid;
+      CROSS JOIN LATERAL (
+            SELECT pg_catalog.max(pg_catalog.lower(cl.system_time)) AS recorded
+              FROM @schema@_internal.claims AS cl
+             WHERE cl.tenant = tenant AND cl.subject_id = held.subject
+               AND cl.predicate = held.predicate AND pg_catalog.upper_inf(cl.system_time)
+               AND cl.xmin <> pg_catalog.pg_current_xact_id()::xid) AS newest;
     write_at := coalesce(write_at, pg_catalog.now());
 
     FOR c IN SELECT e FROM pg_catalog.jsonb_array_elements(claims) AS e LOOP
@@ -291,18 +297,19 @@ BEGIN
         position := position + 1;
     END LOOP;
 
-    -- A new version of a source retires what only its old text supported.
+    -- A new version of a source retires what only its old text supported (looked up from
+    -- the source's older episodes, and only when there are any).
     changed := 0;
     FOR stale_claim IN
-        SELECT cl.claim_id
-          FROM @schema@_internal.claims AS cl
-         WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
-           AND EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
-                         JOIN @schema@_internal.episodes AS e
-                           ON e.tenant = s.tenant AND e.episode_id = s.episode_id
-                        WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
-                          AND e.source_kind = episode ->> 'source_kind'
-                          AND e.source_ref = episode ->> 'source_ref')
+        SELECT DISTINCT cl.claim_id
+          FROM @schema@_internal.episodes AS old
+          JOIN @schema@_internal.claim_sources AS os
+            ON os.tenant = old.tenant AND os.episode_id = old.episode_id
+          JOIN @schema@_internal.claims AS cl
+            ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
+         WHERE old.tenant = tenant AND old.source_kind = episode ->> 'source_kind'
+           AND old.source_ref = episode ->> 'source_ref' AND old.episode_id <> new_episode
+           AND pg_catalog.upper_inf(cl.system_time)
            AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
                              JOIN @schema@_internal.episodes AS e
                                ON e.tenant = s.tenant AND e.episode_id = s.episode_id

@@ -63,7 +63,8 @@ BEGIN
            c.retired_reason, c.superseded_by, c.copied_from
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-     ORDER BY c.claim_id;
+     -- Recorded order; of the rows one write made, the narrowed copies before the new value.
+     ORDER BY pg_catalog.lower(c.system_time), c.copied_from IS NULL, c.claim_id;
 END
 $fn$;
 

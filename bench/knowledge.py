@@ -1,0 +1,444 @@
+"""Knowledge workload: ingest episodes of claims, read as of two instants and whole histories.
+
+Every measured operation is what a client sends for one knowledge call: ``BEGIN``,
+``set_context``, the call and ``COMMIT``, queued in psycopg's pipeline mode so the four
+statements travel together and cost one round trip (psycopg's ``conn.transaction()`` would
+add three: it syncs the pipeline after ``BEGIN`` and before and after ``COMMIT``). Each
+baseline is the same kind of transaction against a plain table (``bench_plain_claims``,
+btree on subject, predicate, valid_from), sent the same way, in the same run.
+
+The data (seed 001, ``full``): 50,000 claims, 5 per episode (10,000 episodes, each its own
+source), over 2,000 entities and five predicates (four ``one``, one ``many``), so 10,000
+slots. A slot's first claim inserts; most later ones assert a new value after the slot's
+newest start (the live row is retired and written again narrowed to end there), some a
+value learned late (an earlier start, ending where the next known value starts), some
+the value already believed at that instant, from another source (corroboration).
+
+A pure-Python model of every slot's live rows predicts each claim's outcome and every
+answer read back: as_of at a random valid instant as known at two past instants (half way
+through the load, and after it), the live rows of each history read, and as_of(now) for
+every slot. Any difference is a wrong answer.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from .runner import Result, timed
+
+TENANT = "bench"
+CLAIMS_PER_EPISODE = 5
+PREDICATES = {  # name -> (cardinality, weight when a claim picks its slot)
+    "lives_in": ("one", 1),
+    "works_for": ("one", 1),
+    "title": ("one", 1),
+    "status": ("one", 1),
+    "skill": ("many", 1),
+}
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+SIZE_TARGET = 45 * 2**20
+
+
+@dataclass(frozen=True)
+class Size:
+    entities: int
+    episodes: int
+    repeat: int
+
+
+SIZES = {
+    "smoke": Size(entities=100, episodes=200, repeat=30),  # 1,000 claims over 500 slots
+    "full": Size(entities=2_000, episodes=10_000, repeat=1000),  # 50,000 over 10,000
+}
+
+CONTEXT = "SELECT pgfacts.set_context(tenant => %s, agent_kind => %s)"
+INGEST = "SELECT pgfacts.ingest(%s::jsonb, %s::jsonb)"
+AS_OF = (
+    "SELECT object_value, valid_from, valid_to FROM pgfacts.as_of("
+    "subject => %s, predicate => %s, valid_at => %s, known_at => %s)"
+)
+HISTORY = (
+    "SELECT object_value, valid_from, valid_to, retired_at FROM pgfacts.history("
+    "subject => %s, predicate => %s)"
+)
+AS_OF_NOW = (
+    "SELECT s.subject, s.predicate, a.object_value "
+    "FROM unnest(%s::bigint[], %s::text[]) AS s (subject, predicate) "
+    "CROSS JOIN LATERAL pgfacts.as_of(subject => s.subject, predicate => s.predicate) AS a"
+)
+PLAIN_INSERT = "INSERT INTO bench_plain_claims (subject, predicate, object, valid_from) VALUES "
+PLAIN_ROW = "(%s, %s, %s::jsonb, %s)"
+PLAIN_LOOKUP = (
+    "SELECT object, valid_from FROM bench_plain_claims "
+    "WHERE subject = %s AND predicate = %s AND valid_from <= %s "
+    "ORDER BY valid_from DESC LIMIT 1"
+)
+TABLES = ("claims", "claim_sources", "episodes", "entities")
+
+INGEST_OP = "ingest (5 claims per episode)"
+INGEST_BASE = "baseline: plain 5-row INSERT transaction"
+AS_OF_OP = "as_of (valid_at, known_at)"
+HISTORY_OP = "history (one slot)"
+LOOKUP_BASE = "baseline: plain index lookup"
+
+
+@dataclass
+class OneSlot:
+    """A one slot's live rows: start -> value; each row ends where the next one starts."""
+
+    starts: list[datetime] = field(default_factory=list)
+    values: dict[datetime, str] = field(default_factory=dict)
+
+    def value_at(self, t: datetime) -> list[str]:
+        i = bisect.bisect_right(self.starts, t) - 1
+        return [] if i < 0 else [self.values[self.starts[i]]]
+
+    def apply(self, start: datetime, value: str) -> str:
+        current = self.value_at(start)
+        if current == [value]:
+            return "corroborated"
+        if start not in self.values:
+            bisect.insort(self.starts, start)
+        self.values[start] = value
+        return "superseded" if current else "inserted"
+
+    def live(self) -> list[tuple[str, datetime, datetime | None]]:
+        ends: list[datetime | None] = [*self.starts[1:], None]
+        return [(self.values[s], s, e) for s, e in zip(self.starts, ends, strict=True)]
+
+    def copy(self) -> OneSlot:
+        return OneSlot(list(self.starts), dict(self.values))
+
+
+@dataclass
+class ManySlot:
+    """A many slot's live rows: value -> start, each open-ended."""
+
+    values: dict[str, datetime] = field(default_factory=dict)
+
+    def value_at(self, t: datetime) -> list[str]:
+        return sorted(v for v, s in self.values.items() if s <= t)
+
+    def apply(self, start: datetime, value: str) -> str:
+        if value in self.values:
+            assert self.values[value] <= start  # the generator only corroborates
+            return "corroborated"
+        self.values[value] = start
+        return "inserted"
+
+    def live(self) -> list[tuple[str, datetime, datetime | None]]:
+        return sorted((v, s, None) for v, s in self.values.items())
+
+    def copy(self) -> ManySlot:
+        return ManySlot(dict(self.values))
+
+
+Slot = OneSlot | ManySlot
+Key = tuple[int, str]
+
+
+def later(rng: random.Random, t: datetime, max_days: int) -> datetime:
+    return t + timedelta(days=rng.randrange(1, max_days), seconds=rng.randrange(86_400))
+
+
+def make_claim(rng: random.Random, slot: Slot, serial: int) -> tuple[datetime, str]:
+    """The (valid_from, value) of the next claim on a slot, given its live rows."""
+    if isinstance(slot, OneSlot) and slot.starts:
+        roll = rng.random()
+        if roll < 0.70:  # a new value after the newest start
+            return later(rng, slot.starts[-1], 60), f"v{rng.randrange(1000)}"
+        if roll < 0.85:  # a value learned late: starts before the newest start
+            first = slot.starts[0] - timedelta(days=90)
+            span = (slot.starts[-1] - first).total_seconds()
+            start = first + timedelta(seconds=rng.randrange(int(span)))
+            return start, f"v{rng.randrange(1000)}"
+        # The value believed at some instant again, from another source.
+        i = rng.randrange(len(slot.starts))
+        begin = slot.starts[i]
+        end = slot.starts[i + 1] if i + 1 < len(slot.starts) else begin + timedelta(days=10)
+        start = begin + (end - begin) * rng.uniform(0, 0.9)
+        return start.replace(microsecond=0), slot.values[begin]
+    if isinstance(slot, ManySlot) and slot.values:
+        if rng.random() < 0.25:  # a value already held, again from another source
+            value = rng.choice(sorted(slot.values))
+            return later(rng, slot.values[value], 30), value
+        return later(rng, max(slot.values.values()), 60), f"s{serial}"
+    # A slot's first claim.
+    return later(rng, EPOCH, 3650), f"v{rng.randrange(1000)}" if isinstance(
+        slot, OneSlot
+    ) else f"s{serial}"
+
+
+def in_transaction(conn: psycopg.Connection[Any], sql: str, params: Any) -> list[Any]:
+    """BEGIN, set_context, ``sql``, COMMIT, pipelined: one round trip; ``sql``'s rows."""
+    try:
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            conn.execute(CONTEXT, (TENANT, "operator"))
+            cursor = conn.execute(sql, params)
+            conn.execute("COMMIT")
+    except psycopg.Error:
+        conn.execute("ROLLBACK")
+        raise
+    return cursor.fetchall()
+
+
+def plain_transaction(conn: psycopg.Connection[Any], sql: str, params: Any) -> list[Any]:
+    """BEGIN, ``sql``, COMMIT, pipelined the same way; ``sql``'s rows (if any)."""
+    try:
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            cursor = conn.execute(sql, params)
+            conn.execute("COMMIT")
+    except psycopg.Error:
+        conn.execute("ROLLBACK")
+        raise
+    return cursor.fetchall() if cursor.description else []
+
+
+def relation(conn: psycopg.Connection[Any], table: str) -> tuple[int, int]:
+    row = conn.execute(
+        f"SELECT count(*), pg_total_relation_size('{table}') FROM {table}"
+    ).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def server_now(conn: psycopg.Connection[Any]) -> datetime:
+    row = conn.execute("SELECT now()").fetchone()
+    assert row is not None
+    return row[0]  # type: ignore[no-any-return]
+
+
+def run(dsn: str, size: str) -> list[Result]:
+    spec = SIZES[size]
+    rng = random.Random(1)
+    names = list(PREDICATES)
+    weights = [PREDICATES[name][1] for name in names]
+    slots: dict[Key, Slot] = {}
+    got: dict[str, int] = {}
+    wrong = {"ingest": 0, "as_of": 0, "history": 0, "as_of(now)": 0}
+    checked = dict.fromkeys(wrong, 0)
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE bench_plain_claims (id bigserial PRIMARY KEY, subject bigint NOT NULL, "
+            "predicate text NOT NULL, object jsonb NOT NULL, valid_from timestamptz NOT NULL)"
+        )
+        conn.execute(
+            "CREATE INDEX bench_plain_claims_slot_idx "
+            "ON bench_plain_claims (subject, predicate, valid_from)"
+        )
+        conn.execute("BEGIN")
+        conn.execute(CONTEXT, (TENANT, "operator"))
+        for name, (cardinality, _) in PREDICATES.items():
+            conn.execute("SELECT pgfacts.define_predicate(%s, %s)", (name, cardinality))
+        entities = [
+            row[0]
+            for row in conn.execute(
+                "SELECT pgfacts.ensure_entity('person', 'name-' || i, external_ref => 'p/' || i) "
+                "FROM generate_series(1, %s) AS i ORDER BY i",
+                (spec.entities,),
+            ).fetchall()
+        ]
+        conn.execute("COMMIT")
+
+        # The load: every episode is measured, each next to its 5 claims as one plain
+        # 5-row INSERT. Half way through, the model is copied and the server's clock read:
+        # as_of(known_at => that instant) must answer from the copy.
+        plain_insert = PLAIN_INSERT + ", ".join([PLAIN_ROW] * CLAIMS_PER_EPISODE)
+        ingest_ms: list[float] = []
+        ingest_base_ms: list[float] = []
+        middle: dict[Key, Slot] = {}
+        middle_at = EPOCH
+        serial = 0
+        for episode in range(spec.episodes):
+            if episode == spec.episodes // 2:
+                middle = {key: slot.copy() for key, slot in slots.items()}
+                middle_at = server_now(conn)
+            keys: set[Key] = set()
+            while len(keys) < CLAIMS_PER_EPISODE:
+                keys.add((rng.choice(entities), rng.choices(names, weights)[0]))
+            claims = []
+            expected: list[str] = []
+            plain_params: list[Any] = []
+            for subject, predicate in sorted(keys):
+                serial += 1
+                slot = slots.get((subject, predicate))
+                if slot is None:
+                    one = PREDICATES[predicate][0] == "one"
+                    slot = slots[(subject, predicate)] = OneSlot() if one else ManySlot()
+                start, value = make_claim(rng, slot, serial)
+                expected.append(slot.apply(start, value))
+                claims.append(
+                    {
+                        "subject": subject,
+                        "predicate": predicate,
+                        "object": value,
+                        "valid_from": start.isoformat(),
+                        "confidence": round(rng.uniform(0.6, 1.0), 2),
+                    }
+                )
+                plain_params += [subject, predicate, Jsonb(value), start]
+            source = {
+                "source_kind": "document",
+                "source_ref": f"doc/{episode}",
+                "content_hash": f"h{episode}",
+                "trust": "agent",
+            }
+            results: list[Any] = []
+            params = (Jsonb(source), Jsonb(claims))
+            ingest_ms += timed(
+                lambda params=params, results=results: results.extend(
+                    in_transaction(conn, INGEST, params)
+                ),
+                1,
+                warmup=0,
+            )
+            ingest_base_ms += timed(
+                lambda p=plain_params: plain_transaction(conn, plain_insert, p), 1, warmup=0
+            )
+            outcomes = [item["outcome"] for item in results[0][0]["outcomes"]]
+            for outcome in outcomes:
+                got[outcome] = got.get(outcome, 0) + 1
+            checked["ingest"] += len(claims)
+            wrong["ingest"] += sum(a != b for a, b in zip(outcomes, expected, strict=True))
+        end_at = server_now(conn)
+
+        rows = {table: relation(conn, f"pgfacts_internal.{table}") for table in TABLES}
+        plain_rows, plain_bytes = relation(conn, "bench_plain_claims")
+        for table in TABLES:
+            conn.execute(f"VACUUM ANALYZE pgfacts_internal.{table}")
+        conn.execute("VACUUM ANALYZE bench_plain_claims")
+
+        # as_of at a random valid instant of a random slot, as known half way through
+        # the load or after it, alternately.
+        keys_written = sorted(slots)
+        picks = random.Random(2)
+
+        def slot_span(key: Key) -> tuple[datetime, datetime]:
+            live = slots[key].live()
+            first = min(s for _, s, _ in live) - timedelta(days=30)
+            last = max(s for _, s, _ in live) + timedelta(days=30)
+            return first, last
+
+        def random_instant(key: Key) -> datetime:
+            first, last = slot_span(key)
+            seconds = int((last - first).total_seconds())
+            return first + timedelta(seconds=picks.randrange(seconds))
+
+        queries = []
+        for i in range(spec.repeat + 5):  # + 5 warm-up calls, checked too
+            key = picks.choice(keys_written)
+            known, model = (middle_at, middle) if i % 2 else (end_at, slots)
+            queries.append((key, random_instant(key), known, model))
+        as_of_iter = iter(queries)
+
+        def as_of() -> None:
+            (subject, predicate), valid_at, known_at, model = next(as_of_iter)
+            answer = in_transaction(conn, AS_OF, (subject, predicate, valid_at, known_at))
+            slot = model.get((subject, predicate))
+            expected = slot.value_at(valid_at) if slot else []
+            checked["as_of"] += 1
+            wrong["as_of"] += sorted(row[0] for row in answer) != expected
+
+        as_of_ms = timed(as_of, spec.repeat)
+
+        lookups = iter(queries)
+
+        def lookup() -> None:
+            (subject, predicate), valid_at, _, _ = next(lookups)
+            plain_transaction(conn, PLAIN_LOOKUP, (subject, predicate, valid_at))
+
+        lookup_ms = timed(lookup, spec.repeat)
+
+        histories = iter([picks.choice(keys_written) for _ in range(spec.repeat + 5)])
+        history_rows: list[int] = []
+
+        def history() -> None:
+            subject, predicate = next(histories)
+            answer = in_transaction(conn, HISTORY, (subject, predicate))
+            live = sorted((v, s, e) for v, s, e, retired_at in answer if retired_at is None)
+            checked["history"] += 1
+            wrong["history"] += live != sorted(slots[(subject, predicate)].live())
+            history_rows.append(len(answer))
+
+        history_ms = timed(history, spec.repeat)
+
+        # as_of(now) for every slot, in one statement (unmeasured).
+        answer = in_transaction(
+            conn, AS_OF_NOW, ([s for s, _ in keys_written], [p for _, p in keys_written])
+        )
+        now_values: dict[Key, list[str]] = {}
+        for subject, predicate, value in answer:
+            now_values.setdefault((subject, predicate), []).append(value)
+        now = datetime.now(UTC)
+        for key in keys_written:
+            checked["as_of(now)"] += 1
+            wrong["as_of(now)"] += sorted(now_values.get(key, [])) != slots[key].value_at(now)
+
+    claim_rows, _ = rows["claims"]
+    total_bytes = sum(size for _, size in rows.values())
+    wrong_total = sum(wrong.values())
+    detail = ", ".join(f"{name} {wrong[name]}/{checked[name]:,}" for name in wrong)
+    breakdown = ", ".join(f"{t} {r:,} rows {b / 2**20:.1f} MB" for t, (r, b) in rows.items())
+    outcomes_note = ", ".join(f"{k} {v:,}" for k, v in sorted(got.items()))
+    claims_total = spec.episodes * CLAIMS_PER_EPISODE
+    shape = (
+        f"{claims_total:,} claims, {spec.episodes:,} episodes, {len(slots):,} slots over "
+        f"{spec.entities:,} entities"
+    )
+    verdict = "met" if total_bytes <= SIZE_TARGET else "missed"
+    later_half = Result("second half of the load", ingest_ms[len(ingest_ms) // 2 :])
+    return [
+        Result(
+            INGEST_BASE,
+            ingest_base_ms,
+            rows=plain_rows,
+            bytes=plain_bytes,
+            note="BEGIN + one 5-row INSERT + COMMIT, pipelined: one round trip; rows/bytes: "
+            "bench_plain_claims (btree on subject, predicate, valid_from) after the load",
+        ),
+        Result(
+            INGEST_OP,
+            ingest_ms,
+            baseline=INGEST_BASE,
+            rows=claim_rows,
+            bytes=total_bytes,
+            note=f"target: p95 within 2x of the plain 5-row INSERT; BEGIN + set_context + "
+            f"ingest + COMMIT, pipelined: one round trip; the load itself ({shape}); second "
+            f"half of the load: p50 {later_half.p50:.3f} ms, p95 {later_half.p95:.3f} ms; "
+            f"outcomes: {outcomes_note}\n"
+            f"    target: table plus indexes <= 45 MB; {total_bytes / 2**20:.1f} MB, {verdict} "
+            f"(MB = 2^20 bytes); rows: claims; bytes: claims + claim_sources + episodes + "
+            f"entities with indexes ({breakdown})",
+        ),
+        Result(
+            LOOKUP_BASE,
+            lookup_ms,
+            note="BEGIN + btree lookup (newest row of a slot at or before an instant) + "
+            "COMMIT, pipelined: one round trip",
+        ),
+        Result(
+            AS_OF_OP,
+            as_of_ms,
+            baseline=LOOKUP_BASE,
+            note="target: p95 within 1.25x of the plain index lookup; a random slot at a "
+            "random valid instant, known half way through the load or after it\n"
+            f"    target: zero wrong answers; wrong answers: {wrong_total} ({detail})",
+        ),
+        Result(
+            HISTORY_OP,
+            history_ms,
+            baseline=LOOKUP_BASE,
+            rows=round(sum(history_rows) / len(history_rows)),
+            note="a random slot, every version (its live rows checked); rows: mean returned",
+        ),
+    ]
