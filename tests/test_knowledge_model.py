@@ -1,0 +1,101 @@
+"""Property test: random streams of one-valued claims against a pure-Python reference model.
+
+The model keeps a slot's live segments and applies the ingest rules in a few lines: a value
+beginning inside a live segment cuts it there (and a closed value resumes it afterwards), a
+value learned late ends where the next known one starts, the same value already holding
+the start is corroboration. Every as_of answer, now and as believed after each step, must
+match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .conftest import Database, _fresh_database
+from .test_knowledge_ingest import Knowledge
+
+DAY0 = datetime(2026, 1, 1, tzinfo=UTC)
+VALUES = ["a", "b", "c"]
+
+
+def day(n: int) -> str:
+    return (DAY0 + timedelta(days=n)).isoformat()
+
+
+@dataclass
+class Slot:
+    segments: list[tuple[int, int | None, str]] = field(default_factory=list)
+
+    def at(self, t: int) -> str | None:
+        for start, end, value in self.segments:
+            if start <= t and (end is None or t < end):
+                return value
+        return None
+
+    def ingest(self, start: int, end: int | None, value: str) -> None:
+        if any(v == value and s <= start and (e is None or start < e) for s, e, v in self.segments):
+            return  # corroboration: a source, not a row
+        holder = next(
+            ((s, e, v) for s, e, v in self.segments if s <= start and (e is None or start < e)),
+            None,
+        )
+        later = [s for s, _, _ in self.segments if s > start]
+        new_end = end
+        if later and (new_end is None or min(later) < new_end):
+            new_end = min(later)
+        if holder:
+            self.segments.remove(holder)
+            s, e, v = holder
+            if s < start:
+                self.segments.append((s, start, v))
+            if end is not None and (e is None or end < e):
+                self.segments.append((end, e, v))
+                new_end = end
+        self.segments.append((start, new_end, value))
+
+
+claim = st.tuples(
+    st.integers(0, 40), st.one_of(st.none(), st.integers(1, 20)), st.sampled_from(VALUES)
+)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(stream=st.lists(claim, min_size=1, max_size=12))
+def test_one_slot_matches_the_model(
+    server_dsn: str, template_db: str, stream: list[tuple[int, int | None, str]]
+) -> None:
+    for name in _fresh_database(server_dsn, template_db):
+        k = Knowledge(Database(name=name, admin_dsn=server_dsn))
+        try:
+            k.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
+            who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
+            model = Slot()
+            believed: list[tuple[object, dict[int, str | None]]] = []
+            for step, (start, length, value) in enumerate(stream):
+                end = None if length is None else start + length
+                claim_json = {
+                    "subject": who,
+                    "predicate": "lives_in",
+                    "object": value,
+                    "valid_from": day(start),
+                }
+                if end is not None:
+                    claim_json["valid_to"] = day(end)
+                k.ingest(f"e{step}", [claim_json])
+                model.ingest(start, end, value)
+                believed.append((k.now(), {t: model.at(t) for t in range(0, 62, 3)}))
+            for t in range(62):
+                got = k.as_of(who, "lives_in", day(t))
+                assert got == ([model.at(t)] if model.at(t) else []), (t, model.segments)
+            for known_at, answers in believed:
+                for t, expected in answers.items():
+                    got = k.as_of(who, "lives_in", day(t), known_at)
+                    assert got == ([expected] if expected else []), (t, known_at)
+        finally:
+            k.conn.close()
