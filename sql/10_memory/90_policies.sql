@@ -1,17 +1,9 @@
 -- Row level security: every row belongs to the tenant of the caller context. The owner is
 -- subject to it too (FORCE), so SECURITY DEFINER functions cannot cross tenants.
 
-DROP POLICY IF EXISTS tenant_isolation ON @schema@_internal.sessions;
-CREATE POLICY tenant_isolation ON @schema@_internal.sessions
-    USING (tenant = (SELECT @schema@_internal.context_tenant()));
-
-DROP POLICY IF EXISTS tenant_isolation ON @schema@_internal.facts;
-CREATE POLICY tenant_isolation ON @schema@_internal.facts
-    USING (tenant = (SELECT @schema@_internal.context_tenant()));
-
-DROP POLICY IF EXISTS tenant_isolation ON @schema@_internal.fact_versions;
-CREATE POLICY tenant_isolation ON @schema@_internal.fact_versions
-    USING (tenant = (SELECT @schema@_internal.context_tenant()));
+SELECT @schema@_internal.isolate_tenants(ARRAY[
+    'sessions', 'facts', 'fact_versions'
+]);
 
 DROP POLICY IF EXISTS tenant_isolation ON @schema@_internal.settings;
 CREATE POLICY tenant_isolation ON @schema@_internal.settings
