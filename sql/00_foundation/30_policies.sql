@@ -21,18 +21,31 @@ AS $fn$
 DECLARE
     table_name text;
 BEGIN
-    -- Run by the definitions as the owner: every row of these tables belongs to the tenant
-    -- of the caller context (FORCE RLS makes it hold for the owner's functions too).
+    -- Run by the definitions as the owner. Every row of these tables belongs to the tenant
+    -- of the caller context, for every role (FORCE RLS covers the owner too):
+    -- * agent-kind roles reading tables directly get the checked tenant (context_tenant()
+    --   verifies the login may act for it, every statement);
+    -- * the owner, i.e. the API's SECURITY DEFINER functions, each of which checks the
+    --   tenant with context_tenant() when it starts, reads the setting directly: the same
+    --   value, without checking it again for every table a statement touches.
     FOREACH table_name IN ARRAY tables LOOP
         EXECUTE pg_catalog.format('DROP POLICY IF EXISTS tenant_isolation ON %I.%I',
                                   '@schema@_internal', table_name);
         EXECUTE pg_catalog.format(
             'CREATE POLICY tenant_isolation ON %I.%I '
+            'TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, '
+            '@schema@_operator '
             'USING (tenant = (SELECT @schema@_internal.context_tenant()))',
+            '@schema@_internal', table_name);
+        EXECUTE pg_catalog.format('DROP POLICY IF EXISTS tenant_isolation_api ON %I.%I',
+                                  '@schema@_internal', table_name);
+        EXECUTE pg_catalog.format(
+            'CREATE POLICY tenant_isolation_api ON %I.%I TO @schema@_owner '
+            'USING (tenant = (SELECT pg_catalog.current_setting(''pgfacts.tenant'', true)))',
             '@schema@_internal', table_name);
     END LOOP;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.isolate_tenants(text []) IS
-'(Re)create the tenant_isolation policy on each named internal table.';
+'(Re)create the tenant isolation policies on each named internal table.';

@@ -26,6 +26,7 @@ DECLARE
     asserted tstzrange;
     assertion text;
     live_id bigint;
+    corroborated_id bigint;
     live_valid tstzrange;
     next_start timestamptz;
     new_end timestamptz;
@@ -95,31 +96,28 @@ BEGIN
         RETURN pg_catalog.jsonb_build_object('outcome', 'rejected', 'reason', 'retracted');
     END IF;
 
-    -- Corroboration: the same assertion, live, already holding this claim's start.
-    SELECT cl.claim_id INTO live_id FROM @schema@_internal.claims AS cl
+    -- One look at the slot's live rows: the same assertion already holding this claim's
+    -- start (corroboration), the row holding the start, and the next known start after it.
+    SELECT pg_catalog.max(cl.claim_id) FILTER (WHERE cl.assertion = assertion
+                                                  AND cl.valid @> valid_from),
+           pg_catalog.max(cl.claim_id) FILTER (WHERE cl.valid @> valid_from),
+           (pg_catalog.array_agg(cl.valid ORDER BY cl.claim_id DESC)
+                FILTER (WHERE cl.valid @> valid_from))[1],
+           pg_catalog.min(pg_catalog.lower(cl.valid)) FILTER (WHERE pg_catalog.lower(cl.valid) > valid_from)
+      INTO corroborated_id, live_id, live_valid, next_start
+      FROM @schema@_internal.claims AS cl
      WHERE cl.tenant = tenant AND cl.subject_id = subject
-       AND cl.predicate = predicate_name AND pg_catalog.upper_inf(cl.system_time)
-       AND cl.assertion = assertion AND cl.valid @> valid_from
-     LIMIT 1;
-    IF live_id IS NOT NULL THEN
+       AND cl.predicate = predicate_name AND pg_catalog.upper_inf(cl.system_time);
+    IF corroborated_id IS NOT NULL THEN
         INSERT INTO @schema@_internal.claim_sources AS s (tenant, claim_id, episode_id, locator, quote)
-        VALUES (tenant, live_id, episode_id, c -> 'locator', c ->> 'quote')
+        VALUES (tenant, corroborated_id, episode_id, c -> 'locator', c ->> 'quote')
         ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
-        RETURN pg_catalog.jsonb_build_object('outcome', 'corroborated', 'claim_id', live_id);
+        RETURN pg_catalog.jsonb_build_object('outcome', 'corroborated', 'claim_id', corroborated_id);
     END IF;
 
     new_end := pg_catalog.upper(valid);
     IF cardinality = 'one' THEN
-        SELECT cl.claim_id, cl.valid INTO live_id, live_valid FROM @schema@_internal.claims AS cl
-         WHERE cl.tenant = tenant AND cl.subject_id = subject
-           AND cl.predicate = predicate_name AND pg_catalog.upper_inf(cl.system_time)
-           AND cl.valid @> valid_from;
         -- A value learned late ends where the next known value starts.
-        SELECT pg_catalog.min(pg_catalog.lower(cl.valid)) INTO next_start
-          FROM @schema@_internal.claims AS cl
-         WHERE cl.tenant = tenant AND cl.subject_id = subject
-           AND cl.predicate = predicate_name AND pg_catalog.upper_inf(cl.system_time)
-           AND pg_catalog.lower(cl.valid) > valid_from;
         IF next_start IS NOT NULL AND (new_end IS NULL OR next_start < new_end) THEN
             new_end := next_start;
         END IF;
@@ -158,7 +156,10 @@ BEGIN
             END IF;
         END IF;
         valid := pg_catalog.tstzrange(valid_from, new_end);
-    ELSIF cardinality = 'many' AND c ? 'replaces' THEN
+    ELSE
+        live_id := NULL;  -- many and event values coexist: nothing is held
+    END IF;
+    IF cardinality = 'many' AND c ? 'replaces' THEN
         replaced := (c ->> 'replaces')::bigint;
         SELECT cl.claim_id, cl.valid INTO live_id, live_valid FROM @schema@_internal.claims AS cl
          WHERE cl.tenant = tenant AND cl.claim_id = replaced
