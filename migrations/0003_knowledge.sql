@@ -121,6 +121,9 @@ CREATE TABLE @schema@_internal.claim_sources (
     episode_id bigint NOT NULL,
     locator jsonb,
     quote text,
+    -- What this source asserted (its own valid range) and when: each source line is one
+    -- event of the slot's story, which purge_source and verify_slot replay.
+    asserted_valid tstzrange NOT NULL,
     added_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
     CONSTRAINT claim_sources_pkey PRIMARY KEY (tenant, claim_id, episode_id),
     CONSTRAINT claim_sources_claim_fkey FOREIGN KEY (tenant, claim_id)

@@ -94,6 +94,9 @@ GRANT EXECUTE ON FUNCTION
 TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_operator;
 
 GRANT EXECUTE ON FUNCTION @schema@.override(text, jsonb) TO @schema@_operator;
+GRANT EXECUTE ON FUNCTION @schema@.purge_source(text, text) TO @schema@_operator;
+GRANT EXECUTE ON FUNCTION @schema@.verify_slot(bigint, text)
+TO @schema@_facts_manager, @schema@_operator, @schema@_tuner;
 
 GRANT EXECUTE ON FUNCTION
     @schema@.as_of(bigint, text, timestamptz, timestamptz),

@@ -73,7 +73,10 @@ AS $fn$
 DECLARE
     mine boolean;
 BEGIN
-    SELECT c.xmin = pg_catalog.pg_current_xact_id()::xid INTO mine
+    -- Written by this transaction at the very instant it would be retired (a replay writes
+    -- at past instants, so its rows are retired like any other).
+    SELECT c.xmin = pg_catalog.pg_current_xact_id()::xid
+           AND pg_catalog.lower(c.system_time) >= retire_at INTO mine
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id;
     IF mine THEN
@@ -116,8 +119,9 @@ BEGIN
       FROM @schema@_internal.claims AS o
      WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id
     RETURNING c.claim_id INTO copy_id;
-    INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
-    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote
+    INSERT INTO @schema@_internal.claim_sources (
+        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote, s.asserted_valid, s.added_at
       FROM @schema@_internal.claim_sources AS s
      WHERE s.tenant = copy_claim.tenant AND s.claim_id = copy_claim.claim_id;
     RETURN copy_id;

@@ -109,8 +109,9 @@ BEGIN
      WHERE cl.tenant = tenant AND cl.subject_id = subject
        AND cl.predicate = predicate_name AND pg_catalog.upper_inf(cl.system_time);
     IF corroborated_id IS NOT NULL THEN
-        INSERT INTO @schema@_internal.claim_sources AS s (tenant, claim_id, episode_id, locator, quote)
-        VALUES (tenant, corroborated_id, episode_id, c -> 'locator', c ->> 'quote')
+        INSERT INTO @schema@_internal.claim_sources AS s (
+            tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+        VALUES (tenant, corroborated_id, episode_id, c -> 'locator', c ->> 'quote', asserted, write_at)
         ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
         RETURN pg_catalog.jsonb_build_object('outcome', 'corroborated', 'claim_id', corroborated_id);
     END IF;
@@ -134,8 +135,9 @@ BEGIN
                         pg_catalog.tstzrange(write_at, write_at, '[]'),
                         'outranked', live_id)
                 RETURNING cl.claim_id INTO new_id;
-                INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
-                VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote');
+                INSERT INTO @schema@_internal.claim_sources (
+                    tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+                VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote', asserted, write_at);
                 RETURN pg_catalog.jsonb_build_object('outcome', 'outranked', 'claim_id', new_id);
             END IF;
             -- A value beginning inside a live row retires it and writes it again ending
@@ -185,8 +187,9 @@ BEGIN
     OVERRIDING SYSTEM VALUE
     VALUES (new_id, tenant, subject, predicate_name, cardinality, object_value, object_entity,
             c ->> 'text', confidence, assertion, valid, asserted, pg_catalog.tstzrange(write_at, NULL));
-    INSERT INTO @schema@_internal.claim_sources (tenant, claim_id, episode_id, locator, quote)
-    VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote');
+    INSERT INTO @schema@_internal.claim_sources (
+        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+    VALUES (tenant, new_id, episode_id, c -> 'locator', c ->> 'quote', asserted, write_at);
     IF live_id IS NOT NULL THEN
         RETURN pg_catalog.jsonb_build_object('outcome', 'superseded', 'claim_id', new_id,
                                              'retired', live_id);
@@ -199,6 +202,57 @@ COMMENT ON FUNCTION @schema@_internal.ingest_one_claim(
     text, bigint, integer, jsonb, real, timestamptz, timestamptz) IS
 'Write one claim of an episode through the single-slot rules (one / many / event); the '
 'caller holds the slot''s advisory lock. Returns its outcome.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.retire_changed_source(
+    tenant text, new_episode bigint, only_subject bigint, only_predicate text,
+    retire_at timestamptz
+) RETURNS integer
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- A new version of a source retires what only its old text supported: live claims with a
+-- source line from an older episode of the same source and none from the new episode or
+-- any other source (optionally within one slot, for a replay).
+#variable_conflict use_variable
+DECLARE
+    source record;
+    stale_claim bigint;
+    changed integer := 0;
+BEGIN
+    SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
+     WHERE e.tenant = tenant AND e.episode_id = new_episode;
+    FOR stale_claim IN
+        SELECT DISTINCT cl.claim_id
+          FROM @schema@_internal.episodes AS old
+          JOIN @schema@_internal.claim_sources AS os
+            ON os.tenant = old.tenant AND os.episode_id = old.episode_id
+          JOIN @schema@_internal.claims AS cl
+            ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
+         WHERE old.tenant = tenant AND old.source_kind = source.source_kind
+           AND old.source_ref = source.source_ref AND old.episode_id <> new_episode
+           AND pg_catalog.upper_inf(cl.system_time)
+           AND (only_subject IS NULL OR (cl.subject_id = only_subject
+                                         AND cl.predicate = only_predicate))
+           AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
+                             JOIN @schema@_internal.episodes AS e
+                               ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                            WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
+                              AND (e.episode_id = new_episode
+                                   OR e.source_kind <> source.source_kind
+                                   OR e.source_ref <> source.source_ref))
+         ORDER BY cl.claim_id
+    LOOP
+        PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, retire_at);
+        changed := changed + 1;
+    END LOOP;
+    RETURN changed;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.retire_changed_source(text, bigint, bigint, text, timestamptz) IS
+'Retire the live claims only older versions of new_episode''s source supported; returns how many.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.ingest_episode(
     episode jsonb, claims jsonb, floor real
@@ -216,7 +270,6 @@ DECLARE
     trust text := coalesce(episode ->> 'trust', 'agent');
     new_episode bigint;
     slot record;
-    stale_claim bigint;
     c jsonb;
     position integer := 0;
     outcome jsonb;
@@ -298,31 +351,7 @@ BEGIN
         position := position + 1;
     END LOOP;
 
-    -- A new version of a source retires what only its old text supported (looked up from
-    -- the source's older episodes, and only when there are any).
-    changed := 0;
-    FOR stale_claim IN
-        SELECT DISTINCT cl.claim_id
-          FROM @schema@_internal.episodes AS old
-          JOIN @schema@_internal.claim_sources AS os
-            ON os.tenant = old.tenant AND os.episode_id = old.episode_id
-          JOIN @schema@_internal.claims AS cl
-            ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
-         WHERE old.tenant = tenant AND old.source_kind = episode ->> 'source_kind'
-           AND old.source_ref = episode ->> 'source_ref' AND old.episode_id <> new_episode
-           AND pg_catalog.upper_inf(cl.system_time)
-           AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
-                             JOIN @schema@_internal.episodes AS e
-                               ON e.tenant = s.tenant AND e.episode_id = s.episode_id
-                            WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
-                              AND (e.episode_id = new_episode
-                                   OR e.source_kind <> episode ->> 'source_kind'
-                                   OR e.source_ref <> episode ->> 'source_ref'))
-         ORDER BY cl.claim_id
-    LOOP
-        PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, write_at);
-        changed := changed + 1;
-    END LOOP;
+    changed := @schema@_internal.retire_changed_source(tenant, new_episode, NULL, NULL, write_at);
     counters := pg_catalog.jsonb_set(counters, '{source_changed}', pg_catalog.to_jsonb(changed));
 
     RETURN pg_catalog.jsonb_build_object('duplicate', false, 'episode_id', new_episode,
