@@ -205,3 +205,5 @@ def test_knowledge_through_the_client(db: Database) -> None:
             is False
         )
         assert len(k.changes("2000-01-01")) > 0
+        assert k.verify_slot(anna, "lives_in") == []
+        assert k.purge_source("note", "n1")["episodes"] == 1

@@ -236,6 +236,12 @@ class _Api(Generic[R]):
     def restore(self, claim_id: int) -> R:
         return self._api(queries.RESTORE, claim_id=claim_id)
 
+    def purge_source(self, source_kind: str, source_ref: str) -> R:
+        return self._api(queries.PURGE_SOURCE, source_kind=source_kind, source_ref=source_ref)
+
+    def verify_slot(self, subject: int, predicate: str) -> R:
+        return self._api(queries.VERIFY_SLOT, subject=subject, predicate=predicate)
+
     def override(self, idempotency_key: str, claim: Mapping[str, Any]) -> R:
         return self._api(
             queries.OVERRIDE, idempotency_key=idempotency_key, claim=Jsonb(dict(claim))

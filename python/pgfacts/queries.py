@@ -123,3 +123,10 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
 RETRACT = "SELECT {schema}.retract(claim_id => %(claim_id)s)"
 RESTORE = "SELECT {schema}.restore(claim_id => %(claim_id)s)"
 OVERRIDE = "SELECT {schema}.override(idempotency_key => %(idempotency_key)s, claim => %(claim)s)"
+PURGE_SOURCE = (
+    "SELECT {schema}.purge_source(source_kind => %(source_kind)s, source_ref => %(source_ref)s)"
+)
+VERIFY_SLOT = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v)), '[]')
+  FROM {schema}.verify_slot(subject => %(subject)s, predicate => %(predicate)s) AS v
+"""
