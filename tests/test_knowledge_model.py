@@ -97,5 +97,15 @@ def test_one_slot_matches_the_model(
                 for t, expected in answers.items():
                     got = k.as_of(who, "lives_in", day(t), known_at)
                     assert got == ([expected] if expected else []), (t, known_at)
+            # Bi-temporal invariant: no two believed values of the slot ever overlap in both
+            # valid and system time (outranked rows were never believed).
+            clashes = k.one(
+                "SELECT count(*) FROM pgfacts_internal.claims a "
+                "JOIN pgfacts_internal.claims b ON a.subject_id = b.subject_id "
+                "AND a.predicate = b.predicate AND a.claim_id < b.claim_id "
+                "AND a.valid && b.valid AND a.system_time && b.system_time "
+                "WHERE a.retired_reason IS DISTINCT FROM 'outranked' "
+                "AND b.retired_reason IS DISTINCT FROM 'outranked'")
+            assert clashes == 0
         finally:
             k.conn.close()
