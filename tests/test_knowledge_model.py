@@ -105,7 +105,8 @@ def test_one_slot_matches_the_model(
                 "AND a.predicate = b.predicate AND a.claim_id < b.claim_id "
                 "AND a.valid && b.valid AND a.system_time && b.system_time "
                 "WHERE a.retired_reason IS DISTINCT FROM 'outranked' "
-                "AND b.retired_reason IS DISTINCT FROM 'outranked'")
+                "AND b.retired_reason IS DISTINCT FROM 'outranked'"
+            )
             assert clashes == 0
         finally:
             k.conn.close()
