@@ -160,3 +160,18 @@ def test_tools_prefix_is_closed_to_every_kind(call: ToolCaller) -> None:
 def test_kind_denials(call: ToolCaller, kind: str, tool: str, args: dict[str, object]) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         call(tool, args, session="s", kind=kind, login=kind)
+
+
+def test_the_inlined_read_rule_agrees_with_key_access(db: Database) -> None:
+    """readable_by restates key_access's read side so reads can inline it; they must agree."""
+    keys = ["plain/k", "intake/t/s", "config/facts-manager/x", "tools/state", "intake", "toolsx/a"]
+    kinds = ["agent", "facts_manager", "crawler", "tuner", "operator"]
+    with db.admin() as admin:
+        rows = admin.execute(
+            "SELECT k, kind, pgfacts_internal.readable_by(k, kind), "
+            "pgfacts_internal.key_access(k, kind) IN ('read', 'all') "
+            "FROM unnest(%s::text[]) AS k, unnest(%s::text[]) AS kind",
+            (keys, kinds),
+        ).fetchall()
+    assert len(rows) == len(keys) * len(kinds)
+    assert [r for r in rows if r[2] != r[3]] == []

@@ -82,7 +82,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     -- 'none': the key is in a prefix this kind may not touch; 'read': it may read but not
-    -- write or delete it; 'write': it may also write it; 'all': it may write and delete.
+    -- write or delete it; 'write': it may write it but not read or delete it (agents and
+    -- intake/); 'all': it may read, write and delete.
     RETURN CASE
         WHEN pg_catalog.starts_with(key, 'tools/') THEN 'none'
         WHEN pg_catalog.starts_with(key, 'config/facts-manager/') THEN
