@@ -74,9 +74,10 @@ BEGIN
                         THEN pg_catalog.jsonb_build_object('valid_to',
                              pg_catalog.upper((line ->> 'asserted_valid')::tstzrange))
                         ELSE '{}' END;
-            PERFORM @schema@_internal.ingest_one_claim(
+            PERFORM @schema@_internal.write_claims(
                 tenant, (episode ->> 'episode_id')::bigint, (episode ->> 'rank')::integer,
-                pg_catalog.jsonb_strip_nulls(claim), 0, NULL, (line ->> 'added_at')::timestamptz);
+                pg_catalog.jsonb_build_array(pg_catalog.jsonb_strip_nulls(claim)), 0, NULL,
+                (line ->> 'added_at')::timestamptz);
             replayed := replayed + 1;
         END LOOP;
         PERFORM @schema@_internal.retire_changed_source(tenant, (episode ->> 'episode_id')::bigint,
