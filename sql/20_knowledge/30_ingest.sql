@@ -28,67 +28,39 @@ AS $fn$
 -- of change. A row this call creates and a later claim retires was never visible, so it
 -- is never written. The caller holds the slots' advisory locks. write_at NULL means now,
 -- moved just past the newest live row of the slots if a later transaction wrote one first.
--- Returns {write_at, outcomes: [{index, outcome, claim_id?, retired?, reason?}]}.
+-- Returns {write_at, counters, outcomes: [{index, outcome, claim_id?, retired?, reason?}]}.
 #variable_conflict use_variable
 DECLARE
-    -- The claims as validated (index i, in claim order).
-    c_problem text [];
-    c_hint text [];
-    c_subject bigint [];
-    c_predicate text [];
-    c_cardinality text [];
-    c_object jsonb [];
-    c_object_entity bigint [];
-    c_text text [];
-    c_confidence real [];
-    c_from timestamptz [];
-    c_to timestamptz [];
-    c_locator jsonb [];
-    c_quote text [];
-    c_replaces bigint [];
-    c_assertion text [];
-    c_retracted boolean [];
+    inputs @schema@_internal.claim_input [];
+    c @schema@_internal.claim_input;
     claim_count integer;
-    -- Rows of the touched slots (index r): the live rows read, then the rows written here.
-    -- State: live, retire, delete (rows read); new, new_retired, dropped (rows written here).
-    r_id bigint [];
-    r_state text [];
-    r_mine boolean [];
-    r_subject bigint [];
-    r_predicate text [];
-    r_cardinality text [];
-    r_object jsonb [];
-    r_object_entity bigint [];
-    r_text text [];
-    r_confidence real [];
-    r_assertion text [];
-    r_valid tstzrange [];
-    r_asserted tstzrange [];
-    r_system tstzrange [];
-    r_copied_from bigint [];
-    r_trust integer [];
-    r_reason text [];
-    r_successor bigint [];
+    -- The rows of the touched slots (index r): the live rows read, then the rows written
+    -- here. State: live, retire, delete (rows read); new, new_retired, dropped (written here).
+    slot_rows @schema@_internal.claims [];
+    row_state text [];
+    row_mine boolean [];
     row_count integer;
-    -- Source lines of those rows (index l); l_write marks the lines to insert.
-    l_claim bigint [];
-    l_episode bigint [];
-    l_locator jsonb [];
-    l_quote text [];
-    l_asserted tstzrange [];
-    l_added timestamptz [];
-    l_write boolean [];
-    -- Row indexes by slot ('subject:predicate') and line indexes by row, as int[] literals.
+    one @schema@_internal.claims;
+    -- Their source lines (index l), with each line's trust and whether to insert it.
+    lines @schema@_internal.claim_sources [];
+    line @schema@_internal.claim_sources;
+    line_trust integer [];
+    line_write boolean [];
+    -- Row indexes by slot ('subject:predicate') and line indexes by claim id, as int[] text.
     rows_of_slot jsonb := '{}';
     lines_of_row jsonb := '{}';
+    retired @schema@_internal.claims [];
+    deleted bigint [];
+    new_rows @schema@_internal.claims [];
+    new_lines @schema@_internal.claim_sources [];
     newest timestamptz;
     i integer;
     r integer;
     l integer;
     slot_key text;
     valid tstzrange;
-    asserted tstzrange;
     holder integer;
+    holder_trust integer;
     corroborated integer;
     next_start timestamptz;
     new_end timestamptz;
@@ -97,10 +69,10 @@ DECLARE
     target_reason text;
     copies tstzrange [];
     copy_range tstzrange;
+    known boolean;
     outcome jsonb;
     outcomes jsonb := '[]';
-    known boolean;
-    counts integer [] := ARRAY[0, 0, 0];  -- rows to retire, to delete, to insert
+    counters jsonb := '{}';
 BEGIN
     -- 1. Every claim, typed and checked against this tenant's entities, predicates and
     --    retracted assertions, in one statement; a problem refuses the whole episode.
@@ -138,25 +110,11 @@ BEGIN
       ) AS x
       ) AS y
     )
-    SELECT pg_catalog.array_agg(v.problem ORDER BY v.position),
-           pg_catalog.array_agg(v.hint ORDER BY v.position),
-           pg_catalog.array_agg(v.subject ORDER BY v.position),
-           pg_catalog.array_agg(v.predicate ORDER BY v.position),
-           pg_catalog.array_agg(v.cardinality ORDER BY v.position),
-           pg_catalog.array_agg(v.object ORDER BY v.position),
-           pg_catalog.array_agg(v.object_entity ORDER BY v.position),
-           pg_catalog.array_agg(v.text ORDER BY v.position),
-           pg_catalog.array_agg(v.confidence ORDER BY v.position),
-           pg_catalog.array_agg(v.valid_from ORDER BY v.position),
-           pg_catalog.array_agg(v.valid_to ORDER BY v.position),
-           pg_catalog.array_agg(v.locator ORDER BY v.position),
-           pg_catalog.array_agg(v.quote ORDER BY v.position),
-           pg_catalog.array_agg(v.replaces ORDER BY v.position),
-           pg_catalog.array_agg(v.assertion ORDER BY v.position),
-           pg_catalog.array_agg(v.retracted ORDER BY v.position)
-      INTO c_problem, c_hint, c_subject, c_predicate, c_cardinality, c_object, c_object_entity,
-           c_text, c_confidence, c_from, c_to, c_locator, c_quote, c_replaces, c_assertion,
-           c_retracted
+    SELECT pg_catalog.array_agg(ROW(v.position, v.problem, v.hint, v.subject, v.predicate,
+               v.cardinality, v.object, v.object_entity, v.text, v.confidence, v.valid_from,
+               v.valid_to, v.locator, v.quote, v.replaces, v.assertion,
+               v.retracted)::@schema@_internal.claim_input ORDER BY v.position)
+      INTO inputs
       FROM (
         SELECT t.position, t.subject, t.predicate, t.cardinality, t.object, t.object_entity,
                t.c ->> 'text' AS text, t.confidence, t.valid_from, t.valid_to,
@@ -207,328 +165,327 @@ BEGIN
               FROM typed AS k
           ) AS t
       ) AS v;
-    claim_count := coalesce(pg_catalog.cardinality(c_problem), 0);
+
+    claim_count := coalesce(pg_catalog.cardinality(inputs), 0);
     FOR i IN 1 .. claim_count LOOP
-        IF c_problem[i] LIKE 'unknown entity %' OR c_problem[i] LIKE 'unknown predicate %' THEN
-            RAISE EXCEPTION '%', c_problem[i] USING ERRCODE = '22023', HINT = c_hint[i];
-        ELSIF c_problem[i] IS NOT NULL THEN
-            RAISE EXCEPTION '%', c_problem[i] USING ERRCODE = '22023';
+        c := inputs[i];
+        IF c.problem LIKE 'unknown entity %' OR c.problem LIKE 'unknown predicate %' THEN
+            RAISE EXCEPTION '%', c.problem USING ERRCODE = '22023', HINT = c.hint;
+        ELSIF c.problem IS NOT NULL THEN
+            RAISE EXCEPTION '%', c.problem USING ERRCODE = '22023';
         END IF;
     END LOOP;
     IF claim_count = 0 THEN
         RETURN pg_catalog.jsonb_build_object('write_at', coalesce(write_at, pg_catalog.now()),
-                                             'outcomes', outcomes);
+                                             'counters', counters, 'outcomes', outcomes);
     END IF;
 
-    -- 2. The live rows of the touched slots, each with its trust (its best source), and the
-    --    newest instant another transaction recorded in them.
-    SELECT pg_catalog.array_agg(cl.claim_id ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.xmin = pg_catalog.pg_current_xact_id()::xid ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.subject_id ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.predicate ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.cardinality ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.object_value ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.object_entity_id ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.text ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.confidence ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.assertion ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.valid ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.asserted_valid ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.system_time ORDER BY cl.claim_id),
-           pg_catalog.array_agg(cl.copied_from ORDER BY cl.claim_id),
-           pg_catalog.array_agg(
-               (SELECT coalesce(pg_catalog.max(@schema@_internal.trust_rank(e.trust)), 0)
-                  FROM @schema@_internal.claim_sources AS s
-                  JOIN @schema@_internal.episodes AS e
-                    ON e.tenant = s.tenant AND e.episode_id = s.episode_id
-                 WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id) ORDER BY cl.claim_id),
+    -- 2. The live rows of the touched slots and the newest instant another transaction
+    --    recorded in them; then their source lines, each with its episode's trust.
+    SELECT pg_catalog.array_agg(cl), pg_catalog.array_agg(cl.xmin = pg_catalog.pg_current_xact_id()::xid),
            pg_catalog.max(pg_catalog.lower(cl.system_time))
                FILTER (WHERE cl.xmin <> pg_catalog.pg_current_xact_id()::xid)
-      INTO r_id, r_mine, r_subject, r_predicate, r_cardinality, r_object, r_object_entity,
-           r_text, r_confidence, r_assertion, r_valid, r_asserted, r_system, r_copied_from,
-           r_trust, newest
+      INTO slot_rows, row_mine, newest
       FROM @schema@_internal.claims AS cl
      WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
        AND (cl.subject_id, cl.predicate) IN (
-               SELECT DISTINCT u.subject, u.predicate
-                 FROM ROWS FROM (pg_catalog.unnest(c_subject), pg_catalog.unnest(c_predicate)) AS u (subject, predicate));
-    row_count := coalesce(pg_catalog.cardinality(r_id), 0);
+               SELECT DISTINCT u.subject, u.predicate FROM pg_catalog.unnest(inputs) AS u);
+    row_count := coalesce(pg_catalog.cardinality(slot_rows), 0);
     write_at := coalesce(write_at, GREATEST(pg_catalog.now(), newest + interval '1 microsecond'));
     IF row_count > 0 THEN
-        SELECT pg_catalog.array_agg(s.claim_id ORDER BY s.claim_id, s.episode_id),
-               pg_catalog.array_agg(s.episode_id ORDER BY s.claim_id, s.episode_id),
-               pg_catalog.array_agg(s.locator ORDER BY s.claim_id, s.episode_id),
-               pg_catalog.array_agg(s.quote ORDER BY s.claim_id, s.episode_id),
-               pg_catalog.array_agg(s.asserted_valid ORDER BY s.claim_id, s.episode_id),
-               pg_catalog.array_agg(s.added_at ORDER BY s.claim_id, s.episode_id)
-          INTO l_claim, l_episode, l_locator, l_quote, l_asserted, l_added
+        SELECT pg_catalog.array_agg(s), pg_catalog.array_agg(@schema@_internal.trust_rank(e.trust))
+          INTO lines, line_trust
           FROM @schema@_internal.claim_sources AS s
-         WHERE s.tenant = tenant AND s.claim_id = ANY (r_id);
+          JOIN @schema@_internal.episodes AS e
+            ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+         WHERE s.tenant = tenant
+           AND s.claim_id IN (SELECT u.claim_id FROM pg_catalog.unnest(slot_rows) AS u);
     END IF;
-    -- Every array below grows by one element per row (or line), so they stay aligned.
-    r_state := pg_catalog.array_fill('live'::text, ARRAY[row_count]);
-    r_reason := pg_catalog.array_fill(NULL::text, ARRAY[row_count]);
-    r_successor := pg_catalog.array_fill(NULL::bigint, ARRAY[row_count]);
-    l_write := pg_catalog.array_fill(false, ARRAY[coalesce(pg_catalog.cardinality(l_claim), 0)]);
+    -- Every array grows by one element per row (or line), so they stay aligned.
+    row_state := pg_catalog.array_fill('live'::text, ARRAY[row_count]);
+    line_write := pg_catalog.array_fill(false, ARRAY[coalesce(pg_catalog.cardinality(lines), 0)]);
     FOR r IN 1 .. row_count LOOP
-        slot_key := r_subject[r] || ':' || r_predicate[r];
+        slot_key := (slot_rows[r]).subject_id || ':' || (slot_rows[r]).predicate;
         rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
             (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
     END LOOP;
-    FOR l IN 1 .. coalesce(pg_catalog.cardinality(l_claim), 0) LOOP
-        lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(l_claim[l]::text,
-            (coalesce((lines_of_row ->> l_claim[l]::text)::integer [], '{}') || l)::text);
+    FOR l IN 1 .. coalesce(pg_catalog.cardinality(lines), 0) LOOP
+        slot_key := (lines[l]).claim_id::text;
+        lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(slot_key,
+            (coalesce((lines_of_row ->> slot_key)::integer [], '{}') || l)::text);
     END LOOP;
 
     -- 3. Each claim, in order, against the picture.
     FOR i IN 1 .. claim_count LOOP
-        IF c_confidence[i] < floor THEN
-            outcomes := outcomes || pg_catalog.jsonb_build_object(
-                'index', i - 1, 'outcome', 'below_floor');
-            CONTINUE;
-        END IF;
-        IF c_retracted[i] THEN
-            outcomes := outcomes || pg_catalog.jsonb_build_object(
-                'index', i - 1, 'outcome', 'rejected', 'reason', 'retracted');
-            CONTINUE;
-        END IF;
-        slot_key := c_subject[i] || ':' || c_predicate[i];
-        IF c_cardinality[i] = 'event' THEN
-            valid := pg_catalog.tstzrange(c_from[i], c_from[i], '[]');
-        ELSE
-            valid := pg_catalog.tstzrange(c_from[i], c_to[i]);
-        END IF;
-        asserted := valid;
-
-        -- One look at the slot: the same assertion holding this claim's start
-        -- (corroboration), the row holding the start, the next known start after it.
-        holder := NULL;
-        corroborated := NULL;
-        next_start := NULL;
-        FOREACH r IN ARRAY coalesce((rows_of_slot ->> slot_key)::integer [], '{}') LOOP
-            CONTINUE WHEN r_state[r] NOT IN ('live', 'new');
-            IF r_valid[r] @> c_from[i] THEN
-                holder := r;
-                IF r_assertion[r] = c_assertion[i] THEN
-                    corroborated := r;
-                END IF;
-            ELSIF pg_catalog.lower(r_valid[r]) > c_from[i]
-                  AND (next_start IS NULL OR pg_catalog.lower(r_valid[r]) < next_start) THEN
-                next_start := pg_catalog.lower(r_valid[r]);
-            END IF;
-        END LOOP;
-        IF corroborated IS NOT NULL THEN
-            known := false;
-            FOREACH l IN ARRAY coalesce((lines_of_row ->> r_id[corroborated]::text)::integer [], '{}') LOOP
-                known := known OR l_episode[l] = episode_id;
-            END LOOP;
-            IF NOT known THEN
-                l := coalesce(pg_catalog.cardinality(l_claim), 0) + 1;
-                l_claim[l] := r_id[corroborated];
-                l_episode[l] := episode_id;
-                l_locator[l] := c_locator[i];
-                l_quote[l] := c_quote[i];
-                l_asserted[l] := asserted;
-                l_added[l] := write_at;
-                l_write[l] := true;
-                lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(l_claim[l]::text,
-                    (coalesce((lines_of_row ->> l_claim[l]::text)::integer [], '{}') || l)::text);
-                r_trust[corroborated] := GREATEST(r_trust[corroborated], episode_trust);
-            END IF;
-            outcomes := outcomes || pg_catalog.jsonb_build_object(
-                'index', i - 1, 'outcome', 'corroborated', 'claim_id', r_id[corroborated]);
-            CONTINUE;
-        END IF;
-
-        -- What this claim does to the slot: the row it retires (target) and the pieces of
-        -- that row written again (copies), or stored already retired when outranked.
-        target := NULL;
-        target_reason := NULL;
-        copies := '{}';
+        c := inputs[i];
         outcome := NULL;
-        new_end := pg_catalog.upper(valid);
-        IF c_cardinality[i] = 'one' THEN
-            -- A value learned late ends where the next known value starts.
-            IF next_start IS NOT NULL AND (new_end IS NULL OR next_start < new_end) THEN
-                new_end := next_start;
+        <<decide>>
+        BEGIN
+            IF c.confidence < floor THEN
+                outcome := '{"outcome": "below_floor"}';
+                EXIT decide;
             END IF;
-            IF holder IS NOT NULL AND r_trust[holder] > episode_trust THEN
-                -- Outranked: stored already retired, in history, never in as-of.
-                outcome := pg_catalog.jsonb_build_object('outcome', 'outranked');
-            ELSIF holder IS NOT NULL THEN
-                -- A value beginning inside a live row retires it and writes it again ending
-                -- where the new value begins; a closed new range resumes it afterwards.
-                target := holder;
-                target_reason := 'superseded';
-                IF pg_catalog.lower(r_valid[holder]) < c_from[i] THEN
-                    copies := copies || pg_catalog.tstzrange(pg_catalog.lower(r_valid[holder]), c_from[i]);
-                END IF;
-                IF c_to[i] IS NOT NULL AND (pg_catalog.upper_inf(r_valid[holder])
-                                            OR c_to[i] < pg_catalog.upper(r_valid[holder])) THEN
-                    copies := copies || pg_catalog.tstzrange(c_to[i], pg_catalog.upper(r_valid[holder]));
-                    new_end := c_to[i];
-                END IF;
+            IF c.retracted THEN
+                outcome := '{"outcome": "rejected", "reason": "retracted"}';
+                EXIT decide;
             END IF;
-            valid := pg_catalog.tstzrange(c_from[i], new_end);
-        ELSIF c_replaces[i] IS NOT NULL AND c_cardinality[i] = 'many' THEN
-            -- Many values coexist; `replaces` ends one named live value of the slot.
+            slot_key := c.subject || ':' || c.predicate;
+            IF c.cardinality = 'event' THEN
+                valid := pg_catalog.tstzrange(c.valid_from, c.valid_from, '[]');
+            ELSE
+                valid := pg_catalog.tstzrange(c.valid_from, c.valid_to);
+            END IF;
+
+            -- One look at the slot: the same assertion holding this claim's start
+            -- (corroboration), the row holding the start, the next known start after it.
+            -- (Many values may hold the start: the newest row speaks for the slot.)
+            holder := NULL;
+            corroborated := NULL;
+            next_start := NULL;
             FOREACH r IN ARRAY coalesce((rows_of_slot ->> slot_key)::integer [], '{}') LOOP
-                IF r_id[r] = c_replaces[i] AND r_state[r] IN ('live', 'new') THEN
-                    target := r;
+                CONTINUE WHEN row_state[r] NOT IN ('live', 'new');
+                one := slot_rows[r];
+                IF one.valid @> c.valid_from THEN
+                    IF holder IS NULL OR one.claim_id > (slot_rows[holder]).claim_id THEN
+                        holder := r;
+                    END IF;
+                    IF one.assertion = c.assertion
+                       AND (corroborated IS NULL OR one.claim_id > (slot_rows[corroborated]).claim_id) THEN
+                        corroborated := r;
+                    END IF;
+                ELSIF pg_catalog.lower(one.valid) > c.valid_from
+                      AND (next_start IS NULL OR pg_catalog.lower(one.valid) < next_start) THEN
+                    next_start := pg_catalog.lower(one.valid);
                 END IF;
             END LOOP;
+            IF corroborated IS NOT NULL THEN
+                -- The same assertion from another source adds a source line, not a row.
+                new_id := (slot_rows[corroborated]).claim_id;
+                known := false;
+                FOREACH l IN ARRAY coalesce((lines_of_row ->> new_id::text)::integer [], '{}') LOOP
+                    known := known OR (lines[l]).episode_id = episode_id;
+                END LOOP;
+                IF NOT known THEN
+                    line.tenant := tenant;
+                    line.claim_id := new_id;
+                    line.episode_id := episode_id;
+                    line.locator := c.locator;
+                    line.quote := c.quote;
+                    line.asserted_valid := valid;
+                    line.added_at := write_at;
+                    l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
+                    lines[l] := line;
+                    line_trust[l] := episode_trust;
+                    line_write[l] := true;
+                    lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(new_id::text,
+                        (coalesce((lines_of_row ->> new_id::text)::integer [], '{}') || l)::text);
+                END IF;
+                outcome := pg_catalog.jsonb_build_object('outcome', 'corroborated', 'claim_id', new_id);
+                EXIT decide;
+            END IF;
+
+            -- What this claim does to the slot: the row it retires (target) and the pieces
+            -- of that row written again (copies), or stored already retired when outranked.
+            target := NULL;
+            target_reason := NULL;
+            copies := '{}';
+            new_end := pg_catalog.upper(valid);
+            IF c.cardinality = 'one' THEN
+                -- A value learned late ends where the next known value starts.
+                IF next_start IS NOT NULL AND (new_end IS NULL OR next_start < new_end) THEN
+                    new_end := next_start;
+                END IF;
+                -- A row is as trusted as its most trusted source.
+                holder_trust := 0;
+                IF holder IS NOT NULL THEN
+                    FOREACH l IN ARRAY coalesce(
+                        (lines_of_row ->> (slot_rows[holder]).claim_id::text)::integer [], '{}') LOOP
+                        holder_trust := GREATEST(holder_trust, line_trust[l]);
+                    END LOOP;
+                END IF;
+                IF holder_trust > episode_trust THEN
+                    -- Outranked: stored already retired, in history, never in as-of.
+                    outcome := '{"outcome": "outranked"}';
+                ELSIF holder IS NOT NULL THEN
+                    -- A value beginning inside a live row retires it and writes it again
+                    -- ending where the new value begins; a closed new range resumes it after.
+                    target := holder;
+                    target_reason := 'superseded';
+                    one := slot_rows[holder];
+                    IF pg_catalog.lower(one.valid) < c.valid_from THEN
+                        copies := copies || pg_catalog.tstzrange(pg_catalog.lower(one.valid), c.valid_from);
+                    END IF;
+                    IF c.valid_to IS NOT NULL AND (pg_catalog.upper_inf(one.valid)
+                                                   OR c.valid_to < pg_catalog.upper(one.valid)) THEN
+                        copies := copies || pg_catalog.tstzrange(c.valid_to, pg_catalog.upper(one.valid));
+                        new_end := c.valid_to;
+                    END IF;
+                END IF;
+            ELSIF c.replaces IS NOT NULL AND c.cardinality = 'many' THEN
+                -- Many values coexist; `replaces` ends one named live value of the slot.
+                FOREACH r IN ARRAY coalesce((rows_of_slot ->> slot_key)::integer [], '{}') LOOP
+                    IF (slot_rows[r]).claim_id = c.replaces AND row_state[r] IN ('live', 'new') THEN
+                        target := r;
+                    END IF;
+                END LOOP;
+                IF target IS NULL THEN
+                    outcome := '{"outcome": "rejected", "reason": "replaces_unknown"}';
+                    EXIT decide;
+                END IF;
+                target_reason := 'replaced';
+                one := slot_rows[target];
+                IF pg_catalog.lower(one.valid) < c.valid_from THEN
+                    copies := copies || pg_catalog.tstzrange(pg_catalog.lower(one.valid), c.valid_from);
+                END IF;
+            END IF;
+
+            -- The new row, its id drawn first so that the row it retires can name it.
+            new_id := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
+            one := NULL;
+            one.claim_id := new_id;
+            one.tenant := tenant;
+            one.subject_id := c.subject;
+            one.predicate := c.predicate;
+            one.cardinality := c.cardinality;
+            one.object_value := c.object;
+            one.object_entity_id := c.object_entity;
+            one.text := c.text;
+            one.confidence := c.confidence;
+            one.assertion := c.assertion;
+            one.valid := pg_catalog.tstzrange(c.valid_from, new_end,
+                                              CASE WHEN c.cardinality = 'event' THEN '[]' ELSE '[)' END);
+            one.asserted_valid := valid;
+            r := row_count + 1;
+            row_count := r;
+            row_mine[r] := false;
+            IF outcome IS NULL THEN
+                one.system_time := pg_catalog.tstzrange(write_at, NULL);
+                row_state[r] := 'new';
+            ELSE
+                one.system_time := pg_catalog.tstzrange(write_at, write_at, '[]');
+                one.retired_reason := 'outranked';
+                one.superseded_by := (slot_rows[holder]).claim_id;
+                row_state[r] := 'new_retired';
+                outcome := outcome || pg_catalog.jsonb_build_object('claim_id', new_id);
+            END IF;
+            slot_rows[r] := one;
+            rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
+                (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
+            line.tenant := tenant;
+            line.claim_id := new_id;
+            line.episode_id := episode_id;
+            line.locator := c.locator;
+            line.quote := c.quote;
+            line.asserted_valid := valid;
+            line.added_at := write_at;
+            l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
+            lines[l] := line;
+            line_trust[l] := episode_trust;
+            line_write[l] := true;
+            lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(new_id::text, ARRAY[l]::text);
             IF target IS NULL THEN
-                outcomes := outcomes || pg_catalog.jsonb_build_object(
-                    'index', i - 1, 'outcome', 'rejected', 'reason', 'replaces_unknown');
-                CONTINUE;
+                outcome := coalesce(outcome,
+                    pg_catalog.jsonb_build_object('outcome', 'inserted', 'claim_id', new_id));
+                EXIT decide;
             END IF;
-            target_reason := 'replaced';
-            IF pg_catalog.lower(r_valid[target]) < c_from[i] THEN
-                copies := copies || pg_catalog.tstzrange(pg_catalog.lower(r_valid[target]), c_from[i]);
-            END IF;
-        END IF;
 
-        -- The new row (its id drawn first, so the row it retires can name it).
-        new_id := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
-        r := row_count + 1;
-        row_count := r;
-        r_id[r] := new_id;
-        r_mine[r] := false;
-        r_copied_from[r] := NULL;
-        r_subject[r] := c_subject[i];
-        r_predicate[r] := c_predicate[i];
-        r_cardinality[r] := c_cardinality[i];
-        r_object[r] := c_object[i];
-        r_object_entity[r] := c_object_entity[i];
-        r_text[r] := c_text[i];
-        r_confidence[r] := c_confidence[i];
-        r_assertion[r] := c_assertion[i];
-        r_valid[r] := valid;
-        r_asserted[r] := asserted;
-        r_trust[r] := episode_trust;
-        IF outcome IS NULL THEN
-            r_state[r] := 'new';
-            r_system[r] := pg_catalog.tstzrange(write_at, NULL);
-            r_reason[r] := NULL;
-            r_successor[r] := NULL;
-        ELSE
-            r_state[r] := 'new_retired';
-            r_system[r] := pg_catalog.tstzrange(write_at, write_at, '[]');
-            r_reason[r] := 'outranked';
-            r_successor[r] := r_id[holder];
-            outcome := outcome || pg_catalog.jsonb_build_object('claim_id', new_id);
-        END IF;
-        rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
-            (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
-        l := coalesce(pg_catalog.cardinality(l_claim), 0) + 1;
-        l_claim[l] := new_id;
-        l_episode[l] := episode_id;
-        l_locator[l] := c_locator[i];
-        l_quote[l] := c_quote[i];
-        l_asserted[l] := asserted;
-        l_added[l] := write_at;
-        l_write[l] := true;
-        lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(new_id::text, ARRAY[l]::text);
-
-        IF target IS NOT NULL THEN
             -- The pieces of the retired row that stay believed: same assertion and sources.
             FOREACH copy_range IN ARRAY copies LOOP
+                one := slot_rows[target];
+                one.copied_from := coalesce(one.copied_from, one.claim_id);
+                one.claim_id := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
+                one.valid := copy_range;
+                one.system_time := pg_catalog.tstzrange(write_at, NULL);
                 r := row_count + 1;
                 row_count := r;
-                r_id[r] := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
-                r_state[r] := 'new';
-                r_mine[r] := false;
-                r_reason[r] := NULL;
-                r_successor[r] := NULL;
-                r_subject[r] := r_subject[target];
-                r_predicate[r] := r_predicate[target];
-                r_cardinality[r] := r_cardinality[target];
-                r_object[r] := r_object[target];
-                r_object_entity[r] := r_object_entity[target];
-                r_text[r] := r_text[target];
-                r_confidence[r] := r_confidence[target];
-                r_assertion[r] := r_assertion[target];
-                r_valid[r] := copy_range;
-                r_asserted[r] := r_asserted[target];
-                r_system[r] := pg_catalog.tstzrange(write_at, NULL);
-                r_copied_from[r] := coalesce(r_copied_from[target], r_id[target]);
-                r_trust[r] := r_trust[target];
+                slot_rows[r] := one;
+                row_state[r] := 'new';
+                row_mine[r] := false;
                 rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
                     (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
-                FOREACH l IN ARRAY coalesce((lines_of_row ->> r_id[target]::text)::integer [], '{}') LOOP
-                    l_claim := l_claim || r_id[r];
-                    l_episode := l_episode || l_episode[l];
-                    l_locator := l_locator || l_locator[l];
-                    l_quote := l_quote || l_quote[l];
-                    l_asserted := l_asserted || l_asserted[l];
-                    l_added := l_added || l_added[l];
-                    l_write := l_write || true;
-                    lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(r_id[r]::text,
-                        (coalesce((lines_of_row ->> r_id[r]::text)::integer [], '{}')
-                         || pg_catalog.cardinality(l_claim))::text);
+                FOREACH l IN ARRAY coalesce(
+                    (lines_of_row ->> (slot_rows[target]).claim_id::text)::integer [], '{}') LOOP
+                    line := lines[l];
+                    line.claim_id := one.claim_id;
+                    lines := lines || line;
+                    line_trust := line_trust || line_trust[l];
+                    line_write := line_write || true;
+                    lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(one.claim_id::text,
+                        (coalesce((lines_of_row ->> one.claim_id::text)::integer [], '{}')
+                         || pg_catalog.cardinality(lines))::text);
                 END LOOP;
             END LOOP;
-            -- Retire the target: a row read is retired (or removed, if this transaction wrote
-            -- it at this very instant); a row written by this call is simply not written.
-            IF r_state[target] = 'new' THEN
-                r_state[target] := 'dropped';
-                FOREACH l IN ARRAY coalesce((lines_of_row ->> r_id[target]::text)::integer [], '{}') LOOP
-                    l_write[l] := false;
+            -- Retire the target: a row read is retired (or removed, if this transaction
+            -- wrote it at this very instant); a row written by this call is not written.
+            one := slot_rows[target];
+            IF row_state[target] = 'new' THEN
+                row_state[target] := 'dropped';
+                FOREACH l IN ARRAY coalesce((lines_of_row ->> one.claim_id::text)::integer [], '{}') LOOP
+                    line_write[l] := false;
                 END LOOP;
-            ELSIF r_mine[target] AND pg_catalog.lower(r_system[target]) >= write_at THEN
-                r_state[target] := 'delete';
-                counts[2] := counts[2] + 1;
+            ELSIF row_mine[target] AND pg_catalog.lower(one.system_time) >= write_at THEN
+                row_state[target] := 'delete';
+                deleted := deleted || one.claim_id;
             ELSE
-                r_state[target] := 'retire';
-                r_reason[target] := target_reason;
-                r_successor[target] := new_id;
-                counts[1] := counts[1] + 1;
+                row_state[target] := 'retire';
+                one.retired_reason := target_reason;
+                one.superseded_by := new_id;
+                retired := retired || one;
             END IF;
             outcome := pg_catalog.jsonb_build_object('outcome', 'superseded', 'claim_id', new_id,
-                                                     'retired', r_id[target]);
-        END IF;
-        outcomes := outcomes || (coalesce(outcome, pg_catalog.jsonb_build_object(
-            'outcome', 'inserted', 'claim_id', new_id)) || pg_catalog.jsonb_build_object('index', i - 1));
+                                                     'retired', one.claim_id);
+        END;
+        outcomes := outcomes || (outcome || pg_catalog.jsonb_build_object('index', c.position));
+        counters := counters || pg_catalog.jsonb_build_object(outcome ->> 'outcome',
+            coalesce((counters ->> (outcome ->> 'outcome'))::integer, 0) + 1);
     END LOOP;
 
     -- 4. The writes: retire, remove, insert rows, insert source lines.
-    IF counts[1] > 0 THEN
+    FOR r IN 1 .. row_count LOOP
+        IF row_state[r] IN ('new', 'new_retired') THEN
+            new_rows := new_rows || slot_rows[r];
+        END IF;
+    END LOOP;
+    FOR l IN 1 .. coalesce(pg_catalog.cardinality(lines), 0) LOOP
+        IF line_write[l] THEN
+            new_lines := new_lines || lines[l];
+        END IF;
+    END LOOP;
+    IF retired IS NOT NULL THEN
         UPDATE @schema@_internal.claims AS cl
            SET system_time = pg_catalog.tstzrange(pg_catalog.lower(cl.system_time),
                    GREATEST(write_at, pg_catalog.lower(cl.system_time) + interval '1 microsecond')),
-               retired_reason = u.reason,
-               superseded_by = u.successor
-          FROM ROWS FROM (pg_catalog.unnest(r_id), pg_catalog.unnest(r_state), pg_catalog.unnest(r_reason), pg_catalog.unnest(r_successor)) AS u (id, state, reason, successor)
-         WHERE u.state = 'retire' AND cl.tenant = tenant AND cl.claim_id = u.id
+               retired_reason = u.retired_reason,
+               superseded_by = u.superseded_by
+          FROM pg_catalog.unnest(retired) AS u
+         WHERE cl.tenant = tenant AND cl.claim_id = u.claim_id
            AND pg_catalog.upper_inf(cl.system_time);
     END IF;
-    IF counts[2] > 0 THEN
+    IF deleted IS NOT NULL THEN
         DELETE FROM @schema@_internal.claims AS cl
-         USING ROWS FROM (pg_catalog.unnest(r_id), pg_catalog.unnest(r_state)) AS u (id, state)
-         WHERE u.state = 'delete' AND cl.tenant = tenant AND cl.claim_id = u.id;
+         WHERE cl.tenant = tenant AND cl.claim_id = ANY (deleted);
     END IF;
-    INSERT INTO @schema@_internal.claims AS cl (
-        claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
-        text, confidence, assertion, valid, asserted_valid, system_time, retired_reason,
-        superseded_by, copied_from)
-    OVERRIDING SYSTEM VALUE
-    SELECT u.id, tenant, u.subject, u.predicate, u.cardinality, u.object, u.object_entity,
-           u.text, u.confidence, u.assertion, u.valid, u.asserted, u.system_time, u.reason,
-           u.successor, u.copied_from
-      FROM ROWS FROM (pg_catalog.unnest(r_id), pg_catalog.unnest(r_state), pg_catalog.unnest(r_subject), pg_catalog.unnest(r_predicate), pg_catalog.unnest(r_cardinality), pg_catalog.unnest(r_object), pg_catalog.unnest(r_object_entity), pg_catalog.unnest(r_text), pg_catalog.unnest(r_confidence), pg_catalog.unnest(r_assertion), pg_catalog.unnest(r_valid), pg_catalog.unnest(r_asserted), pg_catalog.unnest(r_system), pg_catalog.unnest(r_reason), pg_catalog.unnest(r_successor), pg_catalog.unnest(r_copied_from))
-           AS u (id, state, subject, predicate, cardinality, object, object_entity, text,
-                 confidence, assertion, valid, asserted, system_time, reason, successor,
-                 copied_from)
-     WHERE u.state IN ('new', 'new_retired')
-     ORDER BY u.id;
-    INSERT INTO @schema@_internal.claim_sources AS s (
-        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
-    SELECT tenant, u.claim, u.episode, u.locator, u.quote, u.asserted, u.added
-      FROM ROWS FROM (pg_catalog.unnest(l_claim), pg_catalog.unnest(l_episode), pg_catalog.unnest(l_locator), pg_catalog.unnest(l_quote), pg_catalog.unnest(l_asserted), pg_catalog.unnest(l_added), pg_catalog.unnest(l_write))
-           AS u (claim, episode, locator, quote, asserted, added, write)
-     WHERE u.write
-    ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
-    RETURN pg_catalog.jsonb_build_object('write_at', write_at, 'outcomes', outcomes);
+    IF new_rows IS NOT NULL THEN
+        INSERT INTO @schema@_internal.claims AS cl (
+            claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
+            text, confidence, assertion, valid, asserted_valid, system_time, retired_reason,
+            superseded_by, copied_from)
+        OVERRIDING SYSTEM VALUE
+        SELECT u.claim_id, tenant, u.subject_id, u.predicate, u.cardinality, u.object_value,
+               u.object_entity_id, u.text, u.confidence, u.assertion, u.valid, u.asserted_valid,
+               u.system_time, u.retired_reason, u.superseded_by, u.copied_from
+          FROM pg_catalog.unnest(new_rows) AS u
+         ORDER BY u.claim_id;
+    END IF;
+    IF new_lines IS NOT NULL THEN
+        INSERT INTO @schema@_internal.claim_sources AS s (
+            tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+        SELECT tenant, u.claim_id, u.episode_id, u.locator, u.quote, u.asserted_valid, u.added_at
+          FROM pg_catalog.unnest(new_lines) AS u
+        ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('write_at', write_at, 'counters', counters,
+                                         'outcomes', outcomes);
 END
 $fn$;
 
@@ -536,7 +493,7 @@ COMMENT ON FUNCTION @schema@_internal.write_claims(
     text, bigint, integer, jsonb, real, timestamptz, timestamptz) IS
 'Write the claims of one episode through the slot rules (one / many / event, corroboration, '
 'trust, retraction, confidence floor) at write_at (NULL: now); the caller holds the slots'' '
-'advisory locks. Returns {write_at, outcomes}.';
+'advisory locks. Returns {write_at, counters, outcomes}.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_changed_source(
     tenant text, new_episode bigint, only_subject bigint, only_predicate text,
@@ -661,11 +618,7 @@ BEGIN
         @schema@_internal.trust_rank(trust), claims, floor,
         (episode ->> 'occurred_at')::timestamptz, NULL);
     write_at := (written ->> 'write_at')::timestamptz;
-    SELECT pg_catalog.jsonb_object_agg(k.outcome, coalesce(n.count, 0)) INTO counters
-      FROM pg_catalog.jsonb_object_keys(counters) AS k (outcome)
-      LEFT JOIN (SELECT o ->> 'outcome' AS outcome, pg_catalog.count(*) AS count
-                   FROM pg_catalog.jsonb_array_elements(written -> 'outcomes') AS o
-                  GROUP BY 1) AS n ON n.outcome = k.outcome;
+    counters := counters || (written -> 'counters');
 
     changed := @schema@_internal.retire_changed_source(tenant, new_episode, NULL, NULL, write_at);
     counters := pg_catalog.jsonb_set(counters, '{source_changed}', pg_catalog.to_jsonb(changed));
