@@ -30,3 +30,27 @@ CREATE TYPE @schema@_internal.claim_input AS (
     assertion text,
     retracted boolean
 );
+
+-- Secondary keys lead with what they look up, never with the tenant. Every statement runs
+-- under row level security, so each carries `tenant = ...`; a plan cached while a table was
+-- nearly empty could otherwise take a tenant-led secondary index for a primary key lookup
+-- (equal costs at that size) and keep scanning the whole tenant through it as the table
+-- grows, until autovacuum's next analyze. Entity ids are identities, unique across tenants,
+-- so a slot index needs no tenant at all. (The partial live-slot index goes: a slot's
+-- versions are few, and the slot index finds them.)
+DROP INDEX @schema@_internal.claims_live_slot_idx;
+DROP INDEX @schema@_internal.claims_slot_idx;
+CREATE INDEX claims_slot_idx ON @schema@_internal.claims (subject_id, predicate, claim_id);
+
+DROP INDEX @schema@_internal.claim_sources_episode_idx;
+CREATE INDEX claim_sources_episode_idx ON @schema@_internal.claim_sources (episode_id, tenant);
+
+ALTER TABLE @schema@_internal.entities DROP CONSTRAINT entities_external_ref_key;
+ALTER TABLE @schema@_internal.entities
+    ADD CONSTRAINT entities_external_ref_key UNIQUE (external_ref, tenant);
+DROP INDEX @schema@_internal.entities_name_idx;
+CREATE INDEX entities_name_idx ON @schema@_internal.entities (pg_catalog.lower(name), kind, tenant);
+
+ALTER TABLE @schema@_internal.episodes DROP CONSTRAINT episodes_source_key;
+ALTER TABLE @schema@_internal.episodes
+    ADD CONSTRAINT episodes_source_key UNIQUE (source_ref, source_kind, content_hash, tenant);
