@@ -188,6 +188,8 @@ BEGIN
       INTO slot_rows, row_mine, newest
       FROM @schema@_internal.claims AS cl
      WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
+       -- (= ANY: the keys are index conditions whichever way the join is planned.)
+       AND cl.subject_id = ANY (ARRAY(SELECT u.subject FROM pg_catalog.unnest(inputs) AS u))
        AND (cl.subject_id, cl.predicate) IN (
                SELECT DISTINCT u.subject, u.predicate FROM pg_catalog.unnest(inputs) AS u);
     row_count := coalesce(pg_catalog.cardinality(slot_rows), 0);
@@ -199,7 +201,7 @@ BEGIN
           JOIN @schema@_internal.episodes AS e
             ON e.tenant = s.tenant AND e.episode_id = s.episode_id
          WHERE s.tenant = tenant
-           AND s.claim_id IN (SELECT u.claim_id FROM pg_catalog.unnest(slot_rows) AS u);
+           AND s.claim_id = ANY (ARRAY(SELECT u.claim_id FROM pg_catalog.unnest(slot_rows) AS u));
     END IF;
     -- Every array grows by one element per row (or line), so they stay aligned.
     row_state := pg_catalog.array_fill('live'::text, ARRAY[row_count]);
@@ -459,6 +461,7 @@ BEGIN
                superseded_by = u.superseded_by
           FROM pg_catalog.unnest(retired) AS u
          WHERE cl.tenant = tenant AND cl.claim_id = u.claim_id
+           AND cl.claim_id = ANY (ARRAY(SELECT r.claim_id FROM pg_catalog.unnest(retired) AS r))
            AND pg_catalog.upper_inf(cl.system_time);
     END IF;
     IF deleted IS NOT NULL THEN
