@@ -1,7 +1,7 @@
 SET LOCAL ROLE @schema@_owner;
 
 -- The knowledge write path decides a whole episode in memory and writes it with one
--- statement per kind of change (write_claims, in sql/20_knowledge/30_ingest.sql). The
+-- statement per kind of change (write_claims, in sql/20_knowledge/30_write_claims.sql). The
 -- per-claim function it replaces goes, and so does an index no lookup uses: assertions are
 -- found through their slot (subject and predicate are part of the assertion) or a claim id.
 DROP FUNCTION IF EXISTS @schema@_internal.ingest_one_claim(

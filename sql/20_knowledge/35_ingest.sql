@@ -1,0 +1,162 @@
+-- ingest: one episode and its claims, in the caller's transaction, all through one write
+-- path. Structural errors (unknown predicate or entity, malformed ranges) refuse the whole
+-- episode; judgements about a claim (below the confidence floor, retracted, outranked)
+-- are outcomes, counted and reported by index and reason code, never with source text.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.retire_changed_source(
+    tenant text, new_episode bigint, only_subject bigint, only_predicate text,
+    retire_at timestamptz
+) RETURNS integer
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- A new version of a source retires what only its old text supported: live claims with a
+-- source line from an older episode of the same source and none from the new episode or
+-- any other source (optionally within one slot, for a replay).
+#variable_conflict use_variable
+DECLARE
+    source record;
+    stale_claim bigint;
+    changed integer := 0;
+BEGIN
+    SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
+     WHERE e.tenant = tenant AND e.episode_id = new_episode;
+    -- Most sources are seen once: then there is no older text to retire anything for (and
+    -- this index probe spares the search below, whose plan cannot start from the source).
+    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.episodes AS old
+                    WHERE old.tenant = tenant AND old.source_kind = source.source_kind
+                      AND old.source_ref = source.source_ref
+                      AND old.episode_id <> new_episode) THEN
+        RETURN 0;
+    END IF;
+    FOR stale_claim IN
+        SELECT DISTINCT cl.claim_id
+          FROM @schema@_internal.episodes AS old
+          JOIN @schema@_internal.claim_sources AS os
+            ON os.tenant = old.tenant AND os.episode_id = old.episode_id
+          JOIN @schema@_internal.claims AS cl
+            ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
+         WHERE old.tenant = tenant AND old.source_kind = source.source_kind
+           AND old.source_ref = source.source_ref AND old.episode_id <> new_episode
+           AND pg_catalog.upper_inf(cl.system_time)
+           AND (only_subject IS NULL OR (cl.subject_id = only_subject
+                                         AND cl.predicate = only_predicate))
+           AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
+                             JOIN @schema@_internal.episodes AS e
+                               ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                            WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
+                              AND (e.episode_id = new_episode
+                                   OR e.source_kind <> source.source_kind
+                                   OR e.source_ref <> source.source_ref))
+         ORDER BY cl.claim_id
+    LOOP
+        PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, retire_at);
+        changed := changed + 1;
+    END LOOP;
+    RETURN changed;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.retire_changed_source(text, bigint, bigint, text, timestamptz) IS
+'Retire the live claims only older versions of new_episode''s source supported; returns how many.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.ingest_episode(
+    episode jsonb, claims jsonb, floor real
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.require_kind(
+        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'ingest');
+    trust text := coalesce(episode ->> 'trust', 'agent');
+    new_episode bigint;
+    written jsonb;
+    counters jsonb := '{"inserted": 0, "superseded": 0, "corroborated": 0, "duplicate": 0,
+                        "outranked": 0, "below_floor": 0, "rejected": 0, "source_changed": 0}';
+    changed integer;
+    write_at timestamptz;
+BEGIN
+    IF episode IS NULL OR pg_catalog.jsonb_typeof(episode) <> 'object'
+       OR coalesce(episode ->> 'source_kind', '') = '' OR coalesce(episode ->> 'source_ref', '') = ''
+       OR coalesce(episode ->> 'content_hash', '') = '' THEN
+        RAISE EXCEPTION 'episode needs source_kind, source_ref and content_hash'
+            USING ERRCODE = '22023';
+    END IF;
+    IF @schema@_internal.trust_rank(trust) IS NULL THEN
+        RAISE EXCEPTION 'unknown trust %', trust
+            USING ERRCODE = '22023', HINT = 'operator, owner, agent or third_party';
+    END IF;
+    IF trust = 'operator' AND kind <> 'operator' THEN
+        RAISE EXCEPTION 'only an operator ingests with operator trust' USING ERRCODE = '42501';
+    END IF;
+    IF claims IS NULL OR pg_catalog.jsonb_typeof(claims) <> 'array'
+       OR pg_catalog.jsonb_array_length(claims) > 1000 THEN
+        RAISE EXCEPTION 'claims must be an array of at most 1000 claims' USING ERRCODE = '22023';
+    END IF;
+
+    -- The same (source kind, ref, content hash) again is a no-op; a concurrent ingest of
+    -- the same episode waits here for the first and then finds it.
+    INSERT INTO @schema@_internal.episodes AS e (
+        tenant, source_kind, source_ref, content_hash, occurred_at, trust, extractor)
+    VALUES (tenant, episode ->> 'source_kind', episode ->> 'source_ref', episode ->> 'content_hash',
+            (episode ->> 'occurred_at')::timestamptz, trust, episode ->> 'extractor')
+    ON CONFLICT ON CONSTRAINT episodes_source_key DO NOTHING
+    RETURNING e.episode_id INTO new_episode;
+    IF new_episode IS NULL THEN
+        RETURN pg_catalog.jsonb_build_object('duplicate', true, 'outcomes', '[]'::jsonb,
+            'counters', pg_catalog.jsonb_set(counters, '{duplicate}', '1'));
+    END IF;
+
+    -- Writers of a slot are serialized, always in the same order, so racing episodes
+    -- neither deadlock nor reach the exclusion constraint.
+    PERFORM pg_catalog.pg_advisory_xact_lock(held.lock_key)
+       FROM (SELECT DISTINCT pg_catalog.hashtextextended('@schema@:slot:' || tenant || ':'
+                                 || (e ->> 'subject') || ':' || (e ->> 'predicate'), 0) AS lock_key
+               FROM pg_catalog.jsonb_array_elements(claims) AS e
+              ORDER BY 1) AS held;
+
+    written := @schema@_internal.write_claims(tenant, new_episode,
+        @schema@_internal.trust_rank(trust), claims,
+        coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real),
+        (episode ->> 'occurred_at')::timestamptz, NULL);
+    write_at := (written ->> 'write_at')::timestamptz;
+    counters := counters || (written -> 'counters');
+
+    changed := @schema@_internal.retire_changed_source(tenant, new_episode, NULL, NULL, write_at);
+    counters := pg_catalog.jsonb_set(counters, '{source_changed}', pg_catalog.to_jsonb(changed));
+
+    RETURN pg_catalog.jsonb_build_object('duplicate', false, 'episode_id', new_episode,
+                                         'counters', counters, 'outcomes', written -> 'outcomes');
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.ingest_episode(jsonb, jsonb, real) IS
+'The knowledge write path behind ingest and override: one episode, its claims, a '
+'confidence floor (NULL: the tenant''s confidence_floor setting).';
+
+CREATE OR REPLACE FUNCTION @schema@.ingest(episode jsonb, claims jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN @schema@_internal.ingest_episode(episode, claims, NULL);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.ingest(jsonb, jsonb) IS
+'Ingest an episode {source_kind, source_ref, content_hash, occurred_at?, trust? (operator | '
+'owner | agent | third_party; default agent), extractor?} and its claims [{subject, '
+'predicate, object | object_entity, text?, confidence?, valid_from | valid_at, valid_to?, '
+'locator?, quote?, replaces?}] in one transaction. Returns {duplicate, episode_id, '
+'counters: {inserted, superseded, corroborated, duplicate, outranked, below_floor, rejected, '
+'source_changed}, outcomes: [{index, outcome, claim_id?, reason?}]}.';
