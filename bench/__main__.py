@@ -8,20 +8,24 @@ import time
 from . import foundation, knowledge, working_memory
 from .runner import SIZES, bench_database, print_table
 
-WORKLOADS = [
-    ("foundation: one SQL API call", foundation.run),
-    ("working memory: store, read, delete facts", working_memory.run),
-    ("knowledge: ingest claims, as_of, history", knowledge.run),
-]
+WORKLOADS = {
+    "foundation": ("foundation: one SQL API call", foundation.run),
+    "working_memory": ("working memory: store, read, delete facts", working_memory.run),
+    "knowledge": ("knowledge: ingest claims, as_of, history", knowledge.run),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--size", choices=SIZES, default="full")
+    parser.add_argument(
+        "--only", choices=WORKLOADS, action="append", help="run just these workloads (repeatable)"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     with bench_database() as dsn:
-        for title, workload in WORKLOADS:
+        for name in args.only or WORKLOADS:
+            title, workload = WORKLOADS[name]
             print_table(f"{title}  [size {args.size}]", workload(dsn, args.size))
     print(f"\nbench finished in {time.perf_counter() - started:.1f} s")
 
