@@ -13,7 +13,11 @@ from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401  (f
 def test_retraction_is_remembered_and_restore_lifts_it(k: Knowledge) -> None:  # noqa: F811
     pa = person(k, "pa")
     claim = k.ingest("a", [lives(pa, "Oslo", "2026-01-01")])["outcomes"][0]["claim_id"]
-    assert k.one("SELECT pgfacts.retract(%s)", claim) == {"claim_id": claim, "retracted": True}
+    assert k.one("SELECT pgfacts.retract(%s)", claim) == {
+        "claim_id": claim,
+        "retracted": True,
+        "rows": 1,
+    }
     assert k.as_of(pa, "lives_in", "2026-02-01") == []  # a gap, not the clipped value
     again = k.ingest("b", [lives(pa, "Oslo", "2026-01-01")])
     assert again["counters"]["rejected"] == 1

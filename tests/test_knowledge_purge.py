@@ -3,6 +3,9 @@ verify_slot finds nothing to report on a consistent slot."""
 
 from __future__ import annotations
 
+import contextlib
+from typing import Any
+
 import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,44 +61,112 @@ def test_verify_slot_reports_a_tampered_slot(k: Knowledge, db: Database) -> None
     assert k.as_of(wu, "lives_in", "2026-04-15") == []
 
 
+def test_purge_replays_retractions_at_their_instants(k: Knowledge) -> None:  # noqa: F811
+    ra = person(k, "ra")
+    k.ingest("b-src", [lives(ra, "Bern", "2026-01-01")])
+    genf = k.ingest("a-src", [lives(ra, "Genf", "2026-05-01")])["outcomes"][0]["claim_id"]
+    k.one("SELECT pgfacts.retract(%s)", genf)  # Bern stays cut at May: a gap, not Bern again
+    k.ingest("c-src", [lives(ra, "Chur", "2026-10-01")], kind="conversation")
+    k.one("SELECT pgfacts.purge_source('conversation', 'c-src')")
+    assert k.as_of(ra, "lives_in", "2026-03-01") == ["Bern"]
+    assert k.as_of(ra, "lives_in", "2026-06-01") == []
+    assert k.as_of(ra, "lives_in", "2026-11-01") == []
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", ra) == []
+    # The retraction is still remembered, and still restorable after the rebuild.
+    assert k.ingest("d-src", [lives(ra, "Genf", "2026-05-01")])["counters"]["rejected"] == 1
+    retracted = k.one(
+        "SELECT max(claim_id) FROM pgfacts.history(%s, 'lives_in') "
+        "WHERE retired_reason = 'retracted'",
+        ra,
+    )
+    assert k.one("SELECT pgfacts.restore(%s)", retracted)["restored_as"] != []
+    assert k.as_of(ra, "lives_in", "2026-06-01") == ["Genf"]
+
+
+def test_retract_retires_every_live_row_of_the_assertion(k: Knowledge) -> None:  # noqa: F811
+    sa = person(k, "sa")
+    k.ingest("a", [lives(sa, "Rome", "2026-01-01")])
+    k.ingest("b", [lives(sa, "Bari", "2026-03-01", "2026-04-01")])  # Rome resumes in April
+    rome = k.one("SELECT claim_id FROM pgfacts.as_of(%s, 'lives_in', '2026-02-01')", sa)
+    assert k.one("SELECT pgfacts.retract(%s)", rome)["rows"] == 2
+    assert k.as_of(sa, "lives_in", "2026-02-01") == []
+    assert k.as_of(sa, "lives_in", "2026-03-15") == ["Bari"]
+    assert k.as_of(sa, "lives_in", "2026-06-01") == []
+    restored = k.one(
+        "SELECT pgfacts.restore(claim_id) FROM pgfacts.history(%s, 'lives_in') "
+        "WHERE retired_reason = 'retracted' ORDER BY claim_id LIMIT 1",
+        sa,
+    )
+    assert len(restored["restored_as"]) == 2
+    assert k.as_of(sa, "lives_in", "2026-02-01") == ["Rome"]
+    assert k.as_of(sa, "lives_in", "2026-06-01") == ["Rome"]
+
+
 episode = st.tuples(
     st.sampled_from(["s1", "s2", "s3"]),
     st.integers(0, 11),
     st.one_of(st.none(), st.integers(1, 4)),
     st.sampled_from(["x", "y", "z"]),
 )
+# A retraction of a value (applied to both databases only where it is live in both, so that
+# "the same stream without s1" is defined) and a restore of it.
+correction = st.tuples(st.sampled_from(["retract", "restore"]), st.sampled_from(["x", "y", "z"]))
+
+
+def live_claim(kn: Knowledge, who: int, value: str, reason: str | None) -> int | None:
+    return kn.one(  # type: ignore[no-any-return]
+        "SELECT max(claim_id) FROM pgfacts.history(%s, 'lives_in') "
+        "WHERE object_value = to_jsonb(%s::text) AND retired_reason IS NOT DISTINCT FROM %s",
+        who,
+        value,
+        reason,
+    )
 
 
 @settings(
     max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(stream=st.lists(episode, min_size=1, max_size=8))
+@given(stream=st.lists(st.one_of(episode, correction), min_size=1, max_size=8))
 def test_purge_equals_a_rebuild_without_that_source(
-    server_dsn: str, template_db: str, stream: list[tuple[str, int, int | None, str]]
+    server_dsn: str, template_db: str, stream: list[tuple[Any, ...]]
 ) -> None:
-    def load(name: str, skip: str | None) -> Knowledge:
+    def setup(name: str) -> tuple[Knowledge, int]:
         kn = Knowledge(Database(name=name, admin_dsn=server_dsn))
         kn.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
-        who = kn.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
-        for step, (source, start, length, value) in enumerate(stream):
-            if source == skip:
+        return kn, kn.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
+
+    def replay(full: Knowledge, clean: Knowledge, who: int) -> None:
+        for step, item in enumerate(stream):
+            if item[0] in ("retract", "restore"):
+                reason = None if item[0] == "retract" else "retracted"
+                targets = [live_claim(kn, who, item[1], reason) for kn in (full, clean)]
+                if None in targets:
+                    continue
+                for kn, target in zip((full, clean), targets, strict=True):
+                    with contextlib.suppress(
+                        psycopg.errors.NoDataFound, psycopg.errors.ObjectNotInPrerequisiteState
+                    ):
+                        kn.one(f"SELECT pgfacts.{item[0]}(%s)", target)
                 continue
+            source, start, length, value = item
             end = None if length is None else DAYS[min(start + length, 11)]
             if end == DAYS[start]:
                 end = None
-            kn.ingest(source, [lives(who, value, DAYS[start], end)], content=f"v{step}")
-        return kn
+            for kn in (full, clean) if source != "s1" else (full,):
+                kn.ingest(source, [lives(who, value, DAYS[start], end)], content=f"v{step}")
 
     for purged_name in _fresh_database(server_dsn, template_db):
         for clean_name in _fresh_database(server_dsn, template_db):
-            purged = load(purged_name, None)
-            clean = load(clean_name, "s1")
+            purged, who = setup(purged_name)
+            clean, clean_who = setup(clean_name)
             try:
-                if any(source == "s1" for source, *_ in stream):
+                assert who == clean_who
+                replay(purged, clean, who)
+                if any(item[0] == "s1" for item in stream):
                     purged.one("SELECT pgfacts.purge_source('note', 's1')")
-                who = purged.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
                 for t in [f"2026-{m:02}-15" for m in range(1, 13)]:
                     assert purged.as_of(who, "lives_in", t) == clean.as_of(who, "lives_in", t), t
+                assert purged.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", who) == []
             finally:
                 purged.conn.close()
                 clean.conn.close()

@@ -58,7 +58,8 @@ class Model:
     one: list[Segment] = field(default_factory=list)
     many: list[Segment] = field(default_factory=list)
     events: set[tuple[int, str]] = field(default_factory=set)
-    blocked: set[str] = field(default_factory=set)  # retracted values of the one slot
+    # Retracted values of the one slot, each with the segments its retraction retired.
+    blocked: dict[str, list[Segment]] = field(default_factory=dict)
 
     def ingest_one(self, start: int, end: int | None, value: str, trust: int) -> None:
         if value in self.blocked:
@@ -129,7 +130,7 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
     who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
     model = Model()
     episodes: list[tuple[str, list[dict], str]] = []
-    retracted: list[tuple[int, Segment]] = []  # claim id, the segment it held
+    retracted: list[tuple[int, str]] = []  # a retracted claim's id and value
     believed: list[tuple[Any, dict[int, list[str]]]] = []
     for number, op in enumerate(stream):
         if op[0] == "ingest":
@@ -158,15 +159,19 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
             assert (holder is None) == (live == []), (t, model.one, live)
             if holder is None:
                 continue
-            k.one("SELECT pgfacts.retract(%s)", live[0][0])
-            model.one.remove(holder)
-            model.blocked.add(holder.value)
-            retracted.append((live[0][0], holder))
+            # A retraction retires every live row of the assertion: a gap wherever it held.
+            gone = [s for s in model.one if s.value == holder.value]
+            result = k.one("SELECT pgfacts.retract(%s)", live[0][0])
+            assert result["rows"] == len(gone), (result, model.one)
+            model.one = [s for s in model.one if s.value != holder.value]
+            model.blocked[holder.value] = gone
+            retracted.append((live[0][0], holder.value))
         elif op[0] == "restore" and retracted:
-            claim_id, segment = retracted[op[1] % len(retracted)]
-            if segment.value not in model.blocked:
+            claim_id, value = retracted[op[1] % len(retracted)]
+            gone = model.blocked.get(value)
+            if gone is None:
                 expected: type[psycopg.Error] | None = psycopg.errors.NoDataFound
-            elif any(s.overlaps(segment) for s in model.one):
+            elif any(s.overlaps(g) for s in model.one for g in gone):
                 expected = psycopg.errors.ObjectNotInPrerequisiteState
             else:
                 expected = None
@@ -175,10 +180,10 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
                 error: type[psycopg.Error] | None = None
             except psycopg.Error as refused:
                 error = type(refused)
-            assert error is expected, (claim_id, segment, model.one)
-            if expected is None:
-                model.one.append(Segment(segment.start, segment.end, segment.value, segment.trust))
-                model.blocked.discard(segment.value)
+            assert error is expected, (claim_id, value, model.one, gone)
+            if gone is not None and expected is None:
+                model.one.extend(Segment(g.start, g.end, g.value, g.trust) for g in gone)
+                del model.blocked[value]
         believed.append((k.now(), {t: model.one_at(t) for t in range(0, 62, 4)}))
 
     for t in INSTANTS:

@@ -4,7 +4,7 @@
 
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
     tenant text, episode_id bigint, episode_trust integer, claims jsonb, floor real,
-    occurred_at timestamptz, write_at timestamptz
+    occurred_at timestamptz, write_at timestamptz, honour_retractions boolean
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -27,6 +27,8 @@ AS $fn$
 -- of change. A row this call creates and a later claim retires was never visible, so it
 -- is never written. The caller holds the slots' advisory locks. write_at NULL means now,
 -- moved just past the newest live row of the slots if a later transaction wrote one first.
+-- A replay (rebuild_slot) passes honour_retractions false: its lines were all accepted when
+-- they were first written, and it replays the retractions themselves at their instants.
 -- Returns {write_at, counters, outcomes: [{index, outcome, claim_id?, retired?, reason?}]}.
 #variable_conflict use_variable
 DECLARE
@@ -225,7 +227,7 @@ BEGIN
                 outcome := '{"outcome": "below_floor"}';
                 EXIT decide;
             END IF;
-            IF c.retracted THEN
+            IF c.retracted AND honour_retractions THEN
                 outcome := '{"outcome": "rejected", "reason": "retracted"}';
                 EXIT decide;
             END IF;
@@ -491,7 +493,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.write_claims(
-    text, bigint, integer, jsonb, real, timestamptz, timestamptz) IS
+    text, bigint, integer, jsonb, real, timestamptz, timestamptz, boolean) IS
 'Write the claims of one episode through the slot rules (one / many / event, corroboration, '
-'trust, retraction, confidence floor) at write_at (NULL: now); the caller holds the slots'' '
-'advisory locks. Returns {write_at, counters, outcomes}.';
+'trust, retraction unless a replay, confidence floor) at write_at (NULL: now); the caller '
+'holds the slots'' advisory locks. Returns {write_at, counters, outcomes}.';

@@ -125,7 +125,7 @@ BEGIN
     written := @schema@_internal.write_claims(tenant, new_episode,
         @schema@_internal.trust_rank(trust), claims,
         coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real),
-        (episode ->> 'occurred_at')::timestamptz, NULL);
+        (episode ->> 'occurred_at')::timestamptz, NULL, true);
     write_at := (written ->> 'write_at')::timestamptz;
     counters := counters || (written -> 'counters');
 

@@ -1,5 +1,84 @@
 -- Corrections: retract and restore (negative memory), and the operator's override.
 
+CREATE OR REPLACE FUNCTION @schema@_internal.retract_assertion(
+    tenant text, subject bigint, predicate text, assertion text, retract_at timestamptz
+) RETURNS integer
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- A retraction says the assertion is wrong, wherever it holds: every live row of it in its
+-- slot is retired (not narrowed: a retracted one value leaves a gap). Used by retract and
+-- by the purge replay, which applies each retraction again at its instant.
+#variable_conflict use_variable
+DECLARE
+    doomed bigint;
+    retired integer := 0;
+BEGIN
+    FOR doomed IN
+        SELECT c.claim_id FROM @schema@_internal.claims AS c
+         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
+           AND c.assertion = assertion AND pg_catalog.upper_inf(c.system_time)
+         ORDER BY c.claim_id
+    LOOP
+        PERFORM @schema@_internal.retire_claim(tenant, doomed, 'retracted', NULL, retract_at);
+        retired := retired + 1;
+    END LOOP;
+    RETURN retired;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.retract_assertion(text, bigint, text, text, timestamptz) IS
+'Retire every live row of an assertion in its slot as retracted; returns how many.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.restore_assertion(
+    tenant text, subject bigint, predicate text, assertion text, retracted_at timestamptz,
+    restore_at timestamptz, strict boolean
+) RETURNS bigint []
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- Write again the rows a retraction (made at retracted_at) retired. A one value whose
+-- interval a newer claim holds is refused when strict (restore), skipped otherwise (the
+-- purge replay, where the slot may have changed under it). Returns the new claim ids.
+#variable_conflict use_variable
+DECLARE
+    retracted record;
+    restored bigint [] := '{}';
+BEGIN
+    FOR retracted IN
+        SELECT c.claim_id, c.valid, c.cardinality FROM @schema@_internal.claims AS c
+         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
+           AND c.assertion = assertion AND c.retired_reason = 'retracted'
+           AND pg_catalog.upper(c.system_time) >= retracted_at
+         ORDER BY c.claim_id
+    LOOP
+        IF retracted.cardinality = 'one' AND EXISTS (
+            SELECT 1 FROM @schema@_internal.claims AS c
+             WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
+               AND pg_catalog.upper_inf(c.system_time) AND c.valid && retracted.valid) THEN
+            IF strict THEN
+                RAISE EXCEPTION 'a newer claim holds the interval claim % covered',
+                    retracted.claim_id
+                    USING ERRCODE = '55000', HINT = 'retract or correct the newer claim first';
+            END IF;
+            CONTINUE;
+        END IF;
+        restored := restored || @schema@_internal.copy_claim(
+            tenant, retracted.claim_id, retracted.valid, restore_at);
+    END LOOP;
+    RETURN restored;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.restore_assertion(
+    text, bigint, text, text, timestamptz, timestamptz, boolean) IS
+'Write again the rows of an assertion that a retraction made at retracted_at retired (a one '
+'value whose interval is taken: refused when strict, else skipped); returns the new ids.';
+
 CREATE OR REPLACE FUNCTION @schema@.retract(claim_id bigint)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -11,6 +90,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     target record;
+    retired integer;
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'retract');
@@ -27,8 +107,8 @@ BEGIN
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
         '@schema@:slot:' || tenant || ':' || target.subject_id || ':' || target.predicate, 0));
-    -- Retired, not narrowed: a retracted one value leaves a gap.
-    PERFORM @schema@_internal.retire_claim(tenant, claim_id, 'retracted', NULL, pg_catalog.now());
+    retired := @schema@_internal.retract_assertion(
+        tenant, target.subject_id, target.predicate, target.assertion, pg_catalog.now());
     -- The slot lock above serializes retractions of one assertion.
     IF NOT EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
                     WHERE r.tenant = tenant AND r.assertion = target.assertion
@@ -36,13 +116,14 @@ BEGIN
         INSERT INTO @schema@_internal.retractions (tenant, claim_id, assertion)
         VALUES (tenant, claim_id, target.assertion);
     END IF;
-    RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'retracted', true);
+    RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'retracted', true, 'rows', retired);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.retract(bigint) IS
-'Retire a live claim as retracted; until restored, ingest never writes the same assertion '
-'again (counted as rejected, reason retracted). A retracted one value leaves a gap.';
+'Retract the assertion of a live claim: every live row of it in its slot is retired as '
+'retracted (a retracted one value leaves a gap), and until restored ingest never writes it '
+'again (counted as rejected, reason retracted). Returns {claim_id, retracted, rows}.';
 
 CREATE OR REPLACE FUNCTION @schema@.restore(claim_id bigint)
 RETURNS jsonb
@@ -55,11 +136,11 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     target record;
-    copy_id bigint;
+    restored bigint [];
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'restore');
-    SELECT c.subject_id, c.predicate, c.cardinality, c.valid, c.assertion INTO target
+    SELECT c.subject_id, c.predicate, c.assertion, r.retracted_at INTO target
       FROM @schema@_internal.claims AS c
       JOIN @schema@_internal.retractions AS r
         ON r.tenant = c.tenant AND r.assertion = c.assertion AND r.restored_at IS NULL
@@ -70,24 +151,18 @@ BEGIN
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
         '@schema@:slot:' || tenant || ':' || target.subject_id || ':' || target.predicate, 0));
-    IF target.cardinality = 'one' AND EXISTS (
-        SELECT 1 FROM @schema@_internal.claims AS c
-         WHERE c.tenant = tenant AND c.subject_id = target.subject_id
-           AND c.predicate = target.predicate AND pg_catalog.upper_inf(c.system_time)
-           AND c.valid && target.valid) THEN
-        RAISE EXCEPTION 'a newer claim holds the interval claim % covered', claim_id
-            USING ERRCODE = '55000', HINT = 'retract or correct the newer claim first';
-    END IF;
+    restored := @schema@_internal.restore_assertion(tenant, target.subject_id, target.predicate,
+        target.assertion, target.retracted_at, pg_catalog.now(), true);
     UPDATE @schema@_internal.retractions AS r SET restored_at = pg_catalog.now()
      WHERE r.tenant = tenant AND r.assertion = target.assertion AND r.restored_at IS NULL;
-    copy_id := @schema@_internal.copy_claim(tenant, claim_id, target.valid, pg_catalog.now());
-    RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'restored_as', copy_id);
+    RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'restored_as', restored);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.restore(bigint) IS
-'Lift a retraction and write the claim again (as a new row with the same sources and valid '
-'range); refused (55000) when a newer one value holds that interval.';
+'Lift a retraction and write again every row it retired (new rows with the same sources and '
+'valid ranges); refused (55000) when a newer one value holds one of those intervals. '
+'Returns {claim_id, restored_as: [new claim ids]}.';
 
 CREATE OR REPLACE FUNCTION @schema@.override(idempotency_key text, claim jsonb)
 RETURNS jsonb

@@ -9,15 +9,16 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- The slot's story is its episodes in recorded order: every remaining episode of every
--- source with a line in the slot, each with the lines it wrote here (value, its own
--- asserted valid range, when). The slot's rows are deleted and each episode is ingested
--- again at its recorded instants through the same write path, source-changed rule
--- included. Actively retracted assertions stay out. Returns the number of lines replayed.
+-- The slot's story is its episodes and corrections in recorded order: every remaining
+-- episode of every source with a line in the slot, each with the lines it wrote here
+-- (value, its own asserted valid range, when), and every retraction and restore of an
+-- assertion of the slot. The slot's rows are deleted; each episode is ingested again at its
+-- recorded instants through the same write path (source-changed rule included) and each
+-- retraction and restore applied again at its instant. Returns the number of lines replayed.
 #variable_conflict use_variable
 DECLARE
     lines jsonb;
-    episodes jsonb;
+    events jsonb;
     episode jsonb;
     line jsonb;
     claim jsonb;
@@ -36,13 +37,13 @@ BEGIN
                 ON s.tenant = c.tenant AND s.claim_id = c.claim_id
              WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
                AND NOT s.episode_id = ANY (without_episodes)
-               AND NOT EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
-                                WHERE r.tenant = c.tenant AND r.assertion = c.assertion
-                                  AND r.restored_at IS NULL)
              ORDER BY s.episode_id, c.assertion, s.asserted_valid, s.added_at) AS l;
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.recorded_at, v.episode_id)
-      INTO episodes
-      FROM (SELECT DISTINCT v.episode_id, v.recorded_at, @schema@_internal.trust_rank(v.trust) AS rank
+    -- Episodes, retractions and restores, in the order they happened.
+    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.at, v.kind, v.episode_id)
+      INTO events
+      FROM (SELECT DISTINCT 'episode' AS kind, v.recorded_at AS at, v.episode_id,
+                   @schema@_internal.trust_rank(v.trust) AS rank, NULL::text AS assertion,
+                   NULL::timestamptz AS retracted_at
               FROM @schema@_internal.claims AS c
               JOIN @schema@_internal.claim_sources AS s
                 ON s.tenant = c.tenant AND s.claim_id = c.claim_id
@@ -52,12 +53,31 @@ BEGIN
                 ON v.tenant = e.tenant AND v.source_kind = e.source_kind
                AND v.source_ref = e.source_ref
              WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-               AND NOT v.episode_id = ANY (without_episodes)) AS v;
+               AND NOT v.episode_id = ANY (without_episodes)
+            UNION ALL
+            SELECT x.kind, x.at, NULL, NULL, r.assertion, r.retracted_at
+              FROM @schema@_internal.retractions AS r
+             CROSS JOIN LATERAL (VALUES ('retract', r.retracted_at), ('restore', r.restored_at))
+                   AS x (kind, at)
+             WHERE r.tenant = tenant AND x.at IS NOT NULL
+               AND r.assertion IN (SELECT c.assertion FROM @schema@_internal.claims AS c
+                                    WHERE c.tenant = tenant AND c.subject_id = subject
+                                      AND c.predicate = predicate)) AS v;
 
     DELETE FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate;
 
-    FOR episode IN SELECT e FROM pg_catalog.jsonb_array_elements(coalesce(episodes, '[]')) AS e LOOP
+    FOR episode IN SELECT e FROM pg_catalog.jsonb_array_elements(coalesce(events, '[]')) AS e LOOP
+        IF episode ->> 'kind' = 'retract' THEN
+            PERFORM @schema@_internal.retract_assertion(tenant, subject, predicate,
+                episode ->> 'assertion', (episode ->> 'at')::timestamptz);
+            CONTINUE;
+        ELSIF episode ->> 'kind' = 'restore' THEN
+            PERFORM @schema@_internal.restore_assertion(tenant, subject, predicate,
+                episode ->> 'assertion', (episode ->> 'retracted_at')::timestamptz,
+                (episode ->> 'at')::timestamptz, false);
+            CONTINUE;
+        END IF;
         FOR line IN
             SELECT l FROM pg_catalog.jsonb_array_elements(coalesce(lines, '[]')) AS l
              WHERE (l ->> 'episode_id')::bigint = (episode ->> 'episode_id')::bigint
@@ -77,11 +97,11 @@ BEGIN
             PERFORM @schema@_internal.write_claims(
                 tenant, (episode ->> 'episode_id')::bigint, (episode ->> 'rank')::integer,
                 pg_catalog.jsonb_build_array(pg_catalog.jsonb_strip_nulls(claim)), 0, NULL,
-                (line ->> 'added_at')::timestamptz);
+                (line ->> 'added_at')::timestamptz, false);
             replayed := replayed + 1;
         END LOOP;
         PERFORM @schema@_internal.retire_changed_source(tenant, (episode ->> 'episode_id')::bigint,
-            subject, predicate, (episode ->> 'recorded_at')::timestamptz);
+            subject, predicate, (episode ->> 'at')::timestamptz);
     END LOOP;
     RETURN replayed;
 END
