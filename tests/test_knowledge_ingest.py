@@ -404,3 +404,32 @@ def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) 
             "(SELECT count(*) FROM pgfacts_internal.episodes)"
         ).fetchone()
     assert counts == (0, 0, 0)
+
+
+def test_two_ingests_in_one_transaction_on_one_slot(k: Knowledge) -> None:
+    """The second ingest corroborates a row the first wrote at the same instant, then
+    supersedes it: the row is removed (never visible), the line it gained goes with it."""
+    ty = person(k, "ty")
+    episode = {"source_kind": "note", "content_hash": "h"}
+    with k.conn.transaction():
+        k._ctx()
+        k.conn.execute(
+            "SELECT pgfacts.ingest(%s, %s)",
+            (Jsonb({**episode, "source_ref": "t1"}), Jsonb([lives(ty, "Gent", "2026-01-01")])),
+        )
+        second = k.conn.execute(
+            "SELECT pgfacts.ingest(%s, %s)",
+            (
+                Jsonb({**episode, "source_ref": "t2"}),
+                Jsonb([lives(ty, "Gent", "2026-02-01"), lives(ty, "Mons", "2026-03-01")]),
+            ),
+        ).fetchone()[0]
+    assert [o["outcome"] for o in second["outcomes"]] == ["corroborated", "superseded"]
+    assert k.as_of(ty, "lives_in", "2026-01-15") == ["Gent"]
+    assert k.as_of(ty, "lives_in", "2026-03-15") == ["Mons"]
+    sources = k.rows(
+        "SELECT jsonb_array_length(pgfacts.explain(claim_id) -> 'sources') "
+        "FROM pgfacts.as_of(%s, 'lives_in', '2026-01-15')",
+        ty,
+    )
+    assert sources == [(2,)]  # the narrowed Gent keeps both sources

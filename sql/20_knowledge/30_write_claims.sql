@@ -428,6 +428,10 @@ BEGIN
             ELSIF row_mine[target] AND pg_catalog.lower(one.system_time) >= write_at THEN
                 row_state[target] := 'delete';
                 deleted := deleted || one.claim_id;
+                -- (its copies carry the lines; a line this call gave it goes with it)
+                FOREACH l IN ARRAY coalesce((lines_of_row ->> one.claim_id::text)::integer [], '{}') LOOP
+                    line_write[l] := false;
+                END LOOP;
             ELSE
                 row_state[target] := 'retire';
                 one.retired_reason := target_reason;
