@@ -54,3 +54,9 @@ CREATE INDEX entities_name_idx ON @schema@_internal.entities (pg_catalog.lower(n
 ALTER TABLE @schema@_internal.episodes DROP CONSTRAINT episodes_source_key;
 ALTER TABLE @schema@_internal.episodes
     ADD CONSTRAINT episodes_source_key UNIQUE (source_ref, source_kind, content_hash, tenant);
+
+-- Each source line keeps the text and confidence its own source gave, so a purge rebuilds a
+-- claim that survives through another source from that source's words, never from the
+-- purged one's. (Lines written before this migration have neither; a replay falls back to
+-- the claim row for them.)
+ALTER TABLE @schema@_internal.claim_sources ADD COLUMN text text, ADD COLUMN confidence real;

@@ -102,6 +102,37 @@ def test_retract_retires_every_live_row_of_the_assertion(k: Knowledge) -> None: 
     assert k.as_of(sa, "lives_in", "2026-06-01") == ["Rome"]
 
 
+def test_purge_keeps_none_of_the_purged_sources_words(k: Knowledge) -> None:  # noqa: F811
+    ua = person(k, "ua")
+    secret = lives(ua, "Linz", "2026-01-01", text="SECRET: told in confidence")
+    k.ingest("k1", [secret], kind="conversation")
+    k.ingest("k2", [lives(ua, "Linz", "2026-01-01", text="public profile", confidence=0.8)])
+    k.one("SELECT pgfacts.purge_source('conversation', 'k1')")
+    rows = k.rows(
+        "SELECT claim_text, confidence FROM pgfacts.as_of(%s, 'lives_in', '2026-02-01')", ua
+    )
+    assert rows == [("public profile", 0.8)]
+    assert (
+        k.one(
+            "SELECT count(*) FROM pgfacts.history(%s, 'lives_in') WHERE claim_text LIKE 'SECRET%%'",
+            ua,
+        )
+        == 0
+    )
+
+
+def test_purge_keeps_nulls_inside_an_object(k: Knowledge) -> None:  # noqa: F811
+    va = person(k, "va2")
+    where = {"city": "Kyiv", "district": None}
+    claim = {"subject": va, "predicate": "lives_in", "object": where, "valid_from": "2026-01-01"}
+    k.ingest("f1", [claim])
+    k.ingest("f2", [claim])  # corroborates
+    live = k.one("SELECT claim_id FROM pgfacts.as_of(%s, 'lives_in', '2026-02-01')", va)
+    k.one("SELECT pgfacts.retract(%s)", live)
+    k.one("SELECT pgfacts.purge_source('note', 'f1')")
+    assert k.as_of(va, "lives_in", "2026-02-01") == []  # still retracted: the same assertion
+
+
 episode = st.tuples(
     st.sampled_from(["s1", "s2", "s3"]),
     st.integers(0, 11),

@@ -120,8 +120,9 @@ BEGIN
      WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id
     RETURNING c.claim_id INTO copy_id;
     INSERT INTO @schema@_internal.claim_sources (
-        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
-    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote, s.asserted_valid, s.added_at
+        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at, text, confidence)
+    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote, s.asserted_valid, s.added_at,
+           s.text, s.confidence
       FROM @schema@_internal.claim_sources AS s
      WHERE s.tenant = copy_claim.tenant AND s.claim_id = copy_claim.claim_id;
     RETURN copy_id;

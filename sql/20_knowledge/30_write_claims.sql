@@ -275,6 +275,8 @@ BEGIN
                     line.quote := c.quote;
                     line.asserted_valid := valid;
                     line.added_at := write_at;
+                    line.text := c.text;
+                    line.confidence := c.confidence;
                     l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
                     lines[l] := line;
                     line_trust[l] := episode_trust;
@@ -380,6 +382,8 @@ BEGIN
             line.quote := c.quote;
             line.asserted_valid := valid;
             line.added_at := write_at;
+            line.text := c.text;
+            line.confidence := c.confidence;
             l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
             lines[l] := line;
             line_trust[l] := episode_trust;
@@ -486,8 +490,10 @@ BEGIN
     END IF;
     IF new_lines IS NOT NULL THEN
         INSERT INTO @schema@_internal.claim_sources AS s (
-            tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
-        SELECT tenant, u.claim_id, u.episode_id, u.locator, u.quote, u.asserted_valid, u.added_at
+            tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at, text,
+            confidence)
+        SELECT tenant, u.claim_id, u.episode_id, u.locator, u.quote, u.asserted_valid, u.added_at,
+               u.text, u.confidence
           FROM pg_catalog.unnest(new_lines) AS u
         ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
     END IF;

@@ -30,8 +30,11 @@ BEGIN
     SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(l) ORDER BY l.added_at, l.episode_id)
       INTO lines
       FROM (SELECT DISTINCT ON (s.episode_id, c.assertion, s.asserted_valid)
-                   s.added_at, s.episode_id, c.object_value, c.object_entity_id, c.text,
-                   c.confidence, s.asserted_valid, s.locator, s.quote
+                   s.added_at, s.episode_id, c.object_value, c.object_entity_id,
+                   -- what this line's source said (lines older than that column: the row's)
+                   CASE WHEN s.confidence IS NULL THEN c.text ELSE s.text END AS text,
+                   coalesce(s.confidence, c.confidence) AS confidence,
+                   s.asserted_valid, s.locator, s.quote
               FROM @schema@_internal.claims AS c
               JOIN @schema@_internal.claim_sources AS s
                 ON s.tenant = c.tenant AND s.claim_id = c.claim_id
@@ -96,7 +99,11 @@ BEGIN
                         ELSE '{}' END;
             PERFORM @schema@_internal.write_claims(
                 tenant, (episode ->> 'episode_id')::bigint, (episode ->> 'rank')::integer,
-                pg_catalog.jsonb_build_array(pg_catalog.jsonb_strip_nulls(claim)), 0, NULL,
+                -- (absent keys rather than nulls; not jsonb_strip_nulls, which would also
+                -- rewrite nulls inside the object and so change the assertion)
+                pg_catalog.jsonb_build_array(claim - ARRAY(
+                    SELECT k.key FROM pg_catalog.jsonb_each(claim) AS k WHERE k.value = 'null')),
+                0, NULL,
                 (line ->> 'added_at')::timestamptz, false);
             replayed := replayed + 1;
         END LOOP;
