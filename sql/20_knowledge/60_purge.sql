@@ -191,6 +191,9 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['facts_manager', 'operator', 'tuner'], 'verify_slot');
+    -- The slot's writers wait, so what is stored and what is replayed are the same story.
+    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
+        '@schema@:slot:' || tenant || ':' || subject || ':' || predicate, 0));
     stored := @schema@_internal.live_slot(tenant, subject, predicate);
     BEGIN
         PERFORM @schema@_internal.rebuild_slot(tenant, subject, predicate, '{}');
