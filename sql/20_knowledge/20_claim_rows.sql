@@ -62,6 +62,25 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.assertion_of(bigint, text, jsonb, bigint) IS
 'The identity of an assertion (subject, predicate, object) for corroboration and retraction.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.slot_lock_key(
+    tenant text, subject text, predicate text
+) RETURNS bigint
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Every writer of a slot (ingest, retract, restore, purge, verify) takes this
+    -- transaction-scoped advisory lock; writers of several slots take them in key order.
+    RETURN pg_catalog.hashtextextended(
+        '@schema@:slot:' || tenant || ':' || subject || ':' || predicate, 0);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.slot_lock_key(text, text, text) IS
+'The advisory lock key of a slot (tenant, subject, predicate); several are taken in key order.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_claim(
     tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamptz
 ) RETURNS void

@@ -2,6 +2,23 @@
 -- rows of the slots they touch and written with one statement per kind of change. ingest,
 -- override and the purge replay (rebuild_slot) all write through write_claims.
 
+CREATE OR REPLACE FUNCTION @schema@_internal.index_add(map jsonb, key text, item integer)
+RETURNS jsonb
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- The write path's in-memory indexes: key -> positions, kept as an int[] literal.
+    RETURN map || pg_catalog.jsonb_build_object(key,
+        (coalesce((map ->> key)::integer [], '{}') || item)::text);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.index_add(jsonb, text, integer) IS
+'Add a position under a key of an in-memory index {key: "{positions}"} (write_claims).';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
     tenant text, episode_id bigint, episode_trust integer, claims jsonb, floor real,
     occurred_at timestamptz, write_at timestamptz, honour_retractions boolean
@@ -45,6 +62,7 @@ DECLARE
     -- Their source lines (index l), with each line's trust and whether to insert it.
     lines @schema@_internal.claim_sources [];
     line @schema@_internal.claim_sources;
+    claim_line @schema@_internal.claim_sources;
     line_trust integer [];
     line_write boolean [];
     -- Row indexes by slot ('subject:predicate') and line indexes by claim id, as int[] text.
@@ -208,13 +226,11 @@ BEGIN
     line_write := pg_catalog.array_fill(false, ARRAY[coalesce(pg_catalog.cardinality(lines), 0)]);
     FOR r IN 1 .. row_count LOOP
         slot_key := (slot_rows[r]).subject_id || ':' || (slot_rows[r]).predicate;
-        rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
-            (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
+        rows_of_slot := @schema@_internal.index_add(rows_of_slot, slot_key, r);
     END LOOP;
     FOR l IN 1 .. coalesce(pg_catalog.cardinality(lines), 0) LOOP
         slot_key := (lines[l]).claim_id::text;
-        lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(slot_key,
-            (coalesce((lines_of_row ->> slot_key)::integer [], '{}') || l)::text);
+        lines_of_row := @schema@_internal.index_add(lines_of_row, slot_key, l);
     END LOOP;
 
     -- 3. Each claim, in order, against the picture.
@@ -237,6 +253,15 @@ BEGIN
             ELSE
                 valid := pg_catalog.tstzrange(c.valid_from, c.valid_to);
             END IF;
+            -- This claim's source line, whichever row it ends up supporting.
+            claim_line.tenant := tenant;
+            claim_line.episode_id := episode_id;
+            claim_line.locator := c.locator;
+            claim_line.quote := c.quote;
+            claim_line.asserted_valid := valid;
+            claim_line.added_at := write_at;
+            claim_line.text := c.text;
+            claim_line.confidence := c.confidence;
 
             -- One look at the slot: the same assertion holding this claim's start
             -- (corroboration), the row holding the start, the next known start after it.
@@ -268,21 +293,13 @@ BEGIN
                     known := known OR (lines[l]).episode_id = episode_id;
                 END LOOP;
                 IF NOT known THEN
-                    line.tenant := tenant;
+                    line := claim_line;
                     line.claim_id := new_id;
-                    line.episode_id := episode_id;
-                    line.locator := c.locator;
-                    line.quote := c.quote;
-                    line.asserted_valid := valid;
-                    line.added_at := write_at;
-                    line.text := c.text;
-                    line.confidence := c.confidence;
                     l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
                     lines[l] := line;
                     line_trust[l] := episode_trust;
                     line_write[l] := true;
-                    lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(new_id::text,
-                        (coalesce((lines_of_row ->> new_id::text)::integer [], '{}') || l)::text);
+                    lines_of_row := @schema@_internal.index_add(lines_of_row, new_id::text, l);
                 END IF;
                 outcome := pg_catalog.jsonb_build_object('outcome', 'corroborated', 'claim_id', new_id);
                 EXIT decide;
@@ -373,22 +390,14 @@ BEGIN
                 outcome := outcome || pg_catalog.jsonb_build_object('claim_id', new_id);
             END IF;
             slot_rows[r] := one;
-            rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
-                (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
-            line.tenant := tenant;
+            rows_of_slot := @schema@_internal.index_add(rows_of_slot, slot_key, r);
+            line := claim_line;
             line.claim_id := new_id;
-            line.episode_id := episode_id;
-            line.locator := c.locator;
-            line.quote := c.quote;
-            line.asserted_valid := valid;
-            line.added_at := write_at;
-            line.text := c.text;
-            line.confidence := c.confidence;
             l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
             lines[l] := line;
             line_trust[l] := episode_trust;
             line_write[l] := true;
-            lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(new_id::text, ARRAY[l]::text);
+            lines_of_row := @schema@_internal.index_add(lines_of_row, new_id::text, l);
             IF target IS NULL THEN
                 outcome := coalesce(outcome,
                     pg_catalog.jsonb_build_object('outcome', 'inserted', 'claim_id', new_id));
@@ -407,8 +416,7 @@ BEGIN
                 slot_rows[r] := one;
                 row_state[r] := 'new';
                 row_mine[r] := false;
-                rows_of_slot := rows_of_slot || pg_catalog.jsonb_build_object(slot_key,
-                    (coalesce((rows_of_slot ->> slot_key)::integer [], '{}') || r)::text);
+                rows_of_slot := @schema@_internal.index_add(rows_of_slot, slot_key, r);
                 FOREACH l IN ARRAY coalesce(
                     (lines_of_row ->> (slot_rows[target]).claim_id::text)::integer [], '{}') LOOP
                     line := lines[l];
@@ -416,9 +424,8 @@ BEGIN
                     lines := lines || line;
                     line_trust := line_trust || line_trust[l];
                     line_write := line_write || true;
-                    lines_of_row := lines_of_row || pg_catalog.jsonb_build_object(one.claim_id::text,
-                        (coalesce((lines_of_row ->> one.claim_id::text)::integer [], '{}')
-                         || pg_catalog.cardinality(lines))::text);
+                    lines_of_row := @schema@_internal.index_add(lines_of_row, one.claim_id::text,
+                        pg_catalog.cardinality(lines));
                 END LOOP;
             END LOOP;
             -- Retire the target: a row read is retired (or removed, if this transaction

@@ -117,8 +117,8 @@ BEGIN
     -- Writers of a slot are serialized, always in the same order, so racing episodes
     -- neither deadlock nor reach the exclusion constraint.
     PERFORM pg_catalog.pg_advisory_xact_lock(held.lock_key)
-       FROM (SELECT DISTINCT pg_catalog.hashtextextended('@schema@:slot:' || tenant || ':'
-                                 || (e ->> 'subject') || ':' || (e ->> 'predicate'), 0) AS lock_key
+       FROM (SELECT DISTINCT @schema@_internal.slot_lock_key(
+                                 tenant, e ->> 'subject', e ->> 'predicate') AS lock_key
                FROM pg_catalog.jsonb_array_elements(claims) AS e
               ORDER BY 1) AS held;
 

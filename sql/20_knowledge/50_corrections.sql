@@ -105,8 +105,8 @@ BEGIN
         RAISE EXCEPTION 'claim % is not live', claim_id
             USING ERRCODE = '55000', HINT = 'only a live claim can be retracted';
     END IF;
-    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
-        '@schema@:slot:' || tenant || ':' || target.subject_id || ':' || target.predicate, 0));
+    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
+        tenant, target.subject_id::text, target.predicate));
     retired := @schema@_internal.retract_assertion(
         tenant, target.subject_id, target.predicate, target.assertion, pg_catalog.now());
     -- The slot lock above serializes retractions of one assertion.
@@ -149,8 +149,8 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'claim % is not retracted', claim_id USING ERRCODE = 'P0002';
     END IF;
-    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
-        '@schema@:slot:' || tenant || ':' || target.subject_id || ':' || target.predicate, 0));
+    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
+        tenant, target.subject_id::text, target.predicate));
     restored := @schema@_internal.restore_assertion(tenant, target.subject_id, target.predicate,
         target.assertion, target.retracted_at, pg_catalog.now(), true);
     UPDATE @schema@_internal.retractions AS r SET restored_at = pg_catalog.now()

@@ -144,16 +144,17 @@ BEGIN
     END IF;
     SELECT pg_catalog.count(*) INTO before_count FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant;
-    -- Every slot the source touched, locked in one order, then rebuilt without it.
+    -- Every slot the source touched, locked in key order (the order ingest locks them in,
+    -- so the two cannot deadlock) and rebuilt without it.
     FOR slot IN
-        SELECT DISTINCT c.subject_id, c.predicate
+        SELECT DISTINCT c.subject_id, c.predicate,
+               @schema@_internal.slot_lock_key(tenant, c.subject_id::text, c.predicate) AS lock_key
           FROM @schema@_internal.claim_sources AS s
           JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
          WHERE s.tenant = tenant AND s.episode_id = ANY (doomed)
-         ORDER BY 1, 2
+         ORDER BY 3
     LOOP
-        PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
-            '@schema@:slot:' || tenant || ':' || slot.subject_id || ':' || slot.predicate, 0));
+        PERFORM pg_catalog.pg_advisory_xact_lock(slot.lock_key);
         PERFORM @schema@_internal.rebuild_slot(tenant, slot.subject_id, slot.predicate, doomed);
         slots := slots + 1;
     END LOOP;
@@ -192,8 +193,8 @@ BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['facts_manager', 'operator', 'tuner'], 'verify_slot');
     -- The slot's writers wait, so what is stored and what is replayed are the same story.
-    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
-        '@schema@:slot:' || tenant || ':' || subject || ':' || predicate, 0));
+    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
+        tenant, subject::text, predicate));
     stored := @schema@_internal.live_slot(tenant, subject, predicate);
     BEGIN
         PERFORM @schema@_internal.rebuild_slot(tenant, subject, predicate, '{}');
