@@ -407,8 +407,8 @@ def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) 
 
 
 def test_two_ingests_in_one_transaction_on_one_slot(k: Knowledge) -> None:
-    """The second ingest corroborates a row the first wrote at the same instant, then
-    supersedes it: the row is removed (never visible), the line it gained goes with it."""
+    """The second ingest corroborates a row the first wrote, then supersedes it; the two
+    writes of the slot get distinct instants, so the row is retired, not lost."""
     ty = person(k, "ty")
     episode = {"source_kind": "note", "content_hash": "h"}
     with k.conn.transaction():

@@ -4,6 +4,7 @@ verify_slot finds nothing to report on a consistent slot."""
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import Any
 
 import psycopg
@@ -133,11 +134,19 @@ def test_purge_keeps_nulls_inside_an_object(k: Knowledge) -> None:  # noqa: F811
     assert k.as_of(va, "lives_in", "2026-02-01") == []  # still retracted: the same assertion
 
 
+# An episode: its source and one or two claims (start month, length in months or open,
+# value), so that what one claim of an episode does to the other is replayed too.
 episode = st.tuples(
     st.sampled_from(["s1", "s2", "s3"]),
-    st.integers(0, 11),
-    st.one_of(st.none(), st.integers(1, 4)),
-    st.sampled_from(["x", "y", "z"]),
+    st.lists(
+        st.tuples(
+            st.integers(0, 11),
+            st.one_of(st.none(), st.integers(1, 4)),
+            st.sampled_from(["x", "y", "z"]),
+        ),
+        min_size=1,
+        max_size=2,
+    ),
 )
 # A retraction of a value (applied to both databases only where it is live in both, so that
 # "the same stream without s1" is defined) and a restore of it.
@@ -155,7 +164,9 @@ def live_claim(kn: Knowledge, who: int, value: str, reason: str | None) -> int |
 
 
 @settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=int(os.environ.get("PGFACTS_EXAMPLES", "20")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(stream=st.lists(st.one_of(episode, correction), min_size=1, max_size=8))
 def test_purge_equals_a_rebuild_without_that_source(
@@ -179,12 +190,13 @@ def test_purge_equals_a_rebuild_without_that_source(
                     ):
                         kn.one(f"SELECT pgfacts.{item[0]}(%s)", target)
                 continue
-            source, start, length, value = item
-            end = None if length is None else DAYS[min(start + length, 11)]
-            if end == DAYS[start]:
-                end = None
+            source, parts = item
+            claims = []
+            for start, length, value in parts:
+                end = None if length is None else DAYS[min(start + length, 11)]
+                claims.append(lives(who, value, DAYS[start], None if end == DAYS[start] else end))
             for kn in (full, clean) if source != "s1" else (full,):
-                kn.ingest(source, [lives(who, value, DAYS[start], end)], content=f"v{step}")
+                kn.ingest(source, claims, content=f"v{step}")
 
     for purged_name in _fresh_database(server_dsn, template_db):
         for clean_name in _fresh_database(server_dsn, template_db):

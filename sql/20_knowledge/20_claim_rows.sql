@@ -1,8 +1,8 @@
 -- The row operations every knowledge write goes through: copy with another valid range,
 -- retire. System time is the writing transaction's instant (now()), the same rule the
--- working-memory history follows, moved just past the newest row of the slots it holds
--- when a later-started transaction wrote them first (ingest computes it as write_at); a
--- row created and retired by one transaction was never visible, so it is removed.
+-- working-memory history follows, moved just past the newest live row of the slots it
+-- holds (next_instant): past a row a later-started transaction wrote first, and past an
+-- earlier write of the same transaction, so two writes of a slot never share an instant.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.trust_rank(trust text)
 RETURNS integer
@@ -81,6 +81,42 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.slot_lock_key(text, text, text) IS
 'The advisory lock key of a slot (tenant, subject, predicate); several are taken in key order.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.next_instant(newest timestamptz)
+RETURNS timestamptz
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- The instant of a write to slots whose newest live row was recorded at `newest`.
+    RETURN GREATEST(pg_catalog.now(), newest + interval '1 microsecond');
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.next_instant(timestamptz) IS
+'The system time of a write: now(), or just after the newest live row of its slots if later.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.slot_instant(
+    tenant text, subject bigint, predicate text
+) RETURNS timestamptz
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+BEGIN
+    RETURN @schema@_internal.next_instant((
+        SELECT pg_catalog.max(pg_catalog.lower(c.system_time)) FROM @schema@_internal.claims AS c
+         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
+           AND pg_catalog.upper_inf(c.system_time)));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.slot_instant(text, bigint, text) IS
+'The system time of a write to one slot (retract, restore); the caller holds its lock.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_claim(
     tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamptz
 ) RETURNS void
@@ -89,20 +125,7 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    mine boolean;
 BEGIN
-    -- Written by this transaction at the very instant it would be retired (a replay writes
-    -- at past instants, so its rows are retired like any other).
-    SELECT c.xmin = pg_catalog.pg_current_xact_id()::xid
-           AND pg_catalog.lower(c.system_time) >= retire_at INTO mine
-      FROM @schema@_internal.claims AS c
-     WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id;
-    IF mine THEN
-        DELETE FROM @schema@_internal.claims AS c
-         WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id;
-        RETURN;
-    END IF;
     UPDATE @schema@_internal.claims AS c
        SET system_time = pg_catalog.tstzrange(pg_catalog.lower(c.system_time),
                GREATEST(retire_at, pg_catalog.lower(c.system_time) + interval '1 microsecond')),
@@ -114,8 +137,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.retire_claim(text, bigint, text, bigint, timestamptz) IS
-'End a live claim''s system time at retire_at with a reason and successor (a row this transaction '
-'wrote is removed instead: nobody ever saw it).';
+'End a live claim''s system time at retire_at (at least a microsecond after it began) with a '
+'reason and successor.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.copy_claim(
     tenant text, claim_id bigint, valid tstzrange, write_at timestamptz
@@ -139,9 +162,8 @@ BEGIN
      WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id
     RETURNING c.claim_id INTO copy_id;
     INSERT INTO @schema@_internal.claim_sources (
-        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at, text, confidence)
-    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote, s.asserted_valid, s.added_at,
-           s.text, s.confidence
+        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote, s.asserted_valid, s.added_at
       FROM @schema@_internal.claim_sources AS s
      WHERE s.tenant = copy_claim.tenant AND s.claim_id = copy_claim.claim_id;
     RETURN copy_id;

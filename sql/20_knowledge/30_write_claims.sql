@@ -46,17 +46,17 @@ AS $fn$
 -- moved just past the newest live row of the slots if a later transaction wrote one first.
 -- A replay (rebuild_slot) passes honour_retractions false: its lines were all accepted when
 -- they were first written, and it replays the retractions themselves at their instants.
--- Returns {write_at, counters, outcomes: [{index, outcome, claim_id?, retired?, reason?}]}.
+-- Returns {write_at, counters, outcomes: [{index, outcome, claim_id?, retired?, reason?}],
+-- written: the accepted claims, for the episode to keep}.
 #variable_conflict use_variable
 DECLARE
     inputs @schema@_internal.claim_input [];
     c @schema@_internal.claim_input;
     claim_count integer;
     -- The rows of the touched slots (index r): the live rows read, then the rows written
-    -- here. State: live, retire, delete (rows read); new, new_retired, dropped (written here).
+    -- here. State: live, retire (rows read); new, new_retired, dropped (written here).
     slot_rows @schema@_internal.claims [];
     row_state text [];
-    row_mine boolean [];
     row_count integer;
     one @schema@_internal.claims;
     -- Their source lines (index l), with each line's trust and whether to insert it.
@@ -69,7 +69,6 @@ DECLARE
     rows_of_slot jsonb := '{}';
     lines_of_row jsonb := '{}';
     retired @schema@_internal.claims [];
-    deleted bigint [];
     new_rows @schema@_internal.claims [];
     new_lines @schema@_internal.claim_sources [];
     newest timestamptz;
@@ -91,6 +90,10 @@ DECLARE
     outcome jsonb;
     outcomes jsonb := '[]';
     counters jsonb := '{}';
+    -- The claims accepted (stored, corroborating or outranked), as the purge replay needs
+    -- them: the episode keeps this list.
+    written jsonb := '[]';
+    replaced_assertion text;
 BEGIN
     -- 1. Every claim, typed and checked against this tenant's entities, predicates and
     --    retracted assertions, in one statement; a problem refuses the whole episode.
@@ -195,15 +198,14 @@ BEGIN
     END LOOP;
     IF claim_count = 0 THEN
         RETURN pg_catalog.jsonb_build_object('write_at', coalesce(write_at, pg_catalog.now()),
-                                             'counters', counters, 'outcomes', outcomes);
+                                             'counters', counters, 'outcomes', outcomes,
+                                             'written', written);
     END IF;
 
-    -- 2. The live rows of the touched slots and the newest instant another transaction
-    --    recorded in them; then their source lines, each with its episode's trust.
-    SELECT pg_catalog.array_agg(cl), pg_catalog.array_agg(cl.xmin = pg_catalog.pg_current_xact_id()::xid),
-           pg_catalog.max(pg_catalog.lower(cl.system_time))
-               FILTER (WHERE cl.xmin <> pg_catalog.pg_current_xact_id()::xid)
-      INTO slot_rows, row_mine, newest
+    -- 2. The live rows of the touched slots and the newest instant recorded in them; then
+    --    their source lines, each with its episode's trust.
+    SELECT pg_catalog.array_agg(cl), pg_catalog.max(pg_catalog.lower(cl.system_time))
+      INTO slot_rows, newest
       FROM @schema@_internal.claims AS cl
      WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
        -- (= ANY: the keys are index conditions whichever way the join is planned.)
@@ -211,7 +213,7 @@ BEGIN
        AND (cl.subject_id, cl.predicate) IN (
                SELECT DISTINCT u.subject, u.predicate FROM pg_catalog.unnest(inputs) AS u);
     row_count := coalesce(pg_catalog.cardinality(slot_rows), 0);
-    write_at := coalesce(write_at, GREATEST(pg_catalog.now(), newest + interval '1 microsecond'));
+    write_at := coalesce(write_at, @schema@_internal.next_instant(newest));
     IF row_count > 0 THEN
         SELECT pg_catalog.array_agg(s), pg_catalog.array_agg(@schema@_internal.trust_rank(e.trust))
           INTO lines, line_trust
@@ -237,6 +239,7 @@ BEGIN
     FOR i IN 1 .. claim_count LOOP
         c := inputs[i];
         outcome := NULL;
+        replaced_assertion := NULL;
         <<decide>>
         BEGIN
             IF c.confidence < floor THEN
@@ -260,8 +263,6 @@ BEGIN
             claim_line.quote := c.quote;
             claim_line.asserted_valid := valid;
             claim_line.added_at := write_at;
-            claim_line.text := c.text;
-            claim_line.confidence := c.confidence;
 
             -- One look at the slot: the same assertion holding this claim's start
             -- (corroboration), the row holding the start, the next known start after it.
@@ -355,6 +356,7 @@ BEGIN
                 END IF;
                 target_reason := 'replaced';
                 one := slot_rows[target];
+                replaced_assertion := one.assertion;
                 IF pg_catalog.lower(one.valid) < c.valid_from THEN
                     copies := copies || pg_catalog.tstzrange(pg_catalog.lower(one.valid), c.valid_from);
                 END IF;
@@ -378,7 +380,6 @@ BEGIN
             one.asserted_valid := valid;
             r := row_count + 1;
             row_count := r;
-            row_mine[r] := false;
             IF outcome IS NULL THEN
                 one.system_time := pg_catalog.tstzrange(write_at, NULL);
                 row_state[r] := 'new';
@@ -415,7 +416,6 @@ BEGIN
                 row_count := r;
                 slot_rows[r] := one;
                 row_state[r] := 'new';
-                row_mine[r] := false;
                 rows_of_slot := @schema@_internal.index_add(rows_of_slot, slot_key, r);
                 FOREACH l IN ARRAY coalesce(
                     (lines_of_row ->> (slot_rows[target]).claim_id::text)::integer [], '{}') LOOP
@@ -428,18 +428,11 @@ BEGIN
                         pg_catalog.cardinality(lines));
                 END LOOP;
             END LOOP;
-            -- Retire the target: a row read is retired (or removed, if this transaction
-            -- wrote it at this very instant); a row written by this call is not written.
+            -- Retire the target: a row read is retired; a row written by this call was never
+            -- visible, so it is not written (its copies carry its source lines).
             one := slot_rows[target];
             IF row_state[target] = 'new' THEN
                 row_state[target] := 'dropped';
-                FOREACH l IN ARRAY coalesce((lines_of_row ->> one.claim_id::text)::integer [], '{}') LOOP
-                    line_write[l] := false;
-                END LOOP;
-            ELSIF row_mine[target] AND pg_catalog.lower(one.system_time) >= write_at THEN
-                row_state[target] := 'delete';
-                deleted := deleted || one.claim_id;
-                -- (its copies carry the lines; a line this call gave it goes with it)
                 FOREACH l IN ARRAY coalesce((lines_of_row ->> one.claim_id::text)::integer [], '{}') LOOP
                     line_write[l] := false;
                 END LOOP;
@@ -453,6 +446,15 @@ BEGIN
                                                      'retired', one.claim_id);
         END;
         outcomes := outcomes || (outcome || pg_catalog.jsonb_build_object('index', c.position));
+        IF outcome ->> 'outcome' NOT IN ('below_floor', 'rejected') THEN
+            -- As the caller wrote it, with its start resolved and the value it replaced
+            -- named by assertion (a replay gives the rows new ids).
+            written := written || ((claims -> c.position) - 'replaces' - 'valid_at'
+                || pg_catalog.jsonb_build_object('position', c.position, 'valid_from', c.valid_from)
+                || CASE WHEN replaced_assertion IS NULL THEN '{}'
+                        ELSE pg_catalog.jsonb_build_object('replaces_assertion', replaced_assertion)
+                   END);
+        END IF;
         counters := counters || pg_catalog.jsonb_build_object(outcome ->> 'outcome',
             coalesce((counters ->> (outcome ->> 'outcome'))::integer, 0) + 1);
     END LOOP;
@@ -479,10 +481,6 @@ BEGIN
            AND cl.claim_id = ANY (ARRAY(SELECT r.claim_id FROM pg_catalog.unnest(retired) AS r))
            AND pg_catalog.upper_inf(cl.system_time);
     END IF;
-    IF deleted IS NOT NULL THEN
-        DELETE FROM @schema@_internal.claims AS cl
-         WHERE cl.tenant = tenant AND cl.claim_id = ANY (deleted);
-    END IF;
     IF new_rows IS NOT NULL THEN
         INSERT INTO @schema@_internal.claims AS cl (
             claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
@@ -497,15 +495,13 @@ BEGIN
     END IF;
     IF new_lines IS NOT NULL THEN
         INSERT INTO @schema@_internal.claim_sources AS s (
-            tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at, text,
-            confidence)
-        SELECT tenant, u.claim_id, u.episode_id, u.locator, u.quote, u.asserted_valid, u.added_at,
-               u.text, u.confidence
+            tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+        SELECT tenant, u.claim_id, u.episode_id, u.locator, u.quote, u.asserted_valid, u.added_at
           FROM pg_catalog.unnest(new_lines) AS u
         ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
     END IF;
     RETURN pg_catalog.jsonb_build_object('write_at', write_at, 'counters', counters,
-                                         'outcomes', outcomes);
+                                         'outcomes', outcomes, 'written', written);
 END
 $fn$;
 

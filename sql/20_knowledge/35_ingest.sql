@@ -132,6 +132,13 @@ BEGIN
     changed := @schema@_internal.retire_changed_source(tenant, new_episode, NULL, NULL, write_at);
     counters := pg_catalog.jsonb_set(counters, '{source_changed}', pg_catalog.to_jsonb(changed));
 
+    -- What the episode wrote, when, and its place in the order of the slots' writes (drawn
+    -- under their locks): the purge replay's input.
+    UPDATE @schema@_internal.episodes AS e
+       SET written = written -> 'written', written_at = write_at,
+           event_seq = pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass)
+     WHERE e.tenant = tenant AND e.episode_id = new_episode;
+
     RETURN pg_catalog.jsonb_build_object('duplicate', false, 'episode_id', new_episode,
                                          'counters', counters, 'outcomes', written -> 'outcomes');
 END

@@ -91,6 +91,7 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     target record;
     retired integer;
+    retract_at timestamptz;
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'retract');
@@ -107,14 +108,17 @@ BEGIN
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
         tenant, target.subject_id::text, target.predicate));
+    retract_at := @schema@_internal.slot_instant(tenant, target.subject_id, target.predicate);
     retired := @schema@_internal.retract_assertion(
-        tenant, target.subject_id, target.predicate, target.assertion, pg_catalog.now());
+        tenant, target.subject_id, target.predicate, target.assertion, retract_at);
     -- The slot lock above serializes retractions of one assertion.
     IF NOT EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
                     WHERE r.tenant = tenant AND r.assertion = target.assertion
                       AND r.restored_at IS NULL) THEN
-        INSERT INTO @schema@_internal.retractions (tenant, claim_id, assertion)
-        VALUES (tenant, claim_id, target.assertion);
+        INSERT INTO @schema@_internal.retractions (
+            tenant, claim_id, assertion, subject_id, predicate, retracted_at, retracted_seq)
+        VALUES (tenant, claim_id, target.assertion, target.subject_id, target.predicate,
+                retract_at, pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
     END IF;
     RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'retracted', true, 'rows', retired);
 END
@@ -137,23 +141,39 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     target record;
     restored bigint [];
+    restore_at timestamptz;
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'restore');
-    SELECT c.subject_id, c.predicate, c.assertion, r.retracted_at INTO target
-      FROM @schema@_internal.claims AS c
-      JOIN @schema@_internal.retractions AS r
-        ON r.tenant = c.tenant AND r.assertion = c.assertion AND r.restored_at IS NULL
-     WHERE c.tenant = tenant AND c.claim_id = restore.claim_id
-       AND c.retired_reason = 'retracted';
+    -- The active retraction of the claim's assertion, found through the claim row or, once
+    -- a purge has rewritten the slot with new ids, through the id it was made with.
+    SELECT r.subject_id, r.predicate, r.assertion, r.retracted_at INTO target
+      FROM @schema@_internal.retractions AS r
+     WHERE r.tenant = tenant AND r.restored_at IS NULL
+       AND r.assertion = coalesce(
+               (SELECT c.assertion FROM @schema@_internal.claims AS c
+                 WHERE c.tenant = tenant AND c.claim_id = restore.claim_id
+                   AND c.retired_reason = 'retracted'),
+               (SELECT r2.assertion FROM @schema@_internal.retractions AS r2
+                 WHERE r2.tenant = tenant AND r2.claim_id = restore.claim_id
+                   AND r2.restored_at IS NULL));
     IF NOT FOUND THEN
         RAISE EXCEPTION 'claim % is not retracted', claim_id USING ERRCODE = 'P0002';
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
         tenant, target.subject_id::text, target.predicate));
+    -- A concurrent restore of the same assertion may have won the lock.
+    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
+                    WHERE r.tenant = tenant AND r.assertion = target.assertion
+                      AND r.restored_at IS NULL) THEN
+        RAISE EXCEPTION 'claim % is not retracted', claim_id USING ERRCODE = 'P0002';
+    END IF;
+    restore_at := @schema@_internal.slot_instant(tenant, target.subject_id, target.predicate);
     restored := @schema@_internal.restore_assertion(tenant, target.subject_id, target.predicate,
-        target.assertion, target.retracted_at, pg_catalog.now(), true);
-    UPDATE @schema@_internal.retractions AS r SET restored_at = pg_catalog.now()
+        target.assertion, target.retracted_at, restore_at, true);
+    UPDATE @schema@_internal.retractions AS r
+       SET restored_at = restore_at,
+           restored_seq = pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass)
      WHERE r.tenant = tenant AND r.assertion = target.assertion AND r.restored_at IS NULL;
     RETURN pg_catalog.jsonb_build_object('claim_id', claim_id, 'restored_as', restored);
 END

@@ -1,5 +1,5 @@
 -- purge_source, the only hard delete, and verify_slot. Both rebuild a slot by replaying
--- what remains of it, in recorded order, through the ingest write path itself.
+-- what remains of it, in the order it was written, through the ingest write path itself.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.rebuild_slot(
     tenant text, subject bigint, predicate text, without_episodes bigint []
@@ -9,114 +9,89 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- The slot's story is its episodes and corrections in recorded order: every remaining
--- episode of every source with a line in the slot, each with the lines it wrote here
--- (value, its own asserted valid range, when), and every retraction and restore of an
--- assertion of the slot. The slot's rows are deleted; each episode is ingested again at its
--- recorded instants through the same write path (source-changed rule included) and each
--- retraction and restore applied again at its instant. Returns the number of lines replayed.
+-- The slot's story is its writes in the order they happened (knowledge_event_seq): every
+-- remaining episode of every source with a line in the slot, with the claims it had
+-- accepted for this slot, and every retraction and restore made in the slot. The slot's
+-- rows are deleted; each episode's claims go through the same write path again, in one
+-- call as they first did, at the instant they were first written (then the source-changed
+-- rule, at the same instant), and each retraction and restore is applied again at its
+-- instant. Returns the number of claims replayed.
 #variable_conflict use_variable
 DECLARE
-    lines jsonb;
     events jsonb;
-    episode jsonb;
-    line jsonb;
-    claim jsonb;
+    event jsonb;
+    claims jsonb;
     replayed integer := 0;
-    cardinality text;
 BEGIN
-    SELECT p.cardinality INTO cardinality FROM @schema@_internal.predicates AS p
-     WHERE p.tenant = tenant AND p.name = predicate;
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(l) ORDER BY l.added_at, l.episode_id)
-      INTO lines
-      FROM (SELECT DISTINCT ON (s.episode_id, c.assertion, s.asserted_valid)
-                   s.added_at, s.episode_id, c.object_value, c.object_entity_id,
-                   -- what this line's source said (lines older than that column: the row's)
-                   CASE WHEN s.confidence IS NULL THEN c.text ELSE s.text END AS text,
-                   coalesce(s.confidence, c.confidence) AS confidence,
-                   s.asserted_valid, s.locator, s.quote
-              FROM @schema@_internal.claims AS c
-              JOIN @schema@_internal.claim_sources AS s
-                ON s.tenant = c.tenant AND s.claim_id = c.claim_id
-             WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-               AND NOT s.episode_id = ANY (without_episodes)
-             ORDER BY s.episode_id, c.assertion, s.asserted_valid, s.added_at) AS l;
-    -- Episodes, retractions and restores, in the order they happened.
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.at, v.kind, v.episode_id)
+    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.seq)
       INTO events
-      FROM (SELECT DISTINCT 'episode' AS kind, v.recorded_at AS at, v.episode_id,
-                   @schema@_internal.trust_rank(v.trust) AS rank, NULL::text AS assertion,
-                   NULL::timestamptz AS retracted_at
-              FROM @schema@_internal.claims AS c
-              JOIN @schema@_internal.claim_sources AS s
-                ON s.tenant = c.tenant AND s.claim_id = c.claim_id
-              JOIN @schema@_internal.episodes AS e
-                ON e.tenant = s.tenant AND e.episode_id = s.episode_id
-              JOIN @schema@_internal.episodes AS v
-                ON v.tenant = e.tenant AND v.source_kind = e.source_kind
-               AND v.source_ref = e.source_ref
-             WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-               AND NOT v.episode_id = ANY (without_episodes)
+      FROM (SELECT 'episode' AS kind, v.event_seq AS seq, v.episode_id, v.written_at AS at,
+                   @schema@_internal.trust_rank(v.trust) AS rank, v.written,
+                   NULL::text AS assertion, NULL::timestamptz AS retracted_at
+              FROM @schema@_internal.episodes AS v
+             WHERE v.tenant = tenant AND NOT v.episode_id = ANY (without_episodes)
+               AND (v.source_kind, v.source_ref) IN (
+                       SELECT e.source_kind, e.source_ref
+                         FROM @schema@_internal.claims AS c
+                         JOIN @schema@_internal.claim_sources AS s
+                           ON s.tenant = c.tenant AND s.claim_id = c.claim_id
+                         JOIN @schema@_internal.episodes AS e
+                           ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                        WHERE c.tenant = tenant AND c.subject_id = subject
+                          AND c.predicate = predicate)
             UNION ALL
-            SELECT x.kind, x.at, NULL, NULL, r.assertion, r.retracted_at
+            SELECT x.kind, x.seq, NULL, x.at, NULL, NULL, r.assertion, r.retracted_at
               FROM @schema@_internal.retractions AS r
-             CROSS JOIN LATERAL (VALUES ('retract', r.retracted_at), ('restore', r.restored_at))
-                   AS x (kind, at)
-             WHERE r.tenant = tenant AND x.at IS NOT NULL
-               AND r.assertion IN (SELECT c.assertion FROM @schema@_internal.claims AS c
-                                    WHERE c.tenant = tenant AND c.subject_id = subject
-                                      AND c.predicate = predicate)) AS v;
+             CROSS JOIN LATERAL (VALUES ('retract', r.retracted_seq, r.retracted_at),
+                                        ('restore', r.restored_seq, r.restored_at))
+                   AS x (kind, seq, at)
+             WHERE r.tenant = tenant AND r.subject_id = subject AND r.predicate = predicate
+               AND x.at IS NOT NULL) AS v;
 
     DELETE FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate;
 
-    FOR episode IN SELECT e FROM pg_catalog.jsonb_array_elements(coalesce(events, '[]')) AS e LOOP
-        IF episode ->> 'kind' = 'retract' THEN
+    FOR event IN SELECT e FROM pg_catalog.jsonb_array_elements(coalesce(events, '[]')) AS e LOOP
+        IF event ->> 'kind' = 'retract' THEN
             PERFORM @schema@_internal.retract_assertion(tenant, subject, predicate,
-                episode ->> 'assertion', (episode ->> 'at')::timestamptz);
+                event ->> 'assertion', (event ->> 'at')::timestamptz);
             CONTINUE;
-        ELSIF episode ->> 'kind' = 'restore' THEN
+        ELSIF event ->> 'kind' = 'restore' THEN
             PERFORM @schema@_internal.restore_assertion(tenant, subject, predicate,
-                episode ->> 'assertion', (episode ->> 'retracted_at')::timestamptz,
-                (episode ->> 'at')::timestamptz, false);
+                event ->> 'assertion', (event ->> 'retracted_at')::timestamptz,
+                (event ->> 'at')::timestamptz, false);
             CONTINUE;
         END IF;
-        FOR line IN
-            SELECT l FROM pg_catalog.jsonb_array_elements(coalesce(lines, '[]')) AS l
-             WHERE (l ->> 'episode_id')::bigint = (episode ->> 'episode_id')::bigint
-        LOOP
-            claim := pg_catalog.jsonb_build_object(
-                'subject', subject, 'predicate', predicate, 'confidence', line -> 'confidence',
-                'text', line -> 'text', 'locator', line -> 'locator', 'quote', line -> 'quote',
-                'valid_from', pg_catalog.lower((line ->> 'asserted_valid')::tstzrange))
-                || CASE WHEN line -> 'object_entity_id' <> 'null'
-                        THEN pg_catalog.jsonb_build_object('object_entity', line -> 'object_entity_id')
-                        ELSE pg_catalog.jsonb_build_object('object', line -> 'object_value') END
-                || CASE WHEN cardinality <> 'event'
-                         AND NOT pg_catalog.upper_inf((line ->> 'asserted_valid')::tstzrange)
-                        THEN pg_catalog.jsonb_build_object('valid_to',
-                             pg_catalog.upper((line ->> 'asserted_valid')::tstzrange))
-                        ELSE '{}' END;
-            PERFORM @schema@_internal.write_claims(
-                tenant, (episode ->> 'episode_id')::bigint, (episode ->> 'rank')::integer,
-                -- (absent keys rather than nulls; not jsonb_strip_nulls, which would also
-                -- rewrite nulls inside the object and so change the assertion)
-                pg_catalog.jsonb_build_array(claim - ARRAY(
-                    SELECT k.key FROM pg_catalog.jsonb_each(claim) AS k WHERE k.value = 'null')),
-                0, NULL,
-                (line ->> 'added_at')::timestamptz, false);
-            replayed := replayed + 1;
-        END LOOP;
-        PERFORM @schema@_internal.retire_changed_source(tenant, (episode ->> 'episode_id')::bigint,
-            subject, predicate, (episode ->> 'at')::timestamptz);
+        -- This slot's claims of the episode, in its order; a value it replaced is named
+        -- again by the id its row has now (absent in this story: the claim simply adds).
+        SELECT pg_catalog.jsonb_agg(
+                   CASE WHEN NOT w ? 'replaces_assertion' THEN w
+                        ELSE (w - 'replaces_assertion') || coalesce((
+                            SELECT pg_catalog.jsonb_build_object('replaces', pg_catalog.max(c.claim_id))
+                              FROM @schema@_internal.claims AS c
+                             WHERE c.tenant = tenant AND c.subject_id = subject
+                               AND c.predicate = predicate AND pg_catalog.upper_inf(c.system_time)
+                               AND c.assertion = w ->> 'replaces_assertion'
+                            HAVING pg_catalog.max(c.claim_id) IS NOT NULL), '{}')
+                   END ORDER BY (w ->> 'position')::integer)
+          INTO claims
+          FROM pg_catalog.jsonb_array_elements(coalesce(event -> 'written', '[]')) AS w
+         WHERE w ->> 'subject' = subject::text AND w ->> 'predicate' = predicate;
+        IF claims IS NOT NULL THEN
+            PERFORM @schema@_internal.write_claims(tenant, (event ->> 'episode_id')::bigint,
+                (event ->> 'rank')::integer, claims, 0, NULL, (event ->> 'at')::timestamptz, false);
+            replayed := replayed + pg_catalog.jsonb_array_length(claims);
+        END IF;
+        PERFORM @schema@_internal.retire_changed_source(tenant, (event ->> 'episode_id')::bigint,
+            subject, predicate, (event ->> 'at')::timestamptz);
     END LOOP;
     RETURN replayed;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.rebuild_slot(text, bigint, text, bigint []) IS
-'Rewrite one slot by replaying its original assertions (minus the given episodes) in '
-'recorded order through the ingest write path, at their recorded instants.';
+'Rewrite one slot by replaying its writes (episodes minus the given ones, retractions, '
+'restores) in the order they happened, through the ingest write path, at their instants.';
 
 CREATE OR REPLACE FUNCTION @schema@.purge_source(source_kind text, source_ref text)
 RETURNS jsonb

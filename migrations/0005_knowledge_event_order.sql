@@ -1,0 +1,149 @@
+SET LOCAL ROLE @schema@_owner;
+
+-- Every write of a slot (an episode's claims, a retraction, a restore) draws a number from
+-- one sequence while it holds the slot's lock, so the number orders the writes of a slot
+-- exactly as they happened, even several in one transaction at one clock instant. The purge
+-- replay (rebuild_slot) follows that order.
+CREATE SEQUENCE @schema@_internal.knowledge_event_seq;
+COMMENT ON SEQUENCE @schema@_internal.knowledge_event_seq IS
+'The order of knowledge writes: episodes, retractions and restores';
+
+-- An episode keeps the claims it had accepted (in its own order, valid_from resolved, a
+-- `replaces` kept as the assertion it ended) and the instant they were written at: the
+-- replay feeds them to the write path again, as one call per slot, so what one claim of
+-- the episode did to an earlier one happens again. They go with the episode when its
+-- source is purged.
+ALTER TABLE @schema@_internal.episodes
+    ADD COLUMN written jsonb,
+    ADD COLUMN written_at timestamptz,
+    ADD COLUMN event_seq bigint;
+
+-- A retraction names its slot and its place in the order; restore finds it by the claim id
+-- it was made with, even after a purge rewrote the slot's rows with new ids.
+ALTER TABLE @schema@_internal.retractions
+    ADD COLUMN subject_id bigint,
+    ADD COLUMN predicate text,
+    ADD COLUMN retracted_seq bigint,
+    ADD COLUMN restored_seq bigint;
+CREATE INDEX retractions_slot_idx ON @schema@_internal.retractions (subject_id, predicate);
+
+-- The replay reads what a source said from its episode, so a source line needs no copy of
+-- the text and confidence any more (migration 0004 added them for the old replay).
+ALTER TABLE @schema@_internal.claim_sources DROP COLUMN text, DROP COLUMN confidence;
+
+-- Existing knowledge: the claims each episode wrote, rebuilt from its source lines, and an
+-- order from the recorded instants (ties: episodes, then retractions, then restores). Row
+-- level security is lifted for this transaction only: the backfill spans every tenant.
+ALTER TABLE @schema@_internal.episodes NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.retractions NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.claims NO FORCE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.claim_sources NO FORCE ROW LEVEL SECURITY;
+
+WITH source_line AS (
+    SELECT DISTINCT ON (s.tenant, s.episode_id, c.assertion, s.asserted_valid)
+        s.tenant,
+        s.episode_id,
+        s.added_at,
+        c.claim_id,
+        pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+            'subject', c.subject_id, 'predicate', c.predicate,
+            'object_entity', c.object_entity_id, 'text', c.text,
+            'confidence', c.confidence, 'locator', s.locator, 'quote', s.quote,
+            'valid_from', pg_catalog.lower(s.asserted_valid),
+            'valid_to', CASE WHEN c.cardinality <> 'event' THEN pg_catalog.upper(s.asserted_valid) END
+        ))
+        || CASE
+            WHEN c.object_entity_id IS NULL THEN pg_catalog.jsonb_build_object('object', c.object_value)
+            ELSE '{}'
+        END AS claim
+    FROM @schema@_internal.claim_sources AS s
+    INNER JOIN @schema@_internal.claims AS c ON s.tenant = c.tenant AND s.claim_id = c.claim_id
+    ORDER BY s.tenant, s.episode_id, c.assertion, s.asserted_valid, c.claim_id
+),
+
+episode_lines AS (
+    SELECT
+        l.tenant,
+        l.episode_id,
+        pg_catalog.jsonb_agg(l.claim ORDER BY l.added_at, l.claim_id) AS written,
+        pg_catalog.min(l.added_at) AS written_at
+    FROM source_line AS l
+    GROUP BY l.tenant, l.episode_id
+)
+
+UPDATE @schema@_internal.episodes AS e
+SET
+    written = coalesce(w.written, '[]'),
+    written_at = coalesce(w.written_at, e.recorded_at)
+FROM @schema@_internal.episodes AS e2
+LEFT JOIN episode_lines AS w ON e2.tenant = w.tenant AND e2.episode_id = w.episode_id
+WHERE e2.tenant = e.tenant AND e2.episode_id = e.episode_id;
+
+UPDATE @schema@_internal.retractions AS r
+SET subject_id = c.subject_id, predicate = c.predicate
+FROM @schema@_internal.claims AS c
+WHERE c.tenant = r.tenant AND c.assertion = r.assertion;
+
+CREATE TEMPORARY TABLE knowledge_event_order ON COMMIT DROP AS
+WITH knowledge_event AS (
+    SELECT
+        'episode' AS kind,
+        e.tenant,
+        e.episode_id AS id,
+        e.written_at AS at,
+        1 AS kind_order
+    FROM @schema@_internal.episodes AS e
+    UNION ALL
+    SELECT
+        'retract' AS kind,
+        r.tenant,
+        r.retraction_id AS id,
+        r.retracted_at AS at,
+        2 AS kind_order
+    FROM @schema@_internal.retractions AS r
+    UNION ALL
+    SELECT
+        'restore' AS kind,
+        r.tenant,
+        r.retraction_id AS id,
+        r.restored_at AS at,
+        3 AS kind_order
+    FROM @schema@_internal.retractions AS r
+    WHERE r.restored_at IS NOT NULL
+)
+
+SELECT
+    v.kind,
+    v.tenant,
+    v.id,
+    pg_catalog.row_number() OVER (ORDER BY v.at, v.kind_order, v.id) AS seq
+FROM knowledge_event AS v;
+
+UPDATE @schema@_internal.episodes AS e
+SET event_seq = o.seq
+FROM knowledge_event_order AS o
+WHERE o.kind = 'episode' AND o.tenant = e.tenant AND o.id = e.episode_id;
+
+WITH retraction_order AS (
+    SELECT
+        o.tenant,
+        o.id,
+        pg_catalog.max(o.seq) FILTER (WHERE o.kind = 'retract') AS retracted_seq,
+        pg_catalog.max(o.seq) FILTER (WHERE o.kind = 'restore') AS restored_seq
+    FROM knowledge_event_order AS o
+    WHERE o.kind IN ('retract', 'restore')
+    GROUP BY o.tenant, o.id
+)
+
+UPDATE @schema@_internal.retractions AS r
+SET retracted_seq = o.retracted_seq, restored_seq = o.restored_seq
+FROM retraction_order AS o
+WHERE o.tenant = r.tenant AND o.id = r.retraction_id;
+
+SELECT pg_catalog.setval('@schema@_internal.knowledge_event_seq', GREATEST(pg_catalog.max(o.seq), 1))
+FROM knowledge_event_order AS o;
+
+ALTER TABLE @schema@_internal.episodes FORCE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.retractions FORCE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.claims FORCE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.claim_sources FORCE ROW LEVEL SECURITY;
