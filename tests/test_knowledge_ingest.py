@@ -368,6 +368,30 @@ def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
     assert len(k.as_of(ox, "lives_in", "2026-06-01")) == 1
 
 
+def test_a_stale_repeatable_read_snapshot_gets_a_retryable_error(
+    db: Database, k: Knowledge
+) -> None:
+    """A REPEATABLE READ transaction whose snapshot predates a concurrent write to the slot
+    is told to retry (40001), writes nothing, and its retry succeeds."""
+    py = person(k, "py")
+    late = Knowledge(db)
+    episode = {"source_kind": "note", "source_ref": "rr", "content_hash": "h"}
+    claims = [lives(py, "Kyiv", "2026-01-01")]
+    with pytest.raises(psycopg.errors.SerializationFailure) as refused, late.conn.transaction():
+        late.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        late._ctx()  # the snapshot is taken here
+        k.ingest("other", [lives(py, "Lviv", "2026-01-01")])
+        late.conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims)))
+    assert refused.value.diag.message_hint and "retry" in refused.value.diag.message_hint
+    assert k.rows("SELECT 1 FROM pgfacts_internal.episodes WHERE source_ref = 'rr'") == []
+    with late.conn.transaction():
+        late.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        late._ctx()
+        late.conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims)))
+    late.conn.close()
+    assert k.as_of(py, "lives_in", "2026-02-01") == ["Kyiv"]
+
+
 def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) -> None:
     import time
 

@@ -20,8 +20,8 @@ COMMENT ON FUNCTION @schema@_internal.index_add(jsonb, text, integer) IS
 'Add a position under a key of an in-memory index {key: "{positions}"} (write_claims).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
-    tenant text, episode_id bigint, episode_trust integer, claims jsonb, floor real,
-    occurred_at timestamptz, write_at timestamptz, honour_retractions boolean
+    tenant text, episode @schema@_internal.episodes, claims jsonb, floor real,
+    write_at timestamptz, replay boolean
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -43,13 +43,17 @@ AS $fn$
 -- episode sees what an earlier one did; the result is written with one statement per kind
 -- of change. A row this call creates and a later claim retires was never visible, so it
 -- is never written. The caller holds the slots' advisory locks. write_at NULL means now,
--- moved just past the newest live row of the slots if a later transaction wrote one first.
--- A replay (rebuild_slot) passes honour_retractions false: its lines were all accepted when
--- they were first written, and it replays the retractions themselves at their instants.
--- Returns {write_at, counters, outcomes: [{index, outcome, claim_id?, retired?, reason?}],
--- written: the accepted claims, for the episode to keep}.
+-- moved just past the newest live row of the slots (next_instant).
+-- A new episode (its id drawn, not yet stored) is inserted here with the claims it
+-- accepted, their instant and its place in the order of writes. A replay (rebuild_slot)
+-- passes a stored episode and its accepted claims: retractions are not checked (each is
+-- replayed at its own place in the order) and the episode is not inserted again.
+-- Returns {write_at, counters, outcomes: [{index, outcome, claim_id?, retired?, reason?}]}.
 #variable_conflict use_variable
 DECLARE
+    episode_id bigint := episode.episode_id;
+    episode_trust integer := @schema@_internal.trust_rank(episode.trust);
+    occurred_at timestamptz := episode.occurred_at;
     inputs @schema@_internal.claim_input [];
     c @schema@_internal.claim_input;
     claim_count integer;
@@ -92,7 +96,7 @@ DECLARE
     counters jsonb := '{}';
     -- The claims accepted (stored, corroborating or outranked), as the purge replay needs
     -- them: the episode keeps this list.
-    written jsonb := '[]';
+    written @schema@_internal.episode_claim [] := '{}';
     replaced_assertion text;
 BEGIN
     -- 1. Every claim, typed and checked against this tenant's entities, predicates and
@@ -196,11 +200,6 @@ BEGIN
             RAISE EXCEPTION '%', c.problem USING ERRCODE = '22023';
         END IF;
     END LOOP;
-    IF claim_count = 0 THEN
-        RETURN pg_catalog.jsonb_build_object('write_at', coalesce(write_at, pg_catalog.now()),
-                                             'counters', counters, 'outcomes', outcomes,
-                                             'written', written);
-    END IF;
 
     -- 2. The live rows of the touched slots and the newest instant recorded in them; then
     --    their source lines, each with its episode's trust.
@@ -246,7 +245,7 @@ BEGIN
                 outcome := '{"outcome": "below_floor"}';
                 EXIT decide;
             END IF;
-            IF c.retracted AND honour_retractions THEN
+            IF c.retracted AND NOT replay THEN
                 outcome := '{"outcome": "rejected", "reason": "retracted"}';
                 EXIT decide;
             END IF;
@@ -449,17 +448,15 @@ BEGIN
         IF outcome ->> 'outcome' NOT IN ('below_floor', 'rejected') THEN
             -- As the caller wrote it, with its start resolved and the value it replaced
             -- named by assertion (a replay gives the rows new ids).
-            written := written || ((claims -> c.position) - 'replaces' - 'valid_at'
-                || pg_catalog.jsonb_build_object('position', c.position, 'valid_from', c.valid_from)
-                || CASE WHEN replaced_assertion IS NULL THEN '{}'
-                        ELSE pg_catalog.jsonb_build_object('replaces_assertion', replaced_assertion)
-                   END);
+            written := written || ROW(c.position, c.subject, c.predicate, c.object,
+                c.object_entity, c.text, c.confidence, c.valid_from, c.valid_to, c.locator, c.quote,
+                replaced_assertion)::@schema@_internal.episode_claim;
         END IF;
         counters := counters || pg_catalog.jsonb_build_object(outcome ->> 'outcome',
             coalesce((counters ->> (outcome ->> 'outcome'))::integer, 0) + 1);
     END LOOP;
 
-    -- 4. The writes: retire, remove, insert rows, insert source lines.
+    -- 4. The writes: the episode, retired rows, new rows, source lines.
     FOR r IN 1 .. row_count LOOP
         IF row_state[r] IN ('new', 'new_retired') THEN
             new_rows := new_rows || slot_rows[r];
@@ -470,6 +467,15 @@ BEGIN
             new_lines := new_lines || lines[l];
         END IF;
     END LOOP;
+    IF NOT replay THEN
+        INSERT INTO @schema@_internal.episodes AS e (
+            tenant, episode_id, source_kind, source_ref, content_hash, occurred_at, trust,
+            extractor, written, written_at, event_seq)
+        OVERRIDING SYSTEM VALUE
+        VALUES (tenant, episode_id, episode.source_kind, episode.source_ref, episode.content_hash,
+                occurred_at, episode.trust, episode.extractor, written, write_at,
+                pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
+    END IF;
     IF retired IS NOT NULL THEN
         UPDATE @schema@_internal.claims AS cl
            SET system_time = pg_catalog.tstzrange(pg_catalog.lower(cl.system_time),
@@ -501,12 +507,13 @@ BEGIN
         ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
     END IF;
     RETURN pg_catalog.jsonb_build_object('write_at', write_at, 'counters', counters,
-                                         'outcomes', outcomes, 'written', written);
+                                         'outcomes', outcomes);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.write_claims(
-    text, bigint, integer, jsonb, real, timestamptz, timestamptz, boolean) IS
+    text, @schema@_internal.episodes, jsonb, real, timestamptz, boolean) IS
 'Write the claims of one episode through the slot rules (one / many / event, corroboration, '
-'trust, retraction unless a replay, confidence floor) at write_at (NULL: now); the caller '
-'holds the slots'' advisory locks. Returns {write_at, counters, outcomes}.';
+'trust, retraction unless a replay, confidence floor) at write_at (NULL: now), and insert a '
+'new episode with the claims it accepted; the caller holds the slots'' advisory locks. '
+'Returns {write_at, counters, outcomes}.';

@@ -76,7 +76,7 @@ DECLARE
     kind text := @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'ingest');
     trust text := coalesce(episode ->> 'trust', 'agent');
-    new_episode bigint;
+    new_episode @schema@_internal.episodes;
     written jsonb;
     counters jsonb := '{"inserted": 0, "superseded": 0, "corroborated": 0, "duplicate": 0,
                         "outranked": 0, "below_floor": 0, "rejected": 0, "source_changed": 0}';
@@ -101,15 +101,23 @@ BEGIN
         RAISE EXCEPTION 'claims must be an array of at most 1000 claims' USING ERRCODE = '22023';
     END IF;
 
+    new_episode.tenant := tenant;
+    new_episode.source_kind := episode ->> 'source_kind';
+    new_episode.source_ref := episode ->> 'source_ref';
+    new_episode.content_hash := episode ->> 'content_hash';
+    new_episode.occurred_at := (episode ->> 'occurred_at')::timestamptz;
+    new_episode.trust := trust;
+    new_episode.extractor := episode ->> 'extractor';
+
     -- The same (source kind, ref, content hash) again is a no-op; a concurrent ingest of
     -- the same episode waits here for the first and then finds it.
-    INSERT INTO @schema@_internal.episodes AS e (
-        tenant, source_kind, source_ref, content_hash, occurred_at, trust, extractor)
-    VALUES (tenant, episode ->> 'source_kind', episode ->> 'source_ref', episode ->> 'content_hash',
-            (episode ->> 'occurred_at')::timestamptz, trust, episode ->> 'extractor')
-    ON CONFLICT ON CONSTRAINT episodes_source_key DO NOTHING
-    RETURNING e.episode_id INTO new_episode;
-    IF new_episode IS NULL THEN
+    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(pg_catalog.concat_ws(
+        ':', '@schema@:episode', tenant, new_episode.source_kind, new_episode.source_ref,
+        new_episode.content_hash), 0));
+    IF EXISTS (SELECT 1 FROM @schema@_internal.episodes AS e
+                WHERE e.tenant = tenant AND e.source_ref = new_episode.source_ref
+                  AND e.source_kind = new_episode.source_kind
+                  AND e.content_hash = new_episode.content_hash) THEN
         RETURN pg_catalog.jsonb_build_object('duplicate', true, 'outcomes', '[]'::jsonb,
             'counters', pg_catalog.jsonb_set(counters, '{duplicate}', '1'));
     END IF;
@@ -122,24 +130,33 @@ BEGIN
                FROM pg_catalog.jsonb_array_elements(claims) AS e
               ORDER BY 1) AS held;
 
-    written := @schema@_internal.write_claims(tenant, new_episode,
-        @schema@_internal.trust_rank(trust), claims,
-        coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real),
-        (episode ->> 'occurred_at')::timestamptz, NULL, true);
+    -- The episode row is written by write_claims, with the claims it accepted.
+    new_episode.episode_id := pg_catalog.nextval('@schema@_internal.episodes_episode_id_seq'::regclass);
+    floor := coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real);
+    IF pg_catalog.current_setting('transaction_isolation') = 'read committed' THEN
+        written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
+    ELSE
+        -- A snapshot taken before a lock was granted cannot see what the writer it waited
+        -- for committed; a constraint then stops the write, and the caller gets the usual
+        -- signal to retry its transaction.
+        BEGIN
+            written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
+        EXCEPTION WHEN exclusion_violation OR unique_violation THEN
+            RAISE EXCEPTION 'a concurrent ingest wrote the same slot or episode after this '
+                            'transaction''s snapshot'
+                USING ERRCODE = '40001',
+                      HINT = 'retry the transaction; in READ COMMITTED, writers of a slot wait '
+                             'for each other instead';
+        END;
+    END IF;
     write_at := (written ->> 'write_at')::timestamptz;
     counters := counters || (written -> 'counters');
 
-    changed := @schema@_internal.retire_changed_source(tenant, new_episode, NULL, NULL, write_at);
+    changed := @schema@_internal.retire_changed_source(
+        tenant, new_episode.episode_id, NULL, NULL, write_at);
     counters := pg_catalog.jsonb_set(counters, '{source_changed}', pg_catalog.to_jsonb(changed));
 
-    -- What the episode wrote, when, and its place in the order of the slots' writes (drawn
-    -- under their locks): the purge replay's input.
-    UPDATE @schema@_internal.episodes AS e
-       SET written = written -> 'written', written_at = write_at,
-           event_seq = pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass)
-     WHERE e.tenant = tenant AND e.episode_id = new_episode;
-
-    RETURN pg_catalog.jsonb_build_object('duplicate', false, 'episode_id', new_episode,
+    RETURN pg_catalog.jsonb_build_object('duplicate', false, 'episode_id', new_episode.episode_id,
                                          'counters', counters, 'outcomes', written -> 'outcomes');
 END
 $fn$;

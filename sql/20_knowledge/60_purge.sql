@@ -18,15 +18,15 @@ AS $fn$
 -- instant. Returns the number of claims replayed.
 #variable_conflict use_variable
 DECLARE
-    events jsonb;
-    event jsonb;
+    events @schema@_internal.slot_event [];
+    event @schema@_internal.slot_event;
     claims jsonb;
     replayed integer := 0;
 BEGIN
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v) ORDER BY v.seq)
+    SELECT pg_catalog.array_agg(ROW(v.kind, v.seq, v.episode, v.at, v.assertion,
+               v.retracted_at)::@schema@_internal.slot_event ORDER BY v.seq)
       INTO events
-      FROM (SELECT 'episode' AS kind, v.event_seq AS seq, v.episode_id, v.written_at AS at,
-                   @schema@_internal.trust_rank(v.trust) AS rank, v.written,
+      FROM (SELECT 'episode' AS kind, v.event_seq AS seq, v AS episode, v.written_at AS at,
                    NULL::text AS assertion, NULL::timestamptz AS retracted_at
               FROM @schema@_internal.episodes AS v
              WHERE v.tenant = tenant AND NOT v.episode_id = ANY (without_episodes)
@@ -40,7 +40,7 @@ BEGIN
                         WHERE c.tenant = tenant AND c.subject_id = subject
                           AND c.predicate = predicate)
             UNION ALL
-            SELECT x.kind, x.seq, NULL, x.at, NULL, NULL, r.assertion, r.retracted_at
+            SELECT x.kind, x.seq, NULL, x.at, r.assertion, r.retracted_at
               FROM @schema@_internal.retractions AS r
              CROSS JOIN LATERAL (VALUES ('retract', r.retracted_seq, r.retracted_at),
                                         ('restore', r.restored_seq, r.restored_at))
@@ -51,39 +51,46 @@ BEGIN
     DELETE FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate;
 
-    FOR event IN SELECT e FROM pg_catalog.jsonb_array_elements(coalesce(events, '[]')) AS e LOOP
-        IF event ->> 'kind' = 'retract' THEN
+    FOREACH event IN ARRAY coalesce(events, '{}') LOOP
+        IF event.kind = 'retract' THEN
             PERFORM @schema@_internal.retract_assertion(tenant, subject, predicate,
-                event ->> 'assertion', (event ->> 'at')::timestamptz);
+                event.assertion, event.at);
             CONTINUE;
-        ELSIF event ->> 'kind' = 'restore' THEN
+        ELSIF event.kind = 'restore' THEN
             PERFORM @schema@_internal.restore_assertion(tenant, subject, predicate,
-                event ->> 'assertion', (event ->> 'retracted_at')::timestamptz,
-                (event ->> 'at')::timestamptz, false);
+                event.assertion, event.retracted_at, event.at, false);
             CONTINUE;
         END IF;
-        -- This slot's claims of the episode, in its order; a value it replaced is named
-        -- again by the id its row has now (absent in this story: the claim simply adds).
+        -- This slot's claims of the episode, in its order, as the write path takes them; a
+        -- value one replaced is named by the id its row has now (absent from this story:
+        -- the claim simply adds its value).
         SELECT pg_catalog.jsonb_agg(
-                   CASE WHEN NOT w ? 'replaces_assertion' THEN w
-                        ELSE (w - 'replaces_assertion') || coalesce((
-                            SELECT pg_catalog.jsonb_build_object('replaces', pg_catalog.max(c.claim_id))
-                              FROM @schema@_internal.claims AS c
-                             WHERE c.tenant = tenant AND c.subject_id = subject
-                               AND c.predicate = predicate AND pg_catalog.upper_inf(c.system_time)
-                               AND c.assertion = w ->> 'replaces_assertion'
-                            HAVING pg_catalog.max(c.claim_id) IS NOT NULL), '{}')
-                   END ORDER BY (w ->> 'position')::integer)
+                   pg_catalog.jsonb_build_object('subject', w.subject, 'predicate', w.predicate,
+                       'confidence', w.confidence, 'valid_from', w.valid_from)
+                   || CASE WHEN w.object_entity IS NULL
+                           THEN pg_catalog.jsonb_build_object('object', w.object)
+                           ELSE pg_catalog.jsonb_build_object('object_entity', w.object_entity) END
+                   || CASE WHEN w.locator IS NULL THEN '{}'
+                           ELSE pg_catalog.jsonb_build_object('locator', w.locator) END
+                   -- (only scalars here: a null inside a locator stays)
+                   || pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                          'valid_to', w.valid_to, 'text', w.text,
+                          'quote', w.quote, 'replaces', (
+                              SELECT pg_catalog.max(c.claim_id) FROM @schema@_internal.claims AS c
+                               WHERE c.tenant = tenant AND c.subject_id = subject
+                                 AND c.predicate = predicate
+                                 AND pg_catalog.upper_inf(c.system_time)
+                                 AND c.assertion = w.replaces_assertion)))
+                   ORDER BY w.ordinality)
           INTO claims
-          FROM pg_catalog.jsonb_array_elements(coalesce(event -> 'written', '[]')) AS w
-         WHERE w ->> 'subject' = subject::text AND w ->> 'predicate' = predicate;
+          FROM pg_catalog.unnest((event.episode).written) WITH ORDINALITY AS w
+         WHERE w.subject = subject AND w.predicate = predicate;
         IF claims IS NOT NULL THEN
-            PERFORM @schema@_internal.write_claims(tenant, (event ->> 'episode_id')::bigint,
-                (event ->> 'rank')::integer, claims, 0, NULL, (event ->> 'at')::timestamptz, false);
+            PERFORM @schema@_internal.write_claims(tenant, event.episode, claims, 0, event.at, true);
             replayed := replayed + pg_catalog.jsonb_array_length(claims);
         END IF;
-        PERFORM @schema@_internal.retire_changed_source(tenant, (event ->> 'episode_id')::bigint,
-            subject, predicate, (event ->> 'at')::timestamptz);
+        PERFORM @schema@_internal.retire_changed_source(tenant, (event.episode).episode_id,
+            subject, predicate, event.at);
     END LOOP;
     RETURN replayed;
 END
