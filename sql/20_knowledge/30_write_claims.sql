@@ -201,9 +201,17 @@ BEGIN
         END IF;
     END LOOP;
 
-    -- 2. The live rows of the touched slots and the newest instant recorded in them; then
-    --    their source lines, each with its episode's trust.
-    SELECT pg_catalog.array_agg(cl), pg_catalog.max(pg_catalog.lower(cl.system_time))
+    -- 2. The live rows of the touched slots that a claim can meet, and the newest instant
+    --    recorded in any live row of them; then the source lines of the rows a claim can
+    --    retire or be outranked by, each with its episode's trust. A `one` claim meets
+    --    every row of its slot; a `many` or `event` claim only its own assertion (it
+    --    corroborates) and the row it replaces, which are also the only rows of such a
+    --    slot whose lines it needs.
+    SELECT pg_catalog.array_agg(cl) FILTER (
+               WHERE cl.cardinality = 'one'
+                  OR cl.assertion = ANY (ARRAY(SELECT u.assertion FROM pg_catalog.unnest(inputs) AS u))
+                  OR cl.claim_id = ANY (ARRAY(SELECT u.replaces FROM pg_catalog.unnest(inputs) AS u))),
+           pg_catalog.max(pg_catalog.lower(cl.system_time))
       INTO slot_rows, newest
       FROM @schema@_internal.claims AS cl
      WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
@@ -220,19 +228,25 @@ BEGIN
           JOIN @schema@_internal.episodes AS e
             ON e.tenant = s.tenant AND e.episode_id = s.episode_id
          WHERE s.tenant = tenant
-           AND s.claim_id = ANY (ARRAY(SELECT u.claim_id FROM pg_catalog.unnest(slot_rows) AS u));
+           AND s.claim_id = ANY (ARRAY(
+                   SELECT u.claim_id FROM pg_catalog.unnest(slot_rows) AS u
+                    WHERE u.cardinality = 'one'
+                       OR u.claim_id = ANY (ARRAY(SELECT v.replaces FROM pg_catalog.unnest(inputs) AS v))));
+        -- The in-memory indexes: row positions by slot, line positions by claim id.
+        SELECT pg_catalog.jsonb_object_agg(g.key, g.positions::text) INTO rows_of_slot
+          FROM (SELECT u.subject_id || ':' || u.predicate AS key,
+                       pg_catalog.array_agg(u.ordinality::integer ORDER BY u.ordinality) AS positions
+                  FROM pg_catalog.unnest(slot_rows) WITH ORDINALITY AS u
+                 GROUP BY 1) AS g;
+        SELECT coalesce(pg_catalog.jsonb_object_agg(g.key, g.positions::text), '{}') INTO lines_of_row
+          FROM (SELECT u.claim_id::text AS key,
+                       pg_catalog.array_agg(u.ordinality::integer ORDER BY u.ordinality) AS positions
+                  FROM pg_catalog.unnest(lines) WITH ORDINALITY AS u
+                 GROUP BY 1) AS g;
     END IF;
     -- Every array grows by one element per row (or line), so they stay aligned.
     row_state := pg_catalog.array_fill('live'::text, ARRAY[row_count]);
     line_write := pg_catalog.array_fill(false, ARRAY[coalesce(pg_catalog.cardinality(lines), 0)]);
-    FOR r IN 1 .. row_count LOOP
-        slot_key := (slot_rows[r]).subject_id || ':' || (slot_rows[r]).predicate;
-        rows_of_slot := @schema@_internal.index_add(rows_of_slot, slot_key, r);
-    END LOOP;
-    FOR l IN 1 .. coalesce(pg_catalog.cardinality(lines), 0) LOOP
-        slot_key := (lines[l]).claim_id::text;
-        lines_of_row := @schema@_internal.index_add(lines_of_row, slot_key, l);
-    END LOOP;
 
     -- 3. Each claim, in order, against the picture.
     FOR i IN 1 .. claim_count LOOP
