@@ -392,6 +392,65 @@ def test_a_stale_repeatable_read_snapshot_gets_a_retryable_error(
     assert k.as_of(py, "lives_in", "2026-02-01") == ["Kyiv"]
 
 
+def test_a_new_version_waits_for_writers_of_the_slots_it_retires_in(
+    db: Database, k: Knowledge
+) -> None:
+    """The old version's claim is being superseded by another transaction (which narrows it
+    to a copy) while a new version of the source arrives with nothing about that slot: the
+    new version waits for the slot, then retires the copy too."""
+    ka = person(k, "ka")
+    k.ingest("src", [lives(ka, "Kyiv", "2026-01-01")], content="v1")
+    other = Knowledge(db)
+    with other.conn.transaction():
+        other._ctx()
+        other.conn.execute(
+            *(
+                "SELECT pgfacts.ingest(%s, %s)",
+                (
+                    Jsonb({"source_kind": "note", "source_ref": "other", "content_hash": "h"}),
+                    Jsonb([lives(ka, "Lviv", "2026-03-01")]),
+                ),
+            )
+        )
+        newer = threading.Thread(target=lambda: k.ingest("src", [], content="v2"))
+        newer.start()
+        newer.join(timeout=1.0)
+        assert newer.is_alive()  # waiting for the slot the other transaction holds
+    newer.join(timeout=10)
+    other.conn.close()
+    assert k.as_of(ka, "lives_in", "2026-02-01") == []  # the narrowed Kyiv retired as well
+    assert k.as_of(ka, "lives_in", "2026-04-01") == ["Lviv"]
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", ka) == []
+
+
+def test_a_write_is_recorded_after_a_retirement_that_committed_first(
+    db: Database, k: Knowledge
+) -> None:
+    """A transaction that began before a retraction but writes the slot after it records
+    its rows after the retraction, so no instant of system time believes both."""
+    la = person(k, "la")
+    genf = k.ingest("a", [lives(la, "Genf", "2026-01-01")])["outcomes"][0]["claim_id"]
+    early = Knowledge(db)
+    with early.conn.transaction():
+        early._ctx()  # this transaction's clock starts here
+        k.one("SELECT pgfacts.retract(%s)", genf)
+        early.conn.execute(
+            "SELECT pgfacts.ingest(%s, %s)",
+            (
+                Jsonb({"source_kind": "note", "source_ref": "b", "content_hash": "h"}),
+                Jsonb([lives(la, "Bern", "2026-01-01")]),
+            ),
+        )
+    early.conn.close()
+    rows = k.rows(
+        "SELECT object_value, recorded_at, retired_at FROM pgfacts.history(%s, 'lives_in') "
+        "ORDER BY recorded_at",
+        la,
+    )
+    assert [r[0] for r in rows] == ["Genf", "Bern"]
+    assert rows[1][1] >= rows[0][2]  # Bern recorded no earlier than Genf was retracted
+
+
 def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) -> None:
     import time
 

@@ -1,8 +1,9 @@
 -- The row operations every knowledge write goes through: copy with another valid range,
 -- retire. System time is the writing transaction's instant (now()), the same rule the
--- working-memory history follows, moved just past the newest live row of the slots it
--- holds (next_instant): past a row a later-started transaction wrote first, and past an
--- earlier write of the same transaction, so two writes of a slot never share an instant.
+-- working-memory history follows, moved just past the last change in the history of the
+-- slots it holds (next_instant): past a row a later-started transaction wrote or retired
+-- first, and past an earlier write of the same transaction. So a slot's system time only
+-- moves forward, and two writes of a slot never share an instant.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.trust_rank(trust text)
 RETURNS integer
@@ -81,6 +82,22 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.slot_lock_key(text, text, text) IS
 'The advisory lock key of a slot (tenant, subject, predicate); several are taken in key order.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.last_instant(system_time tstzrange)
+RETURNS timestamptz
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN CASE WHEN pg_catalog.upper_inf(system_time) THEN pg_catalog.lower(system_time)
+                ELSE pg_catalog.upper(system_time) END;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.last_instant(tstzrange) IS
+'The last instant a row''s system time records: when it was retired, else when it was recorded.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.next_instant(newest timestamptz)
 RETURNS timestamptz
 LANGUAGE plpgsql
@@ -89,13 +106,13 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- The instant of a write to slots whose newest live row was recorded at `newest`.
+    -- The instant of a write to slots whose history last changed at `newest`.
     RETURN GREATEST(pg_catalog.now(), newest + interval '1 microsecond');
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.next_instant(timestamptz) IS
-'The system time of a write: now(), or just after the newest live row of its slots if later.';
+'The system time of a write: now(), or just after the last change of its slots if later.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.slot_instant(
     tenant text, subject bigint, predicate text
@@ -108,9 +125,9 @@ AS $fn$
 #variable_conflict use_variable
 BEGIN
     RETURN @schema@_internal.next_instant((
-        SELECT pg_catalog.max(pg_catalog.lower(c.system_time)) FROM @schema@_internal.claims AS c
-         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-           AND pg_catalog.upper_inf(c.system_time)));
+        SELECT pg_catalog.max(@schema@_internal.last_instant(c.system_time))
+          FROM @schema@_internal.claims AS c
+         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate));
 END
 $fn$;
 

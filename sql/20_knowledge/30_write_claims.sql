@@ -202,19 +202,21 @@ BEGIN
     END LOOP;
 
     -- 2. The live rows of the touched slots that a claim can meet, and the newest instant
-    --    recorded in any live row of them; then the source lines of the rows a claim can
+    --    in their history (a row recorded or retired: another transaction may have retired
+    --    a row after this one began); then the source lines of the rows a claim can
     --    retire or be outranked by, each with its episode's trust. A `one` claim meets
     --    every row of its slot; a `many` or `event` claim only its own assertion (it
     --    corroborates) and the row it replaces, which are also the only rows of such a
     --    slot whose lines it needs.
     SELECT pg_catalog.array_agg(cl) FILTER (
-               WHERE cl.cardinality = 'one'
+               WHERE pg_catalog.upper_inf(cl.system_time) AND (
+                     cl.cardinality = 'one'
                   OR cl.assertion = ANY (ARRAY(SELECT u.assertion FROM pg_catalog.unnest(inputs) AS u))
-                  OR cl.claim_id = ANY (ARRAY(SELECT u.replaces FROM pg_catalog.unnest(inputs) AS u))),
-           pg_catalog.max(pg_catalog.lower(cl.system_time))
+                  OR cl.claim_id = ANY (ARRAY(SELECT u.replaces FROM pg_catalog.unnest(inputs) AS u)))),
+           pg_catalog.max(@schema@_internal.last_instant(cl.system_time))
       INTO slot_rows, newest
       FROM @schema@_internal.claims AS cl
-     WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
+     WHERE cl.tenant = tenant
        -- (= ANY: the keys are index conditions whichever way the join is planned.)
        AND cl.subject_id = ANY (ARRAY(SELECT u.subject FROM pg_catalog.unnest(inputs) AS u))
        AND (cl.subject_id, cl.predicate) IN (

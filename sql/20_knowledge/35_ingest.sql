@@ -3,6 +3,48 @@
 -- episode; judgements about a claim (below the confidence floor, retracted, outranked)
 -- are outcomes, counted and reported by index and reason code, never with source text.
 
+CREATE OR REPLACE FUNCTION @schema@_internal.stale_claims(
+    tenant text, source_kind text, source_ref text, new_episode bigint
+) RETURNS TABLE (claim_id bigint, subject_id bigint, predicate text)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- The live claims only older versions of a source support: a source line from another
+-- episode of the source and none from new_episode or from any other source.
+#variable_conflict use_variable
+BEGIN
+    -- Most sources are seen once: then there is no older text (and this index probe spares
+    -- the search below, whose plan cannot start from the source).
+    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.episodes AS old
+                    WHERE old.tenant = tenant AND old.source_kind = source_kind
+                      AND old.source_ref = source_ref AND old.episode_id <> new_episode) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY
+    SELECT DISTINCT cl.claim_id, cl.subject_id, cl.predicate
+      FROM @schema@_internal.episodes AS old
+      JOIN @schema@_internal.claim_sources AS os
+        ON os.tenant = old.tenant AND os.episode_id = old.episode_id
+      JOIN @schema@_internal.claims AS cl
+        ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
+     WHERE old.tenant = tenant AND old.source_kind = source_kind
+       AND old.source_ref = source_ref AND old.episode_id <> new_episode
+       AND pg_catalog.upper_inf(cl.system_time)
+       AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
+                         JOIN @schema@_internal.episodes AS e
+                           ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                        WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
+                          AND (e.episode_id = new_episode
+                               OR e.source_kind <> source_kind OR e.source_ref <> source_ref));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.stale_claims(text, text, text, bigint) IS
+'The live claims (with their slots) that only versions of a source other than new_episode '
+'support: what a new version retires as source_changed.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_changed_source(
     tenant text, new_episode bigint, only_subject bigint, only_predicate text,
     retire_at timestamptz
@@ -12,9 +54,8 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- A new version of a source retires what only its old text supported: live claims with a
--- source line from an older episode of the same source and none from the new episode or
--- any other source (optionally within one slot, for a replay).
+-- A new version of a source retires what only its old text supported (optionally within
+-- one slot, for a replay). The caller holds the locks of those claims' slots.
 #variable_conflict use_variable
 DECLARE
     source record;
@@ -23,34 +64,13 @@ DECLARE
 BEGIN
     SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
      WHERE e.tenant = tenant AND e.episode_id = new_episode;
-    -- Most sources are seen once: then there is no older text to retire anything for (and
-    -- this index probe spares the search below, whose plan cannot start from the source).
-    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.episodes AS old
-                    WHERE old.tenant = tenant AND old.source_kind = source.source_kind
-                      AND old.source_ref = source.source_ref
-                      AND old.episode_id <> new_episode) THEN
-        RETURN 0;
-    END IF;
     FOR stale_claim IN
-        SELECT DISTINCT cl.claim_id
-          FROM @schema@_internal.episodes AS old
-          JOIN @schema@_internal.claim_sources AS os
-            ON os.tenant = old.tenant AND os.episode_id = old.episode_id
-          JOIN @schema@_internal.claims AS cl
-            ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
-         WHERE old.tenant = tenant AND old.source_kind = source.source_kind
-           AND old.source_ref = source.source_ref AND old.episode_id <> new_episode
-           AND pg_catalog.upper_inf(cl.system_time)
-           AND (only_subject IS NULL OR (cl.subject_id = only_subject
-                                         AND cl.predicate = only_predicate))
-           AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
-                             JOIN @schema@_internal.episodes AS e
-                               ON e.tenant = s.tenant AND e.episode_id = s.episode_id
-                            WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
-                              AND (e.episode_id = new_episode
-                                   OR e.source_kind <> source.source_kind
-                                   OR e.source_ref <> source.source_ref))
-         ORDER BY cl.claim_id
+        SELECT st.claim_id
+          FROM @schema@_internal.stale_claims(tenant, source.source_kind, source.source_ref,
+                                              new_episode) AS st
+         WHERE only_subject IS NULL
+            OR (st.subject_id = only_subject AND st.predicate = only_predicate)
+         ORDER BY st.claim_id
     LOOP
         PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, retire_at);
         changed := changed + 1;
@@ -109,11 +129,11 @@ BEGIN
     new_episode.trust := trust;
     new_episode.extractor := episode ->> 'extractor';
 
-    -- The same (source kind, ref, content hash) again is a no-op; a concurrent ingest of
-    -- the same episode waits here for the first and then finds it.
+    -- Ingests of one source take turns: the same (source kind, ref, content hash) again is
+    -- a no-op (a concurrent ingest of it waits here for the first and then finds it), and a
+    -- new version sees every older one when it retires what only they said.
     PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(pg_catalog.concat_ws(
-        ':', '@schema@:episode', tenant, new_episode.source_kind, new_episode.source_ref,
-        new_episode.content_hash), 0));
+        ':', '@schema@:source', tenant, new_episode.source_kind, new_episode.source_ref), 0));
     IF EXISTS (SELECT 1 FROM @schema@_internal.episodes AS e
                 WHERE e.tenant = tenant AND e.source_ref = new_episode.source_ref
                   AND e.source_kind = new_episode.source_kind
@@ -123,15 +143,20 @@ BEGIN
     END IF;
 
     -- Writers of a slot are serialized, always in the same order, so racing episodes
-    -- neither deadlock nor reach the exclusion constraint.
+    -- neither deadlock nor reach the exclusion constraint. The slots are those of the
+    -- claims and of what an older version of the source said that this one may retire.
+    new_episode.episode_id := pg_catalog.nextval('@schema@_internal.episodes_episode_id_seq'::regclass);
     PERFORM pg_catalog.pg_advisory_xact_lock(held.lock_key)
-       FROM (SELECT DISTINCT @schema@_internal.slot_lock_key(
-                                 tenant, e ->> 'subject', e ->> 'predicate') AS lock_key
+       FROM (SELECT @schema@_internal.slot_lock_key(tenant, e ->> 'subject', e ->> 'predicate')
+                    AS lock_key
                FROM pg_catalog.jsonb_array_elements(claims) AS e
+             UNION
+             SELECT @schema@_internal.slot_lock_key(tenant, st.subject_id::text, st.predicate)
+               FROM @schema@_internal.stale_claims(tenant, new_episode.source_kind,
+                        new_episode.source_ref, new_episode.episode_id) AS st
               ORDER BY 1) AS held;
 
     -- The episode row is written by write_claims, with the claims it accepted.
-    new_episode.episode_id := pg_catalog.nextval('@schema@_internal.episodes_episode_id_seq'::regclass);
     floor := coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real);
     IF pg_catalog.current_setting('transaction_isolation') = 'read committed' THEN
         written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
