@@ -43,6 +43,10 @@ CREATE TYPE @schema@_internal.slot_event AS (
     retracted_at timestamptz
 );
 
+-- Retiring a row now says whether it was still live (a concurrent writer may have retired it
+-- first), so the counts are of rows actually retired.
+DROP FUNCTION IF EXISTS @schema@_internal.retire_claim(text, bigint, text, bigint, timestamptz);
+
 -- The write path now inserts the episode itself, with what it wrote, after deciding it (one
 -- insert, no update); it takes the episode as a row.
 DROP FUNCTION IF EXISTS @schema@_internal.write_claims(
@@ -58,32 +62,45 @@ ALTER TABLE @schema@_internal.retractions
     ADD COLUMN restored_seq bigint;
 CREATE INDEX retractions_slot_idx ON @schema@_internal.retractions (subject_id, predicate);
 
--- The replay reads what a source said from its episode, so a source line needs no copy of
--- the text and confidence any more (migration 0004 added them for the old replay).
-ALTER TABLE @schema@_internal.claim_sources DROP COLUMN text, DROP COLUMN confidence;
-
--- Existing knowledge: the claims each episode wrote, rebuilt from its source lines, and an
--- order from the recorded instants (ties: episodes, then retractions, then restores). Row
--- level security is lifted for this transaction only: the backfill spans every tenant.
+-- Existing knowledge: the claims each episode wrote, rebuilt from its source lines (each
+-- with its own source's text and confidence, where the line has them; a `replaces` from the
+-- row the claim's own row replaced), and an order from the recorded instants (ties:
+-- episodes, then retractions, then restores; writes older data made in one transaction at
+-- one instant keep that order only). Row level security is lifted for this transaction
+-- only: the backfill spans every tenant.
 ALTER TABLE @schema@_internal.episodes NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE @schema@_internal.retractions NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE @schema@_internal.claims NO FORCE ROW LEVEL SECURITY;
 ALTER TABLE @schema@_internal.claim_sources NO FORCE ROW LEVEL SECURITY;
 
-WITH source_line AS (
+WITH replaced AS (
+    SELECT
+        r.tenant,
+        r.superseded_by,
+        pg_catalog.min(r.assertion) AS assertion
+    FROM @schema@_internal.claims AS r
+    WHERE r.retired_reason = 'replaced'
+    GROUP BY r.tenant, r.superseded_by
+),
+
+source_line AS (
     SELECT DISTINCT ON (s.tenant, s.episode_id, c.assertion, s.asserted_valid)
         s.tenant,
         s.episode_id,
         s.added_at,
         c.claim_id,
         ROW(
-            NULL, c.subject_id, c.predicate, c.object_value, c.object_entity_id, c.text,
-            c.confidence, pg_catalog.lower(s.asserted_valid),
+            NULL, c.subject_id, c.predicate, c.object_value, c.object_entity_id,
+            CASE WHEN s.confidence IS NULL THEN c.text ELSE s.text END,
+            coalesce(s.confidence, c.confidence), pg_catalog.lower(s.asserted_valid),
             CASE WHEN c.cardinality <> 'event' THEN pg_catalog.upper(s.asserted_valid) END,
-            s.locator, s.quote, NULL
+            s.locator, s.quote,
+            -- (only the line that wrote the row said `replaces`, not a later corroboration)
+            CASE WHEN s.added_at = pg_catalog.lower(c.system_time) THEN rp.assertion END
         )::@schema@_internal.episode_claim AS claim
     FROM @schema@_internal.claim_sources AS s
     INNER JOIN @schema@_internal.claims AS c ON s.tenant = c.tenant AND s.claim_id = c.claim_id
+    LEFT JOIN replaced AS rp ON c.tenant = rp.tenant AND c.claim_id = rp.superseded_by
     ORDER BY s.tenant, s.episode_id, c.assertion, s.asserted_valid, c.claim_id
 ),
 
@@ -168,6 +185,10 @@ WHERE o.tenant = r.tenant AND o.id = r.retraction_id;
 
 SELECT pg_catalog.setval('@schema@_internal.knowledge_event_seq', GREATEST(pg_catalog.max(o.seq), 1))
 FROM knowledge_event_order AS o;
+
+-- The replay reads what a source said from its episode, so a source line needs no copy of
+-- the text and confidence any more (migration 0004 added them for the old replay).
+ALTER TABLE @schema@_internal.claim_sources DROP COLUMN text, DROP COLUMN confidence;
 
 ALTER TABLE @schema@_internal.episodes FORCE ROW LEVEL SECURITY;
 ALTER TABLE @schema@_internal.retractions FORCE ROW LEVEL SECURITY;

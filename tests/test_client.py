@@ -207,3 +207,10 @@ def test_knowledge_through_the_client(db: Database) -> None:
         assert len(k.changes("2000-01-01")) > 0
         assert k.verify_slot(anna, "lives_in") == []
         assert k.purge_source("note", "n1")["episodes"] == 1
+
+
+def test_a_serialization_failure_says_retry() -> None:
+    from pgfacts.errors import RetryTransaction, translate
+
+    for error in (psycopg.errors.SerializationFailure("x"), psycopg.errors.DeadlockDetected("y")):
+        assert isinstance(translate(error), RetryTransaction)

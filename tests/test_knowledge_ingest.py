@@ -368,28 +368,31 @@ def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
     assert len(k.as_of(ox, "lives_in", "2026-06-01")) == 1
 
 
-def test_a_stale_repeatable_read_snapshot_gets_a_retryable_error(
-    db: Database, k: Knowledge
-) -> None:
-    """A REPEATABLE READ transaction whose snapshot predates a concurrent write to the slot
-    is told to retry (40001), writes nothing, and its retry succeeds."""
+@pytest.mark.parametrize("isolation", ["REPEATABLE READ", "SERIALIZABLE"])
+def test_knowledge_writes_need_read_committed(k: Knowledge, isolation: str) -> None:
+    """A snapshot taken before a slot's lock was granted cannot see what the writer it
+    waited for committed, so knowledge writes refuse other isolation levels (reads do not),
+    and nothing is written."""
     py = person(k, "py")
-    late = Knowledge(db)
+    genf = k.ingest("a", [lives(py, "Genf", "2026-01-01")])["outcomes"][0]["claim_id"]
     episode = {"source_kind": "note", "source_ref": "rr", "content_hash": "h"}
-    claims = [lives(py, "Kyiv", "2026-01-01")]
-    with pytest.raises(psycopg.errors.SerializationFailure) as refused, late.conn.transaction():
-        late.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        late._ctx()  # the snapshot is taken here
-        k.ingest("other", [lives(py, "Lviv", "2026-01-01")])
-        late.conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims)))
-    assert refused.value.diag.message_hint and "retry" in refused.value.diag.message_hint
+    writes = [
+        (
+            "SELECT pgfacts.ingest(%s, %s)",
+            (Jsonb(episode), Jsonb([lives(py, "Kyiv", "2026-02-01")])),
+        ),
+        ("SELECT pgfacts.retract(%s)", (genf,)),
+        ("SELECT pgfacts.purge_source('note', 'a')", ()),
+    ]
+    for sql, params in writes:
+        with pytest.raises(psycopg.errors.FeatureNotSupported) as refused, k.conn.transaction():
+            k.conn.execute(f"SET TRANSACTION ISOLATION LEVEL {isolation}")
+            k._ctx()
+            assert k.conn.execute("SELECT count(*) FROM pgfacts.history(%s, 'lives_in')", (py,))
+            k.conn.execute(sql, params)
+        assert "READ COMMITTED" in (refused.value.diag.message_hint or "")
+    assert k.as_of(py, "lives_in", "2026-03-01") == ["Genf"]
     assert k.rows("SELECT 1 FROM pgfacts_internal.episodes WHERE source_ref = 'rr'") == []
-    with late.conn.transaction():
-        late.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        late._ctx()
-        late.conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims)))
-    late.conn.close()
-    assert k.as_of(py, "lives_in", "2026-02-01") == ["Kyiv"]
 
 
 def test_a_new_version_waits_for_writers_of_the_slots_it_retires_in(

@@ -54,6 +54,10 @@ class Conflict(PgfactsError):
     """23xxx: a constraint refused the write (overlap, uniqueness, idempotency key reuse)."""
 
 
+class RetryTransaction(PgfactsError):
+    """Class 40 (40001, 40P01): a concurrent transaction got in the way; run it again."""
+
+
 class MigrationError(PgfactsError):
     """The schema cannot be migrated as asked (edited migration, newer database, ...)."""
 
@@ -70,6 +74,7 @@ _BY_SQLSTATE: dict[str, type[PgfactsError]] = {
 _BY_CLASS: dict[str, type[PgfactsError]] = {
     "22": InvalidParameter,
     "23": Conflict,
+    "40": RetryTransaction,
 }
 
 

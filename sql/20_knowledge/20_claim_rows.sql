@@ -134,9 +134,32 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.slot_instant(text, bigint, text) IS
 'The system time of a write to one slot (retract, restore); the caller holds its lock.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.require_read_committed(operation text)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Writers of a slot wait for each other on its lock. A REPEATABLE READ or SERIALIZABLE
+    -- snapshot is taken before that wait, so it cannot see what the writer it waited for
+    -- committed, and would decide against a stale slot.
+    IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION '% needs a READ COMMITTED transaction, not %', operation,
+            pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
+            USING ERRCODE = '0A000',
+                  HINT = 'run knowledge writes in READ COMMITTED (the default isolation level)';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.require_read_committed(text) IS
+'Refuse a knowledge write outside READ COMMITTED, where the slot locks could not serialize it.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_claim(
     tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamptz
-) RETURNS void
+) RETURNS boolean
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
@@ -150,12 +173,13 @@ BEGIN
            superseded_by = successor
      WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id
        AND pg_catalog.upper_inf(c.system_time);
+    RETURN FOUND;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.retire_claim(text, bigint, text, bigint, timestamptz) IS
 'End a live claim''s system time at retire_at (at least a microsecond after it began) with a '
-'reason and successor.';
+'reason and successor; false when it was no longer live.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.copy_claim(
     tenant text, claim_id bigint, valid tstzrange, write_at timestamptz

@@ -55,15 +55,44 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- A new version of a source retires what only its old text supported (optionally within
--- one slot, for a replay). The caller holds the locks of those claims' slots.
+-- one slot, for a replay), holding the lock of each slot it retires in. The caller locked
+-- those slots in order before it wrote; a claim that became stale since (a restore, say)
+-- may sit in a slot it does not hold, which is taken here if free and otherwise refused as
+-- a serialization failure (waiting for it out of order could deadlock).
 #variable_conflict use_variable
 DECLARE
     source record;
+    held bigint [] := '{}';
+    wanted bigint [];
+    lock_key bigint;
     stale_claim bigint;
     changed integer := 0;
 BEGIN
     SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
      WHERE e.tenant = tenant AND e.episode_id = new_episode;
+    LOOP
+        SELECT pg_catalog.array_agg(DISTINCT @schema@_internal.slot_lock_key(
+                   tenant, st.subject_id::text, st.predicate))
+          INTO wanted
+          FROM @schema@_internal.stale_claims(tenant, source.source_kind, source.source_ref,
+                                              new_episode) AS st
+         WHERE only_subject IS NULL
+            OR (st.subject_id = only_subject AND st.predicate = only_predicate);
+        EXIT WHEN wanted IS NULL OR wanted <@ held;
+        FOREACH lock_key IN ARRAY wanted LOOP
+            CONTINUE WHEN lock_key = ANY (held);
+            IF NOT pg_catalog.pg_try_advisory_xact_lock(lock_key) THEN
+                RAISE EXCEPTION 'a concurrent write holds a slot this new version of % % retires in',
+                    source.source_kind, source.source_ref
+                    USING ERRCODE = '40001', HINT = 'retry the transaction';
+            END IF;
+            held := held || lock_key;
+        END LOOP;
+    END LOOP;
+    IF wanted IS NULL THEN
+        RETURN 0;
+    END IF;
+    -- Read again under the locks: what is stale now stays so until this transaction ends.
     FOR stale_claim IN
         SELECT st.claim_id
           FROM @schema@_internal.stale_claims(tenant, source.source_kind, source.source_ref,
@@ -72,15 +101,17 @@ BEGIN
             OR (st.subject_id = only_subject AND st.predicate = only_predicate)
          ORDER BY st.claim_id
     LOOP
-        PERFORM @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, retire_at);
-        changed := changed + 1;
+        IF @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, retire_at) THEN
+            changed := changed + 1;
+        END IF;
     END LOOP;
     RETURN changed;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.retire_changed_source(text, bigint, bigint, text, timestamptz) IS
-'Retire the live claims only older versions of new_episode''s source supported; returns how many.';
+'Retire the live claims only older versions of new_episode''s source supported, under their '
+'slots'' locks; returns how many.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.ingest_episode(
     episode jsonb, claims jsonb, floor real
@@ -113,6 +144,7 @@ BEGIN
         RAISE EXCEPTION 'unknown trust %', trust
             USING ERRCODE = '22023', HINT = 'operator, owner, agent or third_party';
     END IF;
+    PERFORM @schema@_internal.require_read_committed('ingest');
     IF trust = 'operator' AND kind <> 'operator' THEN
         RAISE EXCEPTION 'only an operator ingests with operator trust' USING ERRCODE = '42501';
     END IF;
@@ -158,22 +190,7 @@ BEGIN
 
     -- The episode row is written by write_claims, with the claims it accepted.
     floor := coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real);
-    IF pg_catalog.current_setting('transaction_isolation') = 'read committed' THEN
-        written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
-    ELSE
-        -- A snapshot taken before a lock was granted cannot see what the writer it waited
-        -- for committed; a constraint then stops the write, and the caller gets the usual
-        -- signal to retry its transaction.
-        BEGIN
-            written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
-        EXCEPTION WHEN exclusion_violation OR unique_violation THEN
-            RAISE EXCEPTION 'a concurrent ingest wrote the same slot or episode after this '
-                            'transaction''s snapshot'
-                USING ERRCODE = '40001',
-                      HINT = 'retry the transaction; in READ COMMITTED, writers of a slot wait '
-                             'for each other instead';
-        END;
-    END IF;
+    written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
     write_at := (written ->> 'write_at')::timestamptz;
     counters := counters || (written -> 'counters');
 

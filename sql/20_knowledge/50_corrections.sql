@@ -22,8 +22,9 @@ BEGIN
            AND c.assertion = assertion AND pg_catalog.upper_inf(c.system_time)
          ORDER BY c.claim_id
     LOOP
-        PERFORM @schema@_internal.retire_claim(tenant, doomed, 'retracted', NULL, retract_at);
-        retired := retired + 1;
+        IF @schema@_internal.retire_claim(tenant, doomed, 'retracted', NULL, retract_at) THEN
+            retired := retired + 1;
+        END IF;
     END LOOP;
     RETURN retired;
 END
@@ -95,6 +96,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'retract');
+    PERFORM @schema@_internal.require_read_committed('retract');
     SELECT c.subject_id, c.predicate, c.assertion, pg_catalog.upper_inf(c.system_time) AS live
       INTO target
       FROM @schema@_internal.claims AS c
@@ -145,6 +147,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'restore');
+    PERFORM @schema@_internal.require_read_committed('restore');
     -- The active retraction of the claim's assertion, found through the claim row or, once
     -- a purge has rewritten the slot with new ids, through the id it was made with.
     SELECT r.subject_id, r.predicate, r.assertion, r.retracted_at INTO target
