@@ -169,3 +169,71 @@ def test_two_schema_names_coexist(empty_db: str) -> None:
     assert owners == [("pgfacts", "pgfacts_owner"), ("pgfacts_b", "pgfacts_b_owner")]
     # Migrating one again touches neither.
     assert not migrate(empty_db, "pgfacts_b").changed
+
+
+# Knowledge as release 0004 stored it: A and B say the same value in their own words (the
+# row keeps A's), C says tea, D says coffee and replaces tea (tea narrowed to a copy).
+KNOWLEDGE_AT_0004 = """
+INSERT INTO pgfacts_internal.predicates (tenant, name, cardinality)
+VALUES ('t', 'lives_in', 'one'), ('t', 'likes', 'many');
+INSERT INTO pgfacts_internal.entities (tenant, entity_id, kind, name)
+OVERRIDING SYSTEM VALUE VALUES ('t', 1, 'person', 'p');
+INSERT INTO pgfacts_internal.episodes (tenant, episode_id, source_kind, source_ref,
+    content_hash, trust, recorded_at)
+OVERRIDING SYSTEM VALUE VALUES
+    ('t', 1, 'doc', 'A', 'a', 'agent', '2026-01-01 00:00:01+00'),
+    ('t', 2, 'doc', 'B', 'b', 'agent', '2026-01-01 00:00:02+00'),
+    ('t', 3, 'doc', 'C', 'c', 'agent', '2026-01-01 00:00:03+00'),
+    ('t', 4, 'doc', 'D', 'd', 'agent', '2026-01-01 00:00:04+00');
+INSERT INTO pgfacts_internal.claims (tenant, claim_id, subject_id, predicate, cardinality,
+    object_value, text, confidence, assertion, valid, asserted_valid, system_time,
+    retired_reason, superseded_by, copied_from)
+OVERRIDING SYSTEM VALUE VALUES
+    ('t', 1, 1, 'lives_in', 'one', '"X"', 'SECRET from A', 0.9, md5('1|lives_in|v:"X"'),
+     '[2020-01-01,)', '[2020-01-01,)', '[2026-01-01 00:00:01+00,)', NULL, NULL, NULL),
+    ('t', 2, 1, 'likes', 'many', '"tea"', NULL, 1, md5('1|likes|v:"tea"'),
+     '[2020-01-01,)', '[2020-01-01,)', '[2026-01-01 00:00:03+00,2026-01-01 00:00:04+00)',
+     'replaced', 4, NULL),
+    ('t', 3, 1, 'likes', 'many', '"tea"', NULL, 1, md5('1|likes|v:"tea"'),
+     '[2020-01-01,2021-01-01)', '[2020-01-01,)', '[2026-01-01 00:00:04+00,)', NULL, NULL, 2),
+    ('t', 4, 1, 'likes', 'many', '"coffee"', NULL, 1, md5('1|likes|v:"coffee"'),
+     '[2021-01-01,)', '[2021-01-01,)', '[2026-01-01 00:00:04+00,)', NULL, NULL, NULL);
+INSERT INTO pgfacts_internal.claim_sources (tenant, claim_id, episode_id, asserted_valid,
+    added_at, text, confidence)
+VALUES ('t', 1, 1, '[2020-01-01,)', '2026-01-01 00:00:01+00', 'SECRET from A', 0.9),
+       ('t', 1, 2, '[2020-01-01,)', '2026-01-01 00:00:02+00', 'B in its own words', 0.8),
+       ('t', 2, 3, '[2020-01-01,)', '2026-01-01 00:00:03+00', NULL, 1),
+       ('t', 3, 3, '[2020-01-01,)', '2026-01-01 00:00:03+00', NULL, 1),
+       ('t', 4, 4, '[2021-01-01,)', '2026-01-01 00:00:04+00', NULL, 1);
+"""
+
+
+def test_knowledge_written_before_the_event_order_replays_the_same(empty_db: str) -> None:
+    """Migration 0005 gives existing episodes their claims (each in its own source's words,
+    a `replaces` kept) and an order, so a purge after the upgrade is exact and private."""
+    migrate(empty_db, target="0004_knowledge_write_path.sql")
+    with psycopg.connect(empty_db, autocommit=True) as conn:
+        conn.execute(KNOWLEDGE_AT_0004)
+    migrate(empty_db)
+    with psycopg.connect(empty_db) as conn:
+        conn.execute("SELECT pgfacts.set_context(tenant => 't', agent_kind => 'operator')")
+        for predicate in ("lives_in", "likes"):
+            assert (
+                conn.execute("SELECT * FROM pgfacts.verify_slot(1, %s)", (predicate,)).fetchall()
+                == []
+            )
+        conn.execute("SELECT pgfacts.purge_source('doc', 'A')")
+        conn.execute("SELECT pgfacts.purge_source('doc', 'C')")  # tea only: coffee stays
+        live = conn.execute(
+            "SELECT predicate, object_value, claim_text, confidence FROM pgfacts.current_claims(1) "
+            "ORDER BY 1"
+        ).fetchall()
+        assert live == [
+            ("likes", "coffee", None, 1.0),
+            ("lives_in", "X", "B in its own words", 0.8),
+        ]
+        leaks = conn.execute(
+            "SELECT (SELECT count(*) FROM pgfacts_internal.claims WHERE text LIKE 'SECRET%%') + "
+            "(SELECT count(*) FROM pgfacts_internal.episodes WHERE written::text LIKE '%%SECRET%%')"
+        ).fetchone()
+        assert leaks == (0,)
