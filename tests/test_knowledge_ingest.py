@@ -426,6 +426,59 @@ def test_a_new_version_waits_for_writers_of_the_slots_it_retires_in(
     assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", ka) == []
 
 
+def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
+    db: Database, k: Knowledge
+) -> None:
+    """A new version of a source locks the slots of what it will retire before it waits
+    for its own. If, while it waits, a restore makes an old claim of the source live again
+    in a slot another transaction is writing, it cannot wait for that slot out of order:
+    it fails with 40001, and its retry retires the claim."""
+    ma = person(k, "ma")
+    x = k.ingest("src", [lives(ma, "Kyiv", "2026-01-01")], content="v1")["outcomes"][0]["claim_id"]
+    k.one("SELECT pgfacts.retract(%s)", x)
+    version_2 = [
+        {"subject": ma, "predicate": "works_with", "object": "Ed", "valid_from": "2026-01-01"}
+    ]
+    failure: list[BaseException] = []
+
+    def ingest_version_2() -> None:
+        try:
+            k2 = Knowledge(db)
+            k2.ingest("src", version_2, content="v2")
+        except BaseException as exc:  # collected and asserted below
+            failure.append(exc)
+
+    writer = Knowledge(db)
+    with db.admin() as holder, holder.transaction():
+        holder.execute(  # another writer of the slot version 2 writes in
+            "SELECT pg_advisory_xact_lock(pgfacts_internal.slot_lock_key('k1', %s, 'works_with'))",
+            (str(ma),),
+        )
+        newer = threading.Thread(target=ingest_version_2)
+        newer.start()
+        newer.join(timeout=1.0)
+        assert newer.is_alive()
+        k.one("SELECT pgfacts.restore(%s)", x)  # Kyiv live again, only v1 says it
+        writer.conn.execute("BEGIN")
+        writer._ctx()
+        writer.conn.execute(  # holds the Kyiv slot, uncommitted
+            "SELECT pgfacts.ingest(%s, %s)",
+            (
+                Jsonb({"source_kind": "note", "source_ref": "w", "content_hash": "h"}),
+                Jsonb([lives(ma, "Lviv", "2026-06-01")]),
+            ),
+        )
+    newer.join(timeout=10)
+    writer.conn.commit()
+    writer.conn.close()
+    assert len(failure) == 1 and isinstance(failure[0], psycopg.errors.SerializationFailure)
+    retried = k.ingest("src", version_2, content="v2")
+    assert retried["counters"]["source_changed"] == 1  # the narrowed Kyiv
+    assert k.as_of(ma, "lives_in", "2026-02-01") == []
+    assert k.as_of(ma, "lives_in", "2026-07-01") == ["Lviv"]
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", ma) == []
+
+
 def test_a_write_is_recorded_after_a_retirement_that_committed_first(
     db: Database, k: Knowledge
 ) -> None:
