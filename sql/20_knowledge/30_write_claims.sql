@@ -66,6 +66,8 @@ DECLARE
     -- Their source lines (index l), with each line's trust and whether to insert it.
     lines @schema@_internal.claim_sources [];
     line @schema@_internal.claim_sources;
+    -- The row this claim's source line goes to (a new row, or one it corroborates).
+    line_row bigint;
     claim_line @schema@_internal.claim_sources;
     line_trust integer [];
     line_write boolean [];
@@ -255,6 +257,7 @@ BEGIN
         c := inputs[i];
         outcome := NULL;
         replaced_assertion := NULL;
+        line_row := NULL;
         <<decide>>
         BEGIN
             IF c.confidence < floor THEN
@@ -309,13 +312,7 @@ BEGIN
                     known := known OR (lines[l]).episode_id = episode_id;
                 END LOOP;
                 IF NOT known THEN
-                    line := claim_line;
-                    line.claim_id := new_id;
-                    l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
-                    lines[l] := line;
-                    line_trust[l] := episode_trust;
-                    line_write[l] := true;
-                    lines_of_row := @schema@_internal.index_add(lines_of_row, new_id::text, l);
+                    line_row := new_id;
                 END IF;
                 outcome := pg_catalog.jsonb_build_object('outcome', 'corroborated', 'claim_id', new_id);
                 EXIT decide;
@@ -407,13 +404,7 @@ BEGIN
             END IF;
             slot_rows[r] := one;
             rows_of_slot := @schema@_internal.index_add(rows_of_slot, slot_key, r);
-            line := claim_line;
-            line.claim_id := new_id;
-            l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
-            lines[l] := line;
-            line_trust[l] := episode_trust;
-            line_write[l] := true;
-            lines_of_row := @schema@_internal.index_add(lines_of_row, new_id::text, l);
+            line_row := new_id;
             IF target IS NULL THEN
                 outcome := coalesce(outcome,
                     pg_catalog.jsonb_build_object('outcome', 'inserted', 'claim_id', new_id));
@@ -460,6 +451,15 @@ BEGIN
             outcome := pg_catalog.jsonb_build_object('outcome', 'superseded', 'claim_id', new_id,
                                                      'retired', one.claim_id);
         END;
+        IF line_row IS NOT NULL THEN
+            line := claim_line;
+            line.claim_id := line_row;
+            l := coalesce(pg_catalog.cardinality(lines), 0) + 1;
+            lines[l] := line;
+            line_trust[l] := episode_trust;
+            line_write[l] := true;
+            lines_of_row := @schema@_internal.index_add(lines_of_row, line_row::text, l);
+        END IF;
         outcomes := outcomes || (outcome || pg_catalog.jsonb_build_object('index', c.position));
         IF outcome ->> 'outcome' NOT IN ('below_floor', 'rejected') THEN
             -- As the caller wrote it, with its start resolved and the value it replaced
