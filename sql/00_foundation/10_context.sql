@@ -16,7 +16,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    kinds constant text[] := ARRAY['agent', 'facts_manager', 'crawler', 'tuner', 'operator'];
+    kinds constant text[] := @schema@_internal.agent_kinds();
 BEGIN
     IF tenant IS NULL OR pg_catalog.btrim(tenant) = '' THEN
         RAISE EXCEPTION 'tenant must be a non-empty string'
@@ -236,7 +236,7 @@ DECLARE
 BEGIN
     -- The settings can be written with set_config() by anyone, so the kind is checked
     -- again against the login's memberships wherever it grants something.
-    IF NOT kind = ANY (ARRAY['agent', 'facts_manager', 'crawler', 'tuner', 'operator'])
+    IF NOT kind = ANY (@schema@_internal.agent_kinds())
        OR NOT pg_catalog.pg_has_role(session_user, '@schema@_' || kind, 'MEMBER') THEN
         RAISE EXCEPTION 'role % may not act as agent kind %', session_user, kind
             USING ERRCODE = '42501', HINT = 'set the context with @schema@.set_context()';

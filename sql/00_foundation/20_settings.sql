@@ -22,6 +22,22 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.setting(text, text, jsonb) IS
 'A setting for a tenant: its own value, else the ''*'' default row, else fallback.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.confidence_floor(tenant text)
+RETURNS real
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- The one default of the floor: ingest drops weaker claims, search skips them.
+    RETURN (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.confidence_floor(text) IS
+'The tenant''s confidence_floor setting (default 0.55): weaker claims are not stored or found.';
+
 CREATE OR REPLACE FUNCTION @schema@.set_setting(name text, value jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql

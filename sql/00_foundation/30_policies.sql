@@ -32,11 +32,10 @@ BEGIN
         EXECUTE pg_catalog.format('DROP POLICY IF EXISTS tenant_isolation ON %I.%I',
                                   '@schema@_internal', table_name);
         EXECUTE pg_catalog.format(
-            'CREATE POLICY tenant_isolation ON %I.%I '
-            'TO @schema@_agent, @schema@_facts_manager, @schema@_crawler, @schema@_tuner, '
-            '@schema@_operator '
+            'CREATE POLICY tenant_isolation ON %I.%I TO %s '
             'USING (tenant = (SELECT @schema@_internal.context_tenant()))',
-            '@schema@_internal', table_name);
+            '@schema@_internal', table_name,
+            @schema@_internal.kind_roles(@schema@_internal.agent_kinds()));
         EXECUTE pg_catalog.format('DROP POLICY IF EXISTS tenant_isolation_api ON %I.%I',
                                   '@schema@_internal', table_name);
         EXECUTE pg_catalog.format(

@@ -14,7 +14,7 @@ DECLARE
     ctx_tenant text := @schema@_internal.context_tenant();
 BEGIN
     PERFORM @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'register_session');
+        @schema@_internal.writer_kinds(), 'register_session');
     IF session_id IS NULL THEN
         RAISE EXCEPTION 'session_id is required' USING ERRCODE = '22023';
     END IF;
@@ -49,7 +49,7 @@ DECLARE
     ended timestamptz;
 BEGIN
     PERFORM @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'end_session');
+        @schema@_internal.writer_kinds(), 'end_session');
     UPDATE @schema@_internal.sessions AS s
        SET ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
      WHERE s.tenant = ctx_tenant AND s.session_id = end_session.session_id

@@ -39,7 +39,7 @@ COMMENT ON FUNCTION @schema@.as_of(bigint, text, timestamptz, timestamptz) IS
 'at known_at (default now; a future instant is refused). One row for a one predicate, any '
 'number for many. Outranked claims never answer.';
 
-CREATE OR REPLACE FUNCTION @schema@.history(subject bigint, predicate text)
+CREATE OR REPLACE FUNCTION @schema@.claim_history(subject bigint, predicate text)
 RETURNS TABLE (
     claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text,
     confidence real, valid_from timestamptz, valid_to timestamptz, recorded_at timestamptz,
@@ -68,7 +68,7 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.history(bigint, text) IS
+COMMENT ON FUNCTION @schema@.claim_history(bigint, text) IS
 'Every version of (subject, predicate) in recorded order: valid range, recorded_at, '
 'retired_at and why it ended (superseded, narrowed copy via copied_from, replaced, '
 'retracted, source_changed, outranked).';
@@ -140,7 +140,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@.changes(timestamptz, timestamptz) IS
 'Every claim recorded or retired in [since, until) (until defaults to now), in time order.';
 
-CREATE OR REPLACE FUNCTION @schema@.explain(claim_id bigint)
+CREATE OR REPLACE FUNCTION @schema@.explain_claim(claim_id bigint)
 RETURNS jsonb
 LANGUAGE plpgsql
 STABLE
@@ -193,19 +193,19 @@ BEGIN
                             AND (x.superseded_by = c.claim_id OR x.claim_id = c.copied_from)))
       INTO result
       FROM @schema@_internal.claims AS c
-     WHERE c.tenant = tenant AND c.claim_id = explain.claim_id;
+     WHERE c.tenant = tenant AND c.claim_id = explain_claim.claim_id;
     RETURN result;  -- NULL for an id this tenant does not hold
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.explain(bigint) IS
+COMMENT ON FUNCTION @schema@.explain_claim(bigint) IS
 'Why a claim is believed, in one call: its sources (episode, kind, ref, hash, locator, '
 'quote, trust, extractor), its trust (the highest source), its version (valid range, '
 'recorded, retired, reason), retraction, successors and predecessors. NULL for an id of '
 'another tenant.';
 
 CREATE OR REPLACE FUNCTION @schema@.search_claims(
-    query text, min_confidence real DEFAULT 0.55, include_history boolean DEFAULT false,
+    query text, min_confidence real DEFAULT NULL, include_history boolean DEFAULT false,
     "limit" integer DEFAULT 8
 ) RETURNS TABLE (
     claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text,
@@ -236,7 +236,7 @@ BEGIN
                 ELSE pg_catalog.upper(c.system_time) END
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.search_vector @@ tsq
-       AND c.confidence >= coalesce(min_confidence, 0)
+       AND c.confidence >= coalesce(min_confidence, @schema@_internal.confidence_floor(tenant))
        AND (pg_catalog.upper_inf(c.system_time)
             OR (include_history AND c.retired_reason <> 'outranked'))
      ORDER BY 7 DESC, pg_catalog.upper_inf(c.system_time) DESC, c.claim_id DESC
@@ -246,5 +246,37 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.search_claims(text, real, boolean, integer) IS
 'Full-text search over claims (websearch_to_tsquery, ranked by ts_rank_cd): live claims of '
-'at least min_confidence (default 0.55); include_history adds superseded rows, marked with '
+'at least min_confidence (default: the tenant''s confidence_floor setting, 0.55 unless set); include_history adds superseded rows, marked with '
 'when they stopped being believed. limit 1..100, default 8.';
+
+-- The names before 0.x: kept as aliases for one release, then dropped by a migration.
+
+CREATE OR REPLACE FUNCTION @schema@.history(subject bigint, predicate text)
+RETURNS TABLE (
+    claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text,
+    confidence real, valid_from timestamptz, valid_to timestamptz, recorded_at timestamptz,
+    retired_at timestamptz, retired_reason text, superseded_by bigint, copied_from bigint
+)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT * FROM @schema@.claim_history(subject => subject, predicate => predicate)
+$fn$;
+
+COMMENT ON FUNCTION @schema@.history(bigint, text) IS
+'Deprecated alias of claim_history (dropped in the next release).';
+
+CREATE OR REPLACE FUNCTION @schema@.explain(claim_id bigint)
+RETURNS jsonb
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT @schema@.explain_claim(claim_id => claim_id)
+$fn$;
+
+COMMENT ON FUNCTION @schema@.explain(bigint) IS
+'Deprecated alias of explain_claim (dropped in the next release).';
