@@ -20,7 +20,8 @@ from pgfacts import migrate, resolve_dsn
 from .conftest import with_db
 
 SCHEMA = "pgfacts"
-NO_TENANT_TABLES = {"schema_ledger"}
+# Install-level tables that hold no tenant data: the migration ledger and the tool registry.
+NO_TENANT_TABLES = {"schema_ledger", "tools"}
 # Inlinable SQL helpers evaluated per row: a SET clause would stop inlining, so they carry
 # none and qualify every name instead.
 INLINED_HELPERS = {

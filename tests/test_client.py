@@ -10,7 +10,18 @@ import sys
 import psycopg
 import pytest
 
-from pgfacts import AsyncFactStore, Context, FactStore, InvalidParameter, PermissionDenied, tools
+import pgfacts
+import pgfacts.migrator
+from pgfacts import (
+    AsyncFactStore,
+    Context,
+    FactStore,
+    InvalidParameter,
+    MigrationError,
+    PermissionDenied,
+    SchemaNewerWarning,
+    tools,
+)
 
 from .conftest import Database
 
@@ -214,3 +225,66 @@ def test_a_serialization_failure_says_retry() -> None:
 
     for error in (psycopg.errors.SerializationFailure("x"), psycopg.errors.DeadlockDetected("y")):
         assert isinstance(translate(error), RetryTransaction)
+
+
+def test_the_store_checks_the_schema_version_on_first_use(empty_db: str, db: Database) -> None:
+    # Nothing installed: a clear error naming the fix, not an undefined function.
+    with FactStore(empty_db, context=Context(tenant="acme")) as store:
+        with pytest.raises(MigrationError) as info:
+            store.read_facts()
+    assert info.value.sqlstate == "55000" and "pgfacts migrate" in (info.value.hint or "")
+
+    # A migration of this package not applied yet: older than the package.
+    with db.admin() as admin:
+        latest = pgfacts.migrator.load_migrations()[-1].name
+        admin.execute(
+            "UPDATE pgfacts_internal.schema_ledger SET name = 'x' || name WHERE name = %s",
+            (latest,),
+        )
+        with FactStore(db.dsn("app"), context=Context(tenant="acme")) as store:
+            with pytest.raises(MigrationError) as info:
+                store.tool_definitions()
+        assert "older" in info.value.message and latest in info.value.message
+        admin.execute(
+            "UPDATE pgfacts_internal.schema_ledger SET name = %s WHERE name = 'x' || %s",
+            (latest, latest),
+        )
+
+        # A migration this package does not know: it warns once and keeps working.
+        admin.execute(
+            "INSERT INTO pgfacts_internal.schema_ledger (kind, name, sha256, package_version) "
+            "VALUES ('migration', '9999_from_the_future.sql', repeat('a', 64), '9')"
+        )
+    with FactStore(db.dsn("app"), context=Context(tenant="acme")) as store:
+        with pytest.warns(SchemaNewerWarning, match="9999_from_the_future"):
+            assert store.read_facts()["count"] == 0
+        assert store.read_facts()["count"] == 0  # checked once per store
+
+
+def test_async_store_with_context_shares_the_pool(db: Database) -> None:
+    async def run() -> tuple[int, bool]:
+        async with AsyncFactStore(db.dsn("app"), context=Context(tenant="acme")) as base:
+            writer = base.with_context(session_id="s1")
+            await writer.store_fact("k", 1, shared=True)
+            reader = base.with_context(session_id="s2", agent_kind="tuner")
+            return (await reader.read_facts())["count"], reader._pool is base._pool
+
+    assert asyncio.run(run()) == (1, True)
+
+
+def test_search_floor_defaults_to_the_tenant_setting(db: Database) -> None:
+    ctx = Context(tenant="acme", agent_kind="operator")
+    with FactStore(db.dsn("app"), context=ctx) as k:
+        k.set_setting("confidence_floor", 0.3)
+        k.define_predicate("likes", "many")
+        anna = k.ensure_entity("person", "Anna", aliases=["Ann"], external_ref="p/1")
+        k.ingest(
+            {"source_kind": "note", "source_ref": "n1", "content_hash": "h"},
+            [{"subject": anna, "predicate": "likes", "object": "tea", "confidence": 0.4,
+              "valid_from": "2026-01-01"}],
+        )
+        # Stored under a floor of 0.3, and found by a search that names no minimum.
+        assert [c["object_value"] for c in k.search_claims("tea")] == ["tea"]
+        assert k.search_claims("tea", min_confidence=0.5) == []
+        k.set_setting("confidence_floor", 0.5)
+        assert k.search_claims("tea") == []

@@ -8,7 +8,9 @@ from .errors import (
     NotFound,
     PermissionDenied,
     PgfactsError,
+    RetryTransaction,
     RuntimeUnavailable,
+    SchemaNewerWarning,
 )
 from .migrator import MigrationReport, migrate
 from .runtime import resolve_dsn
@@ -24,7 +26,9 @@ __all__ = [
     "NotFound",
     "PermissionDenied",
     "PgfactsError",
+    "RetryTransaction",
     "RuntimeUnavailable",
+    "SchemaNewerWarning",
     "migrate",
     "resolve_dsn",
 ]

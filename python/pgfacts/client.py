@@ -25,7 +25,7 @@ from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 from . import queries
 from .errors import translate
-from .migrator import DEFAULT_SCHEMA, check_schema_name
+from .migrator import DEFAULT_SCHEMA, check_installed, check_schema_name
 from .runtime import resolve_dsn
 
 R = TypeVar("R")
@@ -62,9 +62,22 @@ class _Api(Generic[R]):
     def __init__(self, context: Context | None, schema: str) -> None:
         self.context = context
         self.schema = check_schema_name(schema)
+        self._schema_checked = False
 
     def _run(self, call: _Call) -> R:
         raise NotImplementedError
+
+    def _share(self, context: Context) -> Any:
+        """A store of the same class for ``context`` on this store's connections."""
+        raise NotImplementedError
+
+    def with_context(self, **changes: Any) -> Any:
+        """A store for another caller that shares this one's connections (and pool)."""
+        base = self.context or Context(tenant=changes.get("tenant", ""))
+        return self._share(replace(base, **changes))
+
+    def _version_params(self) -> dict[str, Any]:
+        return {"function": f"{self.schema}.schema_version()"}
 
     def _tool(self, name: str, args: Mapping[str, Any]) -> R:
         context = self.context.as_json() if self.context else None
@@ -149,6 +162,10 @@ class _Api(Generic[R]):
     def tool_definitions(self) -> R:
         return self._run(_Call(queries.TOOL_DEFINITIONS.format(schema=self.schema), {}, False))
 
+    def schema_version(self) -> R:
+        """The migrations applied to the database (the store checks them on first use)."""
+        return self._run(_Call(queries.SCHEMA_VERSION.format(schema=self.schema), {}, False))
+
     def register_session(
         self,
         session_id: str,
@@ -185,8 +202,21 @@ class _Api(Generic[R]):
             queries.DEFINE_PREDICATE, name=name, cardinality=cardinality, description=description
         )
 
-    def ensure_entity(self, kind: str, name: str, *, external_ref: str | None = None) -> R:
-        return self._api(queries.ENSURE_ENTITY, kind=kind, name=name, external_ref=external_ref)
+    def ensure_entity(
+        self,
+        kind: str,
+        name: str,
+        *,
+        aliases: Sequence[str] | None = None,
+        external_ref: str | None = None,
+    ) -> R:
+        return self._api(
+            queries.ENSURE_ENTITY,
+            kind=kind,
+            name=name,
+            aliases=list(aliases) if aliases is not None else None,
+            external_ref=external_ref,
+        )
 
     def ingest(self, episode: Mapping[str, Any], claims: Sequence[Mapping[str, Any]]) -> R:
         return self._api(queries.INGEST, episode=Jsonb(dict(episode)), claims=Jsonb(list(claims)))
@@ -202,8 +232,12 @@ class _Api(Generic[R]):
             known_at=known_at,
         )
 
+    def claim_history(self, subject: int, predicate: str) -> R:
+        return self._api(queries.CLAIM_HISTORY, subject=subject, predicate=predicate)
+
     def history(self, subject: int, predicate: str) -> R:
-        return self._api(queries.HISTORY, subject=subject, predicate=predicate)
+        """Deprecated alias of :meth:`claim_history` (removed in the next release)."""
+        return self.claim_history(subject, predicate)
 
     def current_claims(self, subject: int) -> R:
         return self._api(queries.CURRENT_CLAIMS, subject=subject)
@@ -211,14 +245,18 @@ class _Api(Generic[R]):
     def changes(self, since: Any, until: Any = None) -> R:
         return self._api(queries.CHANGES, since=since, until=until)
 
-    def explain(self, claim_id: int) -> R:
+    def explain_claim(self, claim_id: int) -> R:
         return self._api(queries.EXPLAIN_CLAIM, claim_id=claim_id)
+
+    def explain(self, claim_id: int) -> R:
+        """Deprecated alias of :meth:`explain_claim` (removed in the next release)."""
+        return self.explain_claim(claim_id)
 
     def search_claims(
         self,
         query: str,
         *,
-        min_confidence: float = 0.55,
+        min_confidence: float | None = None,
         include_history: bool = False,
         limit: int = 8,
     ) -> R:
@@ -270,16 +308,24 @@ class FactStore(_Api[Any]):
         self._pool = pool
         self._dsn = dsn
 
-    def with_context(self, **changes: Any) -> FactStore:
-        """A store for another caller that shares this one's connections."""
-        base = self.context or Context(tenant=changes.get("tenant", ""))
-        other = FactStore(
-            context=replace(base, **changes),
+    def _share(self, context: Context) -> FactStore:
+        return FactStore(
+            context=context,
             schema=self.schema,
             connection=self._connection,
             pool=self._ensure_pool() if self._connection is None else None,
         )
-        return other
+
+    def with_context(self, **changes: Any) -> FactStore:
+        return super().with_context(**changes)  # type: ignore[no-any-return]
+
+    def _check_schema(self, conn: psycopg.Connection[Any]) -> None:
+        row = conn.execute(queries.SCHEMA_VERSION_CALLABLE, self._version_params()).fetchone()
+        version = None
+        if row and row[0]:
+            version = conn.execute(queries.SCHEMA_VERSION.format(schema=self.schema)).fetchone()
+        check_installed(version[0] if version else None, self.schema)
+        self._schema_checked = True
 
     def _ensure_pool(self) -> ConnectionPool:
         if self._pool is None:
@@ -303,6 +349,8 @@ class FactStore(_Api[Any]):
     def _run(self, call: _Call) -> Any:
         try:
             with self._conn() as conn:
+                if not self._schema_checked:
+                    self._check_schema(conn)
                 if not call.with_context or self.context is None:
                     row = conn.execute(call.sql, call.params).fetchone()
                 else:
@@ -345,7 +393,8 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
         self._pool = pool
         self._dsn = dsn
 
-    async def _ensure_pool(self) -> AsyncConnectionPool:
+    def _pool_object(self) -> AsyncConnectionPool:
+        # Built here, opened on first use, so with_context can share it before any await.
         if self._pool is None:
             self._pool = AsyncConnectionPool(
                 resolve_dsn(self._dsn),
@@ -354,8 +403,33 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
                 open=False,
                 kwargs={"autocommit": True},
             )
-            await self._pool.open()
         return self._pool
+
+    async def _ensure_pool(self) -> AsyncConnectionPool:
+        pool = self._pool_object()
+        await pool.open()  # a no-op once open
+        return pool
+
+    def _share(self, context: Context) -> AsyncFactStore:
+        return AsyncFactStore(
+            context=context,
+            schema=self.schema,
+            connection=self._connection,
+            pool=self._pool_object() if self._connection is None else None,
+        )
+
+    def with_context(self, **changes: Any) -> AsyncFactStore:
+        return super().with_context(**changes)  # type: ignore[no-any-return]
+
+    async def _check_schema(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        cursor = await conn.execute(queries.SCHEMA_VERSION_CALLABLE, self._version_params())
+        row = await cursor.fetchone()
+        version = None
+        if row and row[0]:
+            cursor = await conn.execute(queries.SCHEMA_VERSION.format(schema=self.schema))
+            version = await cursor.fetchone()
+        check_installed(version[0] if version else None, self.schema)
+        self._schema_checked = True
 
     @asynccontextmanager
     async def _conn(self) -> Any:
@@ -369,6 +443,8 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
     async def _execute(self, call: _Call) -> Any:
         try:
             async with self._conn() as conn:
+                if not self._schema_checked:
+                    await self._check_schema(conn)
                 if not call.with_context or self.context is None:
                     cursor = await conn.execute(call.sql, call.params)
                 else:

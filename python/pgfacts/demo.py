@@ -113,7 +113,7 @@ def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
         )
         out.print(f"ingest net-30 from 2025-11-02: {json.dumps(first['counters'])}")
         # The instant net-30 became known: a known_at before the correction.
-        before = k.explain(first["outcomes"][0]["claim_id"])["version"]["recorded_at"]
+        before = k.explain_claim(first["outcomes"][0]["claim_id"])["version"]["recorded_at"]
         second = k.ingest(
             {"source_kind": "email", "source_ref": "msg-2", "content_hash": "b2", "trust": "owner"},
             [
@@ -137,16 +137,16 @@ def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
         out.print(
             "history (nothing erased: the old row is retired, a narrowed copy keeps its past):"
         )
-        for row in k.history(client, "payment_terms"):
+        for row in k.claim_history(client, "payment_terms"):
             out.print(
                 f"  #{row['claim_id']} {row['object_value']:<8} valid "
                 f"{row['valid_from'][:10]} .. {(row['valid_to'] or '')[:10]:<10} "
                 f"{row['retired_reason'] or 'current'}",
                 highlight=False,
             )
-        why = k.explain(second["outcomes"][0]["claim_id"])
+        why = k.explain_claim(second["outcomes"][0]["claim_id"])
         _show(
             out,
-            "explain(net-45)",
+            "explain_claim(net-45)",
             {key: why[key] for key in ("trust", "version", "sources", "predecessors")},
         )

@@ -62,6 +62,10 @@ class MigrationError(PgfactsError):
     """The schema cannot be migrated as asked (edited migration, newer database, ...)."""
 
 
+class SchemaNewerWarning(UserWarning):
+    """The database has migrations this package does not know: upgrade the package."""
+
+
 class RuntimeUnavailable(PgfactsError):
     """The local database runtime cannot run here; the message names the alternatives."""
 

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import hashlib
 import re
+import warnings
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
 from . import queries, resources
-from .errors import MigrationError
+from .errors import MigrationError, SchemaNewerWarning
 
 DEFAULT_SCHEMA = "pgfacts"
 _SCHEMA_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -239,6 +241,40 @@ def _record(conn: psycopg.Connection, internal: str, file: SqlFile) -> None:
             "package_version": package_version(),
         },
     )
+
+
+def check_installed(version: dict[str, Any] | None, schema: str) -> None:
+    """Refuse a database older than this package; warn about one newer than it.
+
+    ``version`` is what ``{schema}.schema_version()`` returned, or None when the function is
+    missing or this login may not call it.
+    """
+    if version is None:
+        raise MigrationError(
+            f"pgfacts is not installed in schema {schema!r} (or this login holds no agent kind)",
+            sqlstate="55000",
+            hint="run `pgfacts migrate`, and grant the login an agent kind role "
+            f"such as {schema}_agent",
+        )
+    applied = set(version.get("migrations") or [])
+    known = {m.name for m in load_migrations()}
+    if known - applied:
+        raise MigrationError(
+            f"schema {schema!r} is older than pgfacts {package_version()}: migration(s) "
+            f"{', '.join(sorted(known - applied))} are not applied",
+            sqlstate="55000",
+            hint="run `pgfacts migrate`; clients of the previous release keep working after it",
+        )
+    if applied - known:
+        # A deploy migrates first and restarts clients after: a changed function keeps its old
+        # signature for one release, so this client still works, but should be upgraded.
+        warnings.warn(
+            f"schema {schema!r} is newer than pgfacts {package_version()}: it has migration(s) "
+            f"{', '.join(sorted(applied - known))} this package does not know; upgrade the "
+            "pgfacts package",
+            SchemaNewerWarning,
+            stacklevel=4,
+        )
 
 
 def pending(dsn: str | None = None, schema: str = DEFAULT_SCHEMA) -> list[str]:

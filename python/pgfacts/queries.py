@@ -61,6 +61,13 @@ SELECT {schema}.set_context(
 
 CURRENT_CONTEXT = "SELECT {schema}.current_context() AS context"
 
+SCHEMA_VERSION = "SELECT {schema}.schema_version()"
+# Whether this login can ask (first connect): the install exists and it may call the function.
+SCHEMA_VERSION_CALLABLE = """
+SELECT pg_catalog.to_regprocedure(%(function)s) IS NOT NULL
+       AND pg_catalog.has_function_privilege(pg_catalog.to_regprocedure(%(function)s), 'EXECUTE')
+"""
+
 # One statement, one round trip: the caller context travels with the call.
 CALL_TOOL = "SELECT {schema}.call_tool(%(name)s, %(args)s, %(context)s)"
 
@@ -90,7 +97,7 @@ DEFINE_PREDICATE = (
 )
 ENSURE_ENTITY = (
     "SELECT {schema}.ensure_entity(kind => %(kind)s, name => %(name)s, "
-    "external_ref => %(external_ref)s)"
+    "aliases => %(aliases)s, external_ref => %(external_ref)s)"
 )
 INGEST = "SELECT {schema}.ingest(episode => %(episode)s, claims => %(claims)s)"
 AS_OF = """
@@ -98,14 +105,14 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(a) ORDER BY a.claim_id)
   FROM {schema}.as_of(subject => %(subject)s, predicate => %(predicate)s,
                       valid_at => %(valid_at)s, known_at => %(known_at)s) AS a
 """
-HISTORY = """
+CLAIM_HISTORY = """
 SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h) ORDER BY h.position), '[]')
-  FROM {schema}.history(subject => %(subject)s, predicate => %(predicate)s)
+  FROM {schema}.claim_history(subject => %(subject)s, predicate => %(predicate)s)
        WITH ORDINALITY AS h (claim_id, object_value, object_entity_id, claim_text, confidence,
                              valid_from, valid_to, recorded_at, retired_at, retired_reason,
                              superseded_by, copied_from, position)
 """
-EXPLAIN_CLAIM = "SELECT {schema}.explain(claim_id => %(claim_id)s)"
+EXPLAIN_CLAIM = "SELECT {schema}.explain_claim(claim_id => %(claim_id)s)"
 CURRENT_CLAIMS = """
 SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
   FROM {schema}.current_claims(subject => %(subject)s) AS c
