@@ -98,9 +98,7 @@ def test_every_api_function_has_a_section_in_the_reference(catalog: dict[str, tu
     headings = "\n".join(
         line for line in SQL_API.read_text().splitlines() if line.startswith("### ")
     )
-    missing = [
-        name for name in api_names(catalog) if not re.search(rf"`{name}[(`]", headings)
-    ]
+    missing = [name for name in api_names(catalog) if not re.search(rf"`{name}[(`]", headings)]
     assert missing == []
 
 
@@ -120,7 +118,7 @@ def test_every_api_function_has_a_client_method_with_its_parameters(
         sql_args = set(catalog[name][1]) - STORE_SUPPLIED.get(name, set())
         python_args = set(inspect.signature(method).parameters) - {"self"}
         if sql_args != python_args:
-            problems.append(f"{store.__name__}.{name}{sorted(python_args)} != SQL {sorted(sql_args)}")
+            problems.append(f"{store.__name__}.{name}{sorted(python_args)} != {sorted(sql_args)}")
     assert problems == []
 
 

@@ -229,9 +229,11 @@ def test_a_serialization_failure_says_retry() -> None:
 
 def test_the_store_checks_the_schema_version_on_first_use(empty_db: str, db: Database) -> None:
     # Nothing installed: a clear error naming the fix, not an undefined function.
-    with FactStore(empty_db, context=Context(tenant="acme")) as store:
-        with pytest.raises(MigrationError) as info:
-            store.read_facts()
+    with (
+        FactStore(empty_db, context=Context(tenant="acme")) as store,
+        pytest.raises(MigrationError) as info,
+    ):
+        store.read_facts()
     assert info.value.sqlstate == "55000" and "pgfacts migrate" in (info.value.hint or "")
 
     # A migration of this package not applied yet: older than the package.
@@ -241,9 +243,11 @@ def test_the_store_checks_the_schema_version_on_first_use(empty_db: str, db: Dat
             "UPDATE pgfacts_internal.schema_ledger SET name = 'x' || name WHERE name = %s",
             (latest,),
         )
-        with FactStore(db.dsn("app"), context=Context(tenant="acme")) as store:
-            with pytest.raises(MigrationError) as info:
-                store.tool_definitions()
+        with (
+            FactStore(db.dsn("app"), context=Context(tenant="acme")) as store,
+            pytest.raises(MigrationError) as info,
+        ):
+            store.tool_definitions()
         assert "older" in info.value.message and latest in info.value.message
         admin.execute(
             "UPDATE pgfacts_internal.schema_ledger SET name = %s WHERE name = 'x' || %s",
@@ -280,8 +284,15 @@ def test_search_floor_defaults_to_the_tenant_setting(db: Database) -> None:
         anna = k.ensure_entity("person", "Anna", aliases=["Ann"], external_ref="p/1")
         k.ingest(
             {"source_kind": "note", "source_ref": "n1", "content_hash": "h"},
-            [{"subject": anna, "predicate": "likes", "object": "tea", "confidence": 0.4,
-              "valid_from": "2026-01-01"}],
+            [
+                {
+                    "subject": anna,
+                    "predicate": "likes",
+                    "object": "tea",
+                    "confidence": 0.4,
+                    "valid_from": "2026-01-01",
+                }
+            ],
         )
         # Stored under a floor of 0.3, and found by a search that names no minimum.
         assert [c["object_value"] for c in k.search_claims("tea")] == ["tea"]
