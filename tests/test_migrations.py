@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from pgfacts import MigrationError, migrate, resources
-from pgfacts.migrator import load_migrations
+from pgfacts.migrator import load_definitions, load_migrations
 
 from .catalog import snapshot
 
@@ -138,6 +138,7 @@ def test_changed_definitions_are_reapplied(empty_db: str, tmp_path: Path) -> Non
     context.write_text(
         context.read_text().replace("tenant is longer than 200", "tenant too long (old text)")
     )
+    (old_definitions / "00_foundation" / "98_removed_since.sql").write_text("SELECT 1;\n")
     migrate(empty_db, definitions_dir=old_definitions)
     with psycopg.connect(empty_db) as conn:
         body = conn.execute("SELECT prosrc FROM pg_proc WHERE proname = 'set_context'").fetchone()
@@ -147,6 +148,10 @@ def test_changed_definitions_are_reapplied(empty_db: str, tmp_path: Path) -> Non
     with psycopg.connect(empty_db) as conn:
         body = conn.execute("SELECT prosrc FROM pg_proc WHERE proname = 'set_context'").fetchone()
     assert body is not None and "old text" not in body[0]
+    # The ledger lists the definitions as they are now: a removed file leaves it.
+    assert [name for kind, name, _ in ledger(empty_db) if kind == "definition"] == sorted(
+        d.name for d in load_definitions()
+    )
 
 
 def test_two_schema_names_coexist(empty_db: str) -> None:

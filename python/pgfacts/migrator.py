@@ -205,6 +205,10 @@ def _migrate_locked(
                     _execute_file(conn, definition, schema)
                 for definition in definitions:
                     _record(conn, internal, definition)
+                conn.execute(
+                    queries.LEDGER_FORGET_DEFINITIONS.format(internal=internal),
+                    {"names": [d.name for d in definitions]},
+                )
             report = MigrationReport(
                 schema=schema,
                 applied=report.applied,

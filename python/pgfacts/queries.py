@@ -34,6 +34,12 @@ ON CONFLICT (kind, name) DO UPDATE
        applied_at = pg_catalog.clock_timestamp()
 """
 
+# A definition file that no longer exists leaves the ledger when the others are applied.
+LEDGER_FORGET_DEFINITIONS = """
+DELETE FROM {internal}.schema_ledger AS l
+ WHERE l.kind = 'definition' AND NOT l.name = ANY(%(names)s)
+"""
+
 # --- doctor -----------------------------------------------------------------------------
 
 SERVER_FACTS = """
