@@ -25,8 +25,8 @@ BEGIN
     END IF;
     PERFORM @schema@_internal.ensure_session(ctx_tenant, session_id, parent_session_id, agent_id, true);
     RETURN (SELECT pg_catalog.jsonb_build_object(
-                'sessionId', s.session_id, 'parentSessionId', s.parent_session_id,
-                'agentId', s.agent_id, 'createdAt', s.created_at)
+                'session_id', s.session_id, 'parent_session_id', s.parent_session_id,
+                'agent_id', s.agent_id, 'created_at', s.created_at)
               FROM @schema@_internal.sessions AS s
              WHERE s.tenant = ctx_tenant AND s.session_id = register_session.session_id);
 END
@@ -35,7 +35,8 @@ $fn$;
 COMMENT ON FUNCTION @schema@.register_session(text, text, text) IS
 'Register a session (a root unless parent_session_id is given; an unknown parent becomes a '
 'root). Idempotent; a different parent for a known session is refused (22023). Sessions '
-'are also registered implicitly on their first write.';
+'are also registered implicitly on their first write. Returns {session_id, '
+'parent_session_id, agent_id, created_at}.';
 
 CREATE OR REPLACE FUNCTION @schema@.end_session(session_id text)
 RETURNS jsonb
@@ -57,13 +58,13 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'session % is not registered', session_id USING ERRCODE = 'P0002';
     END IF;
-    RETURN pg_catalog.jsonb_build_object('sessionId', session_id, 'endedAt', ended);
+    RETURN pg_catalog.jsonb_build_object('session_id', session_id, 'ended_at', ended);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.end_session(text) IS
-'Mark a session ended (its facts stay; its descendants stay in the spawn tree). P0002 when '
-'the session is not registered.';
+'Mark a session ended (its facts stay; its descendants stay in the spawn tree); returns '
+'{session_id, ended_at}. P0002 when the session is not registered.';
 
 CREATE OR REPLACE FUNCTION @schema@.spawn_tree(session_id text DEFAULT NULL)
 RETURNS SETOF text
