@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test lint unit bench bench-smoke venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test lint unit bench bench-smoke schema venv runtime-deps db-up db-down db-status migrate clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ bench-smoke: db-up
 
 bench: db-up
 	$(PY) -m bench --size $(BENCH_SIZE)
+
+# schema/pgfacts.sql: the installed schema of a fresh install, normalised (commit it;
+# tests/test_schema_snapshot.py fails when it is stale).
+schema: db-up
+	$(PY) -m tests.catalog schema/pgfacts.sql
 
 test: lint unit bench-smoke
 

@@ -27,6 +27,12 @@ NO_TENANT_TABLES = {"schema_ledger", "tools"}
 INLINED_HELPERS = {
     "pgfacts_internal.readable_by(text,text)",
     "pgfacts_internal.fact_matches(text,text[],text,text,text,text,text[],text,text)",
+    "pgfacts_internal.key_problem(text)",
+    "pgfacts_internal.fact_problem(jsonb,text,text,bigint)",
+    "pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,"
+    "text,text[],text,text,integer)",
+    "pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,"
+    "text[],text,text,integer)",
 }
 
 PLPGSQL_FUNCTIONS = """

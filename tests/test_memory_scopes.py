@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import time
 from datetime import UTC, datetime, timedelta
 
 import psycopg
@@ -162,12 +161,10 @@ def test_tags_all_must_be_present(call: ToolCaller) -> None:
 
 def test_known_at_answers_what_the_session_saw_then(call: ToolCaller, db: Database) -> None:
     call("store_fact", {"key": "state", "value": "v1"}, session="s")
-    time.sleep(0.01)
-    with db.admin() as admin:
-        row = admin.execute("SELECT clock_timestamp()").fetchone()
-    assert row is not None
-    between = row[0]
-    time.sleep(0.01)
+    # The instant v1 became visible: every later write starts after it (no sleeps needed).
+    between = datetime.fromisoformat(
+        call("fact_history", {"key": "state"}, session="s")["versions"][0]["knownFrom"]
+    )
     call("store_fact", {"key": "state", "value": "v2"}, session="s")
     call("store_fact", {"key": "later", "value": 1}, session="s")
     call("delete_fact", {"key": "later"}, session="s")

@@ -10,12 +10,14 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from .conftest import Database, ToolCaller
+from .interleave import Step, backend_pid, notifications_until_sentinel, wait_until_blocked
 
 CHANNEL = "pgfacts_intake"
 
 
 def notifications(listener: psycopg.Connection) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(n.payload) for n in listener.notifies(timeout=0.5, stop_after=None)]
+    """Every intake notification committed so far (no waiting on a timeout)."""
+    return [json.loads(p) for p in notifications_until_sentinel(listener, CHANNEL)]
 
 
 def test_only_committed_shared_intake_writes_notify(call: ToolCaller, db: Database) -> None:
@@ -145,3 +147,39 @@ def test_concurrent_batches_in_opposite_orders_do_not_deadlock(db: Database) -> 
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_a_batch_waits_for_the_first_key_in_lock_order_and_holds_nothing_meanwhile(
+    db: Database,
+) -> None:
+    """Session 1 writes k1..k3 in a transaction; session 2's batch lists them in reverse
+    order and blocks (seen in pg_stat_activity) on the first key in scope-key order, so it
+    holds none of them; session 1 can then write them again in any order without a
+    deadlock, commits, and session 2 goes through after it."""
+
+    def store(conn: psycopg.Connection, keys: list[str], writer: str) -> None:  # type: ignore[type-arg]
+        conn.execute(
+            "SELECT pgfacts.call_tool('store_fact', %s, %s)",
+            (
+                Jsonb({"facts": [{"key": k, "value": writer, "shared": True} for k in keys]}),
+                Jsonb({"tenant": "t1", "session_id": writer}),
+            ),
+        )
+
+    keys = ["order/k1", "order/k2", "order/k3"]
+    with (
+        db.connect("agent") as one,
+        db.connect("agent", autocommit=True) as two,
+        db.admin() as observer,
+    ):
+        store(one, keys, "one")  # transaction open: holds k1..k3
+        second = Step(lambda: store(two, list(reversed(keys)), "two"))
+        wait_until_blocked(observer, backend_pid(two), second)
+        store(one, list(reversed(keys)), "one-again")  # would deadlock if two held k3
+        one.commit()
+        second.result()
+    with db.admin() as admin:
+        values = admin.execute(
+            "SELECT key, value FROM pgfacts_internal.facts WHERE key LIKE 'order/%' ORDER BY key"
+        ).fetchall()
+    assert values == [(k, "two") for k in keys]

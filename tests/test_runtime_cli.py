@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
 import psycopg
 import pytest
+from packaging.requirements import Requirement
 
+import pgfacts
 from pgfacts.runtime import LocalRuntime
 
 PORT = 54391
@@ -92,27 +97,84 @@ def test_psql_runs_the_version_17_client(runtime: LocalRuntime) -> None:
     assert result.stdout.strip() == "42"
 
 
-def test_without_root_it_says_so_and_names_the_alternatives(tmp_path: Path) -> None:
-    env = {**os.environ, "HOME": str(tmp_path), "PGFACTS_HOME": str(tmp_path / "home")}
-    tmp_path.chmod(0o777)
-    result = subprocess.run(
-        [
-            "setpriv",
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            *PGFACTS,
-            "db",
-            "up",
-            "--port",
-            str(PORT + 1),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert result.returncode == 1
+def _installed_requirements(name: str, seen: set[str]) -> set[str]:
+    """``name`` and every distribution it needs at run time (extras left out)."""
+    key = name.lower().replace("-", "_")
+    if key in seen:
+        return seen
+    seen.add(key)
+    for requirement in metadata.distribution(name).requires or []:
+        parsed = Requirement(requirement)
+        if parsed.marker is None or parsed.marker.evaluate({"extra": ""}):
+            _installed_requirements(parsed.name, seen)
+    return seen
+
+
+def world_readable_cli(dest: Path) -> tuple[str, dict[str, str]]:
+    """Copy the pgfacts package and the distributions it needs to ``dest``, readable by any
+    user; return the system interpreter and an environment that imports from the copy.
+
+    The checkout (and its .venv) may live where other users cannot enter: a clone in root's
+    home, or in ``mktemp -d``."""
+    site = dest / "site"
+    site.mkdir()
+    package = Path(pgfacts.__file__).resolve().parent
+    shutil.copytree(package, site / "pgfacts", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in sorted(_installed_requirements("pgfacts", set())):
+        dist = metadata.distribution(name)
+        tops = {Path(str(f)).parts[0] for f in dist.files or []}
+        for top in sorted(tops):
+            source = Path(str(dist.locate_file(top)))
+            target = site / top
+            if top in ("..", "pgfacts") or target.exists() or not source.exists():
+                continue  # an editable install's package is copied above
+            if source.is_dir():
+                shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+            elif source.suffix in (".py", ".so", ".pth") or source.name.endswith(".so"):
+                shutil.copy2(source, target)
+    for root, _, files in os.walk(dest):
+        os.chmod(root, 0o755)
+        for file in files:
+            os.chmod(os.path.join(root, file), 0o644)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(site)}
+    return os.path.realpath(sys.executable), env
+
+
+def test_without_root_it_says_so_and_names_the_alternatives() -> None:
+    # Everything the non-root process touches lives in a world-readable temporary
+    # directory, wherever the checkout is; it runs as uid 65534 for real, so the check
+    # under test is the runtime's own geteuid() test.
+    work = Path(tempfile.mkdtemp(prefix="pgfacts-nonroot-"))
+    try:
+        python, env = world_readable_cli(work)
+        home = work / "home"
+        home.mkdir(mode=0o777)
+        home.chmod(0o777)
+        env |= {"HOME": str(home), "PGFACTS_HOME": str(home / "pgfacts")}
+        env.pop("PGFACTS_DSN", None)
+        result = subprocess.run(
+            [
+                "setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                python,
+                "-m",
+                "pgfacts",
+                "db",
+                "up",
+                "--port",
+                str(PORT + 1),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=work,
+            timeout=60,
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    assert result.returncode == 1, result.stderr
     assert "needs root" in result.stderr
     assert "PGFACTS_DSN" in result.stderr and "Docker" in result.stderr
 

@@ -191,10 +191,36 @@ def _context_options(
     )
 
 
+def _tool_arguments(args: str) -> str:
+    """The tool's JSON text: the argument itself, standard input for ``-``, a file for
+    ``@FILE`` (for values over the kernel's limit on one argument, about 2 MB)."""
+    if args == "-":
+        return sys.stdin.read()
+    if args.startswith("@"):
+        path = args[1:]
+        try:
+            with open(path, encoding="utf-8") as file:
+                return file.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            _fail(
+                PgfactsError(
+                    f"cannot read the arguments from {path!r}: {reason}", sqlstate="22023"
+                ),
+                as_json=True,
+            )
+    return args
+
+
 @app.command("tool")
 def tool_cmd(
     name: Annotated[str, typer.Argument(help="tool name, e.g. store_fact")],
-    args: Annotated[str, typer.Argument(help="JSON object of arguments")] = "{}",
+    args: Annotated[
+        str,
+        typer.Argument(
+            help="JSON object of arguments; - reads it from standard input, @FILE from a file"
+        ),
+    ] = "{}",
     tenant: Annotated[str | None, typer.Option("--tenant", help="default PGFACTS_TENANT")] = None,
     session: Annotated[str | None, typer.Option("--session")] = None,
     parent: Annotated[str | None, typer.Option("--parent", help="parent session id")] = None,
@@ -203,9 +229,14 @@ def tool_cmd(
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
-    """Call an agent tool; print its JSON result, or a JSON error on stderr (exit 1)."""
+    """Call an agent tool; print its JSON result, or a JSON error on stderr (exit 1).
+
+    ARGS is a JSON object; - reads it from standard input, @FILE from a file.
+    Use - or @FILE for values over the command-line limit (about 2 MB).
+    """
+    text = _tool_arguments(args)
     try:
-        parsed = json.loads(args)
+        parsed = json.loads(text)
     except json.JSONDecodeError as exc:
         _fail(PgfactsError(f"arguments are not JSON: {exc}", sqlstate="22023"), as_json=True)
     context = _context_options(tenant, session, parent, agent, kind)

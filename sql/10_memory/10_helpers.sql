@@ -48,6 +48,26 @@ COMMENT ON FUNCTION @schema@_internal.parse_key_pattern(text) IS
 'Translate a key pattern (* and % wildcards, \ escapes, all else literal) to LIKE syntax, '
 'with the literal head before its first wildcard.';
 
+-- Inlinable (no SET clause, every name qualified; tests/lint_sql.py lists it): the write
+-- path evaluates it per fact inside fact_problem.
+CREATE OR REPLACE FUNCTION @schema@_internal.key_problem(key text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN key IS NULL OR key OPERATOR(pg_catalog.=) '' THEN 'empty'
+        WHEN pg_catalog.length(key) OPERATOR(pg_catalog.>) 512 THEN 'too_long'
+        WHEN pg_catalog.strpos(key, pg_catalog.chr(1)) OPERATOR(pg_catalog.>) 0
+             OR key OPERATOR(pg_catalog.~) '[[:cntrl:]]' THEN 'control_character'
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.key_problem(text) IS
+'What is wrong with a key, as a problem code (empty, too_long, control_character), or NULL '
+'when it is 1 to 512 characters without control characters. check_key raises it.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_key(key text, what text DEFAULT 'key')
 RETURNS text
 LANGUAGE plpgsql
@@ -55,23 +75,23 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    problem text := @schema@_internal.key_problem(key);
 BEGIN
-    IF key IS NULL OR key = '' THEN
+    IF problem IS NULL THEN
+        RETURN key;
+    ELSIF problem = 'empty' THEN
         RAISE EXCEPTION '% must be a non-empty string', what USING ERRCODE = '22023';
-    END IF;
-    IF pg_catalog.length(key) > 512 THEN
+    ELSIF problem = 'too_long' THEN
         RAISE EXCEPTION '% is longer than 512 characters', what
             USING ERRCODE = '22023', DETAIL = pg_catalog.format('length %s', pg_catalog.length(key));
     END IF;
-    IF pg_catalog.strpos(key, pg_catalog.chr(1)) > 0 OR key ~ '[[:cntrl:]]' THEN
-        RAISE EXCEPTION '% contains a control character', what USING ERRCODE = '22023';
-    END IF;
-    RETURN key;
+    RAISE EXCEPTION '% contains a control character', what USING ERRCODE = '22023';
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_key(text, text) IS
-'Raise 22023 unless key is 1 to 512 characters without control characters.';
+'Raise 22023 unless key is 1 to 512 characters without control characters (key_problem).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.key_access(key text, kind text)
 RETURNS text

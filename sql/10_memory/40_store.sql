@@ -1,116 +1,124 @@
--- store_fact / store_facts: the one write path for working-memory facts.
+-- store_fact / store_facts: the one write path for working-memory facts. write_facts
+-- applies its named rules in order: fact_problem (what is wrong with one fact, as a code;
+-- raise_fact_problem words it), the batch rules, then upsert_facts.
 
-CREATE OR REPLACE FUNCTION @schema@_internal.write_facts(items jsonb)
-RETURNS jsonb
+-- Inlinable (no SET clause, every name qualified; tests/lint_sql.py lists it) and free of
+-- sub-selects, so write_facts checks a whole batch in one statement. The CASE tries the
+-- rules in the order their errors take precedence; a later WHEN may rely on earlier ones.
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_problem(
+    item jsonb, kind text, session text, max_bytes bigint
+) RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN pg_catalog.jsonb_typeof(item) OPERATOR(pg_catalog.<>) 'object' THEN 'not_object'
+        WHEN item OPERATOR(pg_catalog.-) '{key,value,tags,shared}'::text []
+             OPERATOR(pg_catalog.<>) '{}'::jsonb THEN 'unknown_field'
+        WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'key')
+             IS DISTINCT FROM 'string' THEN 'key_not_string'
+        WHEN @schema@_internal.key_problem(item OPERATOR(pg_catalog.->>) 'key') IS NOT NULL
+            THEN 'bad_key'
+        WHEN NOT item OPERATOR(pg_catalog.?) 'value' THEN 'value_missing'
+        WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'shared')
+             OPERATOR(pg_catalog.<>) ALL (ARRAY['boolean', 'null']) THEN 'shared_not_boolean'
+        WHEN coalesce(pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'tags'), 'null')
+             OPERATOR(pg_catalog.<>) 'null'
+             AND CASE
+                 WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'tags')
+                      OPERATOR(pg_catalog.<>) 'array' THEN true
+                 WHEN pg_catalog.jsonb_array_length(item OPERATOR(pg_catalog.->) 'tags')
+                      OPERATOR(pg_catalog.>) 64 THEN true
+                 -- a tag that is not a string, is empty or has over 100 characters
+                 ELSE pg_catalog.jsonb_path_exists(item OPERATOR(pg_catalog.->) 'tags',
+                     'strict $[*] ? (@.type() != "string" || @ == "" '
+                     '|| @ like_regex "^.{101}" flag "s")')
+             END THEN 'bad_tags'
+        WHEN @schema@_internal.key_access(item OPERATOR(pg_catalog.->>) 'key', kind)
+             OPERATOR(pg_catalog.<>) ALL (ARRAY['write', 'all']) THEN 'key_not_writable'
+        WHEN session IS NULL
+             AND NOT coalesce((item OPERATOR(pg_catalog.->>) 'shared')::boolean, false)
+            THEN 'no_session'
+        -- measured as jsonb's own text form
+        WHEN pg_catalog.octet_length((item OPERATOR(pg_catalog.->) 'value')::text)
+             OPERATOR(pg_catalog.>) max_bytes THEN 'value_too_large'
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_problem(jsonb, text, text, bigint) IS
+'What is wrong with one fact of a batch {key, value, tags?, shared?} written by this kind '
+'and session under the value cap, as a problem code (not_object, unknown_field, '
+'key_not_string, bad_key, value_missing, shared_not_boolean, bad_tags, key_not_writable, '
+'no_session, value_too_large), or NULL. raise_fact_problem words it.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.raise_fact_problem(
+    problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint
+) RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    item_key text := item ->> 'key';
+BEGIN
+    CASE problem
+    WHEN 'not_object' THEN
+        RAISE EXCEPTION 'fact % is not an object', fact_position USING ERRCODE = '22023';
+    WHEN 'unknown_field' THEN
+        RAISE EXCEPTION 'fact % has an unknown field', fact_position
+            USING ERRCODE = '22023', HINT = 'fields are key, value, tags, shared';
+    WHEN 'key_not_string' THEN
+        RAISE EXCEPTION 'fact %: key must be a string', fact_position USING ERRCODE = '22023';
+    WHEN 'bad_key' THEN
+        PERFORM @schema@_internal.check_key(item_key);
+    WHEN 'value_missing' THEN
+        RAISE EXCEPTION 'fact % (%): value is missing', fact_position, item_key
+            USING ERRCODE = '22023', HINT = 'pass any JSON value; null is a value';
+    WHEN 'shared_not_boolean' THEN
+        RAISE EXCEPTION 'fact % (%): shared must be true or false', fact_position, item_key
+            USING ERRCODE = '22023';
+    WHEN 'bad_tags' THEN
+        RAISE EXCEPTION 'fact % (%): tags must be an array of at most 64 non-empty strings '
+            'of at most 100 characters', fact_position, item_key USING ERRCODE = '22023';
+    WHEN 'key_not_writable' THEN
+        RAISE EXCEPTION 'agent kind % may not write key %', kind, item_key
+            USING ERRCODE = '42501',
+                  HINT = 'tools/ is reserved to the tool layer; config/facts-manager/ to the '
+                         'facts manager';
+    WHEN 'no_session' THEN
+        RAISE EXCEPTION 'fact % (%): a session-scoped fact needs a session in the caller context',
+            fact_position, item_key
+            USING ERRCODE = '22023',
+                  HINT = 'set_context(session_id => ...) or store it with shared => true';
+    WHEN 'value_too_large' THEN
+        RAISE EXCEPTION 'fact % (%): value is % bytes, over the cap of % bytes', fact_position,
+            item_key, pg_catalog.octet_length((item -> 'value')::text), max_bytes
+            USING ERRCODE = '22023', HINT = 'store a reference instead, or ask an operator to '
+                                            'raise value_max_bytes';
+    END CASE;
+    RAISE EXCEPTION 'fact %: unknown problem %', fact_position, pg_catalog.quote_nullable(problem)
+        USING ERRCODE = 'XX000';
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.raise_fact_problem(text, bigint, jsonb, text, bigint) IS
+'Raise the error (22023, or 42501 for a key the kind may not write) that a fact_problem '
+'code stands for, naming the fact by its position in the batch and its key.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.upsert_facts(
+    items jsonb, for_tenant text, session text, agent text
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- Validates every item first and writes nothing unless all are valid; then upserts them in
--- one statement. Returns the per-fact results in input order.
+-- items are already checked (write_facts). Returns the per-fact results in input order.
 DECLARE
-    tenant text := @schema@_internal.context_tenant();
-    kind text := @schema@_internal.context_kind();
-    session text := @schema@_internal.context_session();
-    parent text := NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), '');
-    agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
-    max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes', '1048576'))::bigint;
-    item jsonb;
-    position int := 0;
-    item_key text;
-    item_shared boolean;
-    value_bytes bigint;
-    rows jsonb := '[]';
-    duplicates text;
-    needs_session boolean := false;
+    rows jsonb;
 BEGIN
-    IF kind = 'tuner' THEN
-        RAISE EXCEPTION 'the tuner reads everything and writes nothing' USING ERRCODE = '42501';
-    END IF;
-    IF items IS NULL OR pg_catalog.jsonb_typeof(items) <> 'array' THEN
-        RAISE EXCEPTION 'facts must be a JSON array of {key, value, tags?, shared?}'
-            USING ERRCODE = '22023';
-    END IF;
-    IF pg_catalog.jsonb_array_length(items) > 1000 THEN
-        RAISE EXCEPTION 'a batch holds at most 1000 facts, not %', pg_catalog.jsonb_array_length(items)
-            USING ERRCODE = '22023', HINT = 'split the batch';
-    END IF;
-    FOR item IN SELECT e FROM pg_catalog.jsonb_array_elements(items) AS e LOOP
-        position := position + 1;
-        IF pg_catalog.jsonb_typeof(item) <> 'object' THEN
-            RAISE EXCEPTION 'fact % is not an object', position USING ERRCODE = '22023';
-        END IF;
-        IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(item) AS k
-                    WHERE k NOT IN ('key', 'value', 'tags', 'shared')) THEN
-            RAISE EXCEPTION 'fact % has an unknown field', position
-                USING ERRCODE = '22023', HINT = 'fields are key, value, tags, shared';
-        END IF;
-        IF pg_catalog.jsonb_typeof(item -> 'key') IS DISTINCT FROM 'string' THEN
-            RAISE EXCEPTION 'fact %: key must be a string', position USING ERRCODE = '22023';
-        END IF;
-        item_key := @schema@_internal.check_key(item ->> 'key');
-        IF NOT item ? 'value' THEN
-            RAISE EXCEPTION 'fact % (%): value is missing', position, item_key
-                USING ERRCODE = '22023', HINT = 'pass any JSON value; null is a value';
-        END IF;
-        IF item ? 'shared' AND pg_catalog.jsonb_typeof(item -> 'shared') NOT IN ('boolean', 'null') THEN
-            RAISE EXCEPTION 'fact % (%): shared must be true or false', position, item_key
-                USING ERRCODE = '22023';
-        END IF;
-        item_shared := coalesce((item ->> 'shared')::boolean, false);
-        IF item ? 'tags' AND pg_catalog.jsonb_typeof(item -> 'tags') <> 'null' THEN
-            IF pg_catalog.jsonb_typeof(item -> 'tags') <> 'array'
-               OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(item -> 'tags') AS t
-                           WHERE pg_catalog.jsonb_typeof(t) <> 'string' OR t #>> '{}' = ''
-                              OR pg_catalog.length(t #>> '{}') > 100)
-               OR pg_catalog.jsonb_array_length(item -> 'tags') > 64 THEN
-                RAISE EXCEPTION 'fact % (%): tags must be an array of at most 64 non-empty strings '
-                    'of at most 100 characters', position, item_key USING ERRCODE = '22023';
-            END IF;
-        END IF;
-        IF @schema@_internal.key_access(item_key, kind) NOT IN ('write', 'all') THEN
-            RAISE EXCEPTION 'agent kind % may not write key %', kind, item_key
-                USING ERRCODE = '42501',
-                      HINT = 'tools/ is reserved to the tool layer; config/facts-manager/ to the '
-                             'facts manager';
-        END IF;
-        IF NOT item_shared THEN
-            needs_session := true;
-            IF session IS NULL THEN
-                RAISE EXCEPTION 'fact % (%): a session-scoped fact needs a session in the caller context',
-                    position, item_key
-                    USING ERRCODE = '22023',
-                          HINT = 'set_context(session_id => ...) or store it with shared => true';
-            END IF;
-        END IF;
-        value_bytes := pg_catalog.octet_length((item -> 'value')::text);
-        IF value_bytes > max_bytes THEN  -- measured as jsonb's own text form
-            RAISE EXCEPTION 'fact % (%): value is % bytes, over the cap of % bytes', position,
-                item_key, value_bytes, max_bytes
-                USING ERRCODE = '22023', HINT = 'store a reference instead, or ask an operator to '
-                                                'raise value_max_bytes';
-        END IF;
-    END LOOP;
-
-    WITH input AS (
-        SELECT e.ord, e.item ->> 'key' AS key,
-               coalesce((e.item ->> 'shared')::boolean, false) AS shared
-          FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)
-    )
-    SELECT pg_catalog.string_agg(d.key, ', ' ORDER BY d.key) INTO duplicates
-      FROM (SELECT CASE WHEN i.shared THEN 'shared:' ELSE 'session:' END || i.key AS key
-              FROM input AS i GROUP BY 1 HAVING pg_catalog.count(*) > 1) AS d;
-    IF duplicates IS NOT NULL THEN
-        RAISE EXCEPTION 'the batch stores the same key in the same scope more than once'
-            USING ERRCODE = '22023', DETAIL = 'repeated: ' || duplicates,
-                  HINT = 'keep one entry per key and scope';
-    END IF;
-
-    IF session IS NOT NULL AND needs_session THEN
-        PERFORM @schema@_internal.ensure_session(tenant, session, parent, agent, true);
-    END IF;
-
     WITH input AS (
         SELECT e.ord, e.item ->> 'key' AS key, e.item -> 'value' AS value,
                coalesce((e.item ->> 'shared')::boolean, false) AS shared,
@@ -123,7 +131,7 @@ BEGIN
         INSERT INTO @schema@_internal.facts AS f (
             tenant, scope_key, key, value, shared, session_id, agent_id, tags,
             created_at, updated_at, system_time)
-        SELECT tenant,
+        SELECT for_tenant,
                CASE WHEN i.shared THEN 'shared:' || i.key ELSE 'session:' || session || ':' || i.key END,
                i.key, i.value, i.shared, session, agent, i.tags,
                pg_catalog.clock_timestamp(), pg_catalog.clock_timestamp(),
@@ -150,9 +158,83 @@ BEGIN
 END
 $fn$;
 
+COMMENT ON FUNCTION @schema@_internal.upsert_facts(jsonb, text, text, text) IS
+'Insert or overwrite a checked batch of facts in one statement, in scope-key order (the one '
+'lock order of every writer); an unchanged fact is left as it is. Returns {key, shared, '
+'scope, stored} per fact, in input order.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.write_facts(items jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+-- Checks every item first and writes nothing unless all are valid; then upserts them in
+-- one statement. Returns the per-fact results in input order.
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
+    session text := @schema@_internal.context_session();
+    parent text := NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), '');
+    agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
+    max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes', '1048576'))::bigint;
+    bad record;
+    duplicates text;
+    needs_session boolean;
+BEGIN
+    IF kind = 'tuner' THEN
+        RAISE EXCEPTION 'the tuner reads everything and writes nothing' USING ERRCODE = '42501';
+    END IF;
+    IF items IS NULL OR pg_catalog.jsonb_typeof(items) <> 'array' THEN
+        RAISE EXCEPTION 'facts must be a JSON array of {key, value, tags?, shared?}'
+            USING ERRCODE = '22023';
+    END IF;
+    IF pg_catalog.jsonb_array_length(items) > 1000 THEN
+        RAISE EXCEPTION 'a batch holds at most 1000 facts, not %', pg_catalog.jsonb_array_length(items)
+            USING ERRCODE = '22023', HINT = 'split the batch';
+    END IF;
+
+    -- The first fact with a problem, in input order.
+    SELECT p.ord, p.item, p.problem INTO bad
+      FROM (SELECT e.ord, e.item,
+                   @schema@_internal.fact_problem(e.item, kind, session, max_bytes) AS problem
+              FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)) AS p
+     WHERE p.problem IS NOT NULL
+     ORDER BY p.ord
+     LIMIT 1;
+    IF FOUND THEN
+        PERFORM @schema@_internal.raise_fact_problem(bad.problem, bad.ord, bad.item, kind,
+                                                     max_bytes);
+    END IF;
+
+    -- One entry per key and scope; a session is needed (and registered) for session facts.
+    WITH input AS (
+        SELECT e.item ->> 'key' AS key,
+               coalesce((e.item ->> 'shared')::boolean, false) AS shared
+          FROM pg_catalog.jsonb_array_elements(items) AS e (item)
+    )
+    SELECT (SELECT pg_catalog.string_agg(d.key, ', ' ORDER BY d.key)
+              FROM (SELECT CASE WHEN i.shared THEN 'shared:' ELSE 'session:' END || i.key AS key
+                      FROM input AS i GROUP BY 1 HAVING pg_catalog.count(*) > 1) AS d),
+           coalesce((SELECT pg_catalog.bool_or(NOT i.shared) FROM input AS i), false)
+      INTO duplicates, needs_session;
+    IF duplicates IS NOT NULL THEN
+        RAISE EXCEPTION 'the batch stores the same key in the same scope more than once'
+            USING ERRCODE = '22023', DETAIL = 'repeated: ' || duplicates,
+                  HINT = 'keep one entry per key and scope';
+    END IF;
+    IF session IS NOT NULL AND needs_session THEN
+        PERFORM @schema@_internal.ensure_session(tenant, session, parent, agent, true);
+    END IF;
+
+    RETURN @schema@_internal.upsert_facts(items, tenant, session, agent);
+END
+$fn$;
+
 COMMENT ON FUNCTION @schema@_internal.write_facts(jsonb) IS
-'The working-memory write path: validate a batch of {key, value, tags?, shared?} against '
-'the caller context, then upsert it all or nothing.';
+'The working-memory write path: check a batch of {key, value, tags?, shared?} against the '
+'caller context (fact_problem), then upsert it all or nothing (upsert_facts).';
 
 CREATE OR REPLACE FUNCTION @schema@.store_fact(
     key text,

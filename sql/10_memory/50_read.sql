@@ -1,5 +1,72 @@
 -- read_facts and fact_history.
 
+-- The two helpers below are inlined into read_facts' statements (LANGUAGE sql, STABLE,
+-- no SET clause, every name qualified; tests/lint_sql.py lists them). read_facts passes
+-- constants for by_key, and visible_facts passes constants for want_shared and
+-- in_sessions, which fold away once inlined: each call plans as its own branch, with the
+-- conditions its partial index needs, and the scope rule is written once.
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_branch(
+    enabled boolean, by_key boolean, want_shared boolean, in_sessions boolean,
+    for_tenant text, sessions text [], head text, head_end text, kind text, like_key text,
+    want_tags text [], want_session text, want_agent text, lim integer
+) RETURNS SETOF @schema@_internal.facts
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT c.* FROM @schema@_internal.facts AS c
+     WHERE enabled
+       AND c.tenant OPERATOR(pg_catalog.=) for_tenant
+       AND c.shared OPERATOR(pg_catalog.=) want_shared
+       AND (NOT in_sessions OR c.session_id OPERATOR(pg_catalog.=) ANY (sessions))
+       AND c.deleted_at IS NULL
+       AND (NOT by_key OR (c.key OPERATOR(pg_catalog.~>=~) head
+                           AND c.key OPERATOR(pg_catalog.~<~) head_end))
+       AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
+               kind, like_key, want_tags, want_session, want_agent)
+     ORDER BY c.updated_at DESC, c.key, c.scope_key
+     LIMIT lim
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_branch(
+    boolean, boolean, boolean, boolean, text, text [], text, text, text, text, text [],
+    text, text, integer) IS
+'One branch of a current read (inlined): the live facts of one scope (shared, or session '
+'facts of the given sessions or of all), within the key range [head, head_end) when '
+'by_key, passing fact_matches, newest first, cut to lim; nothing unless enabled.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.visible_facts(
+    by_key boolean, for_tenant text, with_shared boolean, every_session boolean,
+    sessions text [], head text, head_end text, kind text, like_key text, want_tags text [],
+    want_session text, want_agent text, lim integer
+) RETURNS SETOF @schema@_internal.facts
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT f.*
+      FROM (SELECT s.* FROM @schema@_internal.facts_branch(with_shared, by_key, true, false,
+                for_tenant, sessions, head, head_end, kind, like_key, want_tags, want_session,
+                want_agent, lim) AS s
+            UNION ALL
+            SELECT t.* FROM @schema@_internal.facts_branch(NOT every_session, by_key, false, true,
+                for_tenant, sessions, head, head_end, kind, like_key, want_tags, want_session,
+                want_agent, lim) AS t
+            UNION ALL
+            SELECT e.* FROM @schema@_internal.facts_branch(every_session, by_key, false, false,
+                for_tenant, sessions, head, head_end, kind, like_key, want_tags, want_session,
+                want_agent, lim) AS e) AS f
+     ORDER BY f.updated_at DESC, f.key, f.scope_key
+     LIMIT lim
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.visible_facts(
+    boolean, text, boolean, boolean, text [], text, text, text, text, text [], text, text,
+    integer) IS
+'The current facts a read may see (inlined into read_facts): shared ones when with_shared, '
+'session facts of every session when every_session, else of the given sessions; each branch '
+'cut to lim before the merge, newest first, then key.';
+
 CREATE OR REPLACE FUNCTION @schema@.read_facts(
     key_pattern text DEFAULT NULL,
     tags text [] DEFAULT NULL,
@@ -83,67 +150,25 @@ BEGIN
         END IF;
     END IF;
 
-    -- Three branches (shared facts, the spawn tree's session facts, every session fact),
-    -- each index-backed and cut to the limit before they are merged; the flags are
-    -- one-time filters, so only the branches this call needs run. Two statements, so each
-    -- keeps its own cached plan: by key range when the pattern has a literal head, by
-    -- recency otherwise.
+    -- Shared facts, the spawn tree's session facts, or every session fact: visible_facts
+    -- (below) merges one index-backed branch of each, cut to the limit. Two statements,
+    -- so each keeps its own cached plan: by key range when the pattern has a literal head,
+    -- by recency otherwise (by_key must be a constant for the branches to fold).
     IF known_at IS NULL AND head <> '' THEN
         RETURN QUERY
         SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
                f.created_at, f.updated_at, f.etag
-          FROM ((SELECT c.* FROM @schema@_internal.facts AS c
-                 WHERE with_shared AND c.tenant = tenant AND c.shared
-                   AND c.deleted_at IS NULL
-                   AND c.key ~>=~ head AND c.key ~<~ head_end
-                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-                           kind, like_key, tags, session_id, agent_id)
-                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
-                UNION ALL
-                (SELECT c.* FROM @schema@_internal.facts AS c
-                 WHERE NOT every_session AND c.tenant = tenant AND NOT c.shared
-                   AND c.session_id = ANY (sessions) AND c.deleted_at IS NULL
-                   AND c.key ~>=~ head AND c.key ~<~ head_end
-                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-                           kind, like_key, tags, session_id, agent_id)
-                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
-                UNION ALL
-                (SELECT c.* FROM @schema@_internal.facts AS c
-                 WHERE every_session AND c.tenant = tenant AND NOT c.shared
-                   AND c.deleted_at IS NULL
-                   AND c.key ~>=~ head AND c.key ~<~ head_end
-                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-                           kind, like_key, tags, session_id, agent_id)
-                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")) AS f
-         ORDER BY f.updated_at DESC, f.key, f.scope_key
-         LIMIT "limit";
+          FROM @schema@_internal.visible_facts(true, tenant, with_shared, every_session,
+                   sessions, head, head_end, kind, like_key, tags, session_id, agent_id,
+                   "limit") AS f;
         RETURN;
     ELSIF known_at IS NULL THEN
         RETURN QUERY
         SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
                f.created_at, f.updated_at, f.etag
-          FROM ((SELECT c.* FROM @schema@_internal.facts AS c
-                 WHERE with_shared AND c.tenant = tenant AND c.shared
-                   AND c.deleted_at IS NULL
-                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-                           kind, like_key, tags, session_id, agent_id)
-                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
-                UNION ALL
-                (SELECT c.* FROM @schema@_internal.facts AS c
-                 WHERE NOT every_session AND c.tenant = tenant AND NOT c.shared
-                   AND c.session_id = ANY (sessions) AND c.deleted_at IS NULL
-                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-                           kind, like_key, tags, session_id, agent_id)
-                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")
-                UNION ALL
-                (SELECT c.* FROM @schema@_internal.facts AS c
-                 WHERE every_session AND c.tenant = tenant AND NOT c.shared
-                   AND c.deleted_at IS NULL
-                   AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-                           kind, like_key, tags, session_id, agent_id)
-                 ORDER BY c.updated_at DESC, c.key, c.scope_key LIMIT "limit")) AS f
-         ORDER BY f.updated_at DESC, f.key, f.scope_key
-         LIMIT "limit";
+          FROM @schema@_internal.visible_facts(false, tenant, with_shared, every_session,
+                   sessions, head, head_end, kind, like_key, tags, session_id, agent_id,
+                   "limit") AS f;
         RETURN;
     END IF;
 

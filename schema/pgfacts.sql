@@ -1,0 +1,1011 @@
+-- The installed pgfacts schema, normalised: written by `make schema` from a fresh
+-- install (tests/catalog.py); tests/test_schema_snapshot.py fails when it is stale.
+-- A reading aid, not a script: the migrations and sql/ build the database.
+-- Functions are listed by signature, without bodies (read those in sql/).
+
+CREATE SCHEMA pgfacts AUTHORIZATION pgfacts_owner;
+GRANT USAGE ON SCHEMA pgfacts TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+COMMENT ON SCHEMA pgfacts IS 'pgfacts SQL API: functions, views and types agents and apps call';
+CREATE SCHEMA pgfacts_internal AUTHORIZATION pgfacts_owner;
+GRANT USAGE ON SCHEMA pgfacts_internal TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT USAGE, CREATE ON SCHEMA pgfacts_internal TO pgfacts_maintainer;
+COMMENT ON SCHEMA pgfacts_internal IS 'pgfacts internal tables and helpers; not an API';
+
+CREATE TYPE pgfacts_internal.claim_input AS (
+    position integer,
+    problem text,
+    hint text,
+    subject bigint,
+    predicate text,
+    cardinality text,
+    object jsonb,
+    object_entity bigint,
+    text text,
+    confidence real,
+    valid_from timestamp with time zone,
+    valid_to timestamp with time zone,
+    locator jsonb,
+    quote text,
+    replaces bigint,
+    assertion text,
+    retracted boolean
+);
+ALTER TYPE pgfacts_internal.claim_input OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_internal.claim_sources (
+    tenant text NOT NULL,
+    claim_id bigint NOT NULL,
+    episode_id bigint NOT NULL,
+    locator jsonb,
+    quote text,
+    asserted_valid tstzrange NOT NULL,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT claim_sources_claim_fkey FOREIGN KEY (tenant, claim_id) REFERENCES pgfacts_internal.claims(tenant, claim_id) ON DELETE CASCADE,
+    CONSTRAINT claim_sources_episode_fkey FOREIGN KEY (tenant, episode_id) REFERENCES pgfacts_internal.episodes(tenant, episode_id) ON DELETE CASCADE,
+    CONSTRAINT claim_sources_pkey PRIMARY KEY (tenant, claim_id, episode_id)
+);
+ALTER TABLE pgfacts_internal.claim_sources OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.claim_sources ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.claim_sources FORCE ROW LEVEL SECURITY;
+CREATE INDEX claim_sources_episode_idx ON pgfacts_internal.claim_sources USING btree (episode_id, tenant);
+CREATE POLICY tenant_isolation ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.claim_sources TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.claim_sources IS 'The episodes (with locator and quote) that support each claim';
+
+CREATE TABLE pgfacts_internal.claims (
+    tenant text NOT NULL,
+    claim_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    subject_id bigint NOT NULL,
+    predicate text NOT NULL,
+    cardinality text NOT NULL,
+    object_value jsonb,
+    object_entity_id bigint,
+    text text,
+    confidence real NOT NULL,
+    assertion text NOT NULL,
+    valid tstzrange NOT NULL,
+    asserted_valid tstzrange NOT NULL,
+    system_time tstzrange NOT NULL,
+    retired_reason text,
+    superseded_by bigint,
+    copied_from bigint,
+    search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(text, ''::text) || ' '::text) || COALESCE((object_value #>> '{}'::text[]), ''::text)))) STORED,
+    CONSTRAINT claims_confidence_range CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
+    CONSTRAINT claims_object_entity_fkey FOREIGN KEY (tenant, object_entity_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
+    CONSTRAINT claims_object_present CHECK (((object_value IS NOT NULL) OR (object_entity_id IS NOT NULL))),
+    CONSTRAINT claims_one_live_value EXCLUDE USING gist (tenant WITH =, subject_id WITH =, predicate WITH =, valid WITH &&) WHERE (((cardinality = 'one'::text) AND upper_inf(system_time))),
+    CONSTRAINT claims_pkey PRIMARY KEY (tenant, claim_id),
+    CONSTRAINT claims_predicate_fkey FOREIGN KEY (tenant, predicate) REFERENCES pgfacts_internal.predicates(tenant, name),
+    CONSTRAINT claims_retired_reason_check CHECK ((retired_reason = ANY (ARRAY['superseded'::text, 'narrowed'::text, 'replaced'::text, 'retracted'::text, 'source_changed'::text, 'outranked'::text, 'rewritten'::text]))),
+    CONSTRAINT claims_retired_shape CHECK (((retired_reason IS NULL) = upper_inf(system_time))),
+    CONSTRAINT claims_subject_fkey FOREIGN KEY (tenant, subject_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
+    CONSTRAINT claims_system_time_not_empty CHECK ((NOT isempty(system_time))),
+    CONSTRAINT claims_valid_not_empty CHECK ((NOT isempty(valid)))
+);
+ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
+CREATE INDEX claims_search_idx ON pgfacts_internal.claims USING gin (search_vector);
+CREATE INDEX claims_slot_idx ON pgfacts_internal.claims USING btree (subject_id, predicate, claim_id);
+CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.claims IS 'Bi-temporal claims: never edited, only retired (system time closed) with a reason';
+
+CREATE TABLE pgfacts_internal.entities (
+    tenant text NOT NULL,
+    entity_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    aliases text[] DEFAULT '{}'::text[] NOT NULL,
+    external_ref text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entities_external_ref_key UNIQUE (external_ref, tenant),
+    CONSTRAINT entities_pkey PRIMARY KEY (tenant, entity_id),
+    CONSTRAINT entities_shape CHECK ((((length(kind) >= 1) AND (length(kind) <= 100)) AND ((length(name) >= 1) AND (length(name) <= 500))))
+);
+ALTER TABLE pgfacts_internal.entities OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.entities ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.entities FORCE ROW LEVEL SECURITY;
+CREATE INDEX entities_name_idx ON pgfacts_internal.entities USING btree (lower(name), kind, tenant);
+CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.entities IS 'Things claims are about (people, services, ...)';
+
+CREATE TYPE pgfacts_internal.episode_claim AS (
+    position integer,
+    subject bigint,
+    predicate text,
+    object jsonb,
+    object_entity bigint,
+    text text,
+    confidence real,
+    valid_from timestamp with time zone,
+    valid_to timestamp with time zone,
+    locator jsonb,
+    quote text,
+    replaces_assertion text
+);
+ALTER TYPE pgfacts_internal.episode_claim OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_internal.episodes (
+    tenant text NOT NULL,
+    episode_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    source_kind text NOT NULL,
+    source_ref text NOT NULL,
+    content_hash text NOT NULL,
+    occurred_at timestamp with time zone,
+    trust text NOT NULL,
+    extractor text,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    written pgfacts_internal.episode_claim[],
+    written_at timestamp with time zone,
+    event_seq bigint,
+    CONSTRAINT episodes_pkey PRIMARY KEY (tenant, episode_id),
+    CONSTRAINT episodes_source_key UNIQUE (source_ref, source_kind, content_hash, tenant),
+    CONSTRAINT episodes_trust_check CHECK ((trust = ANY (ARRAY['operator'::text, 'owner'::text, 'agent'::text, 'third_party'::text])))
+);
+ALTER TABLE pgfacts_internal.episodes OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.episodes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.episodes FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
+
+CREATE TABLE pgfacts_internal.fact_versions (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    version_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    scope_key text NOT NULL,
+    key text NOT NULL,
+    value jsonb NOT NULL,
+    shared boolean NOT NULL,
+    session_id text,
+    agent_id text,
+    tags text[] NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    deleted_at timestamp with time zone,
+    etag bigint NOT NULL,
+    system_time tstzrange NOT NULL,
+    CONSTRAINT fact_versions_closed CHECK (((NOT isempty(system_time)) AND (NOT upper_inf(system_time)))),
+    CONSTRAINT fact_versions_no_overlap EXCLUDE USING gist (tenant WITH =, scope_key WITH =, system_time WITH &&),
+    CONSTRAINT fact_versions_pkey PRIMARY KEY (tenant, version_id)
+);
+ALTER TABLE pgfacts_internal.fact_versions OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_versions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_versions FORCE ROW LEVEL SECURITY;
+CREATE INDEX fact_versions_fact_idx ON pgfacts_internal.fact_versions USING btree (tenant, fact_id, version_id);
+CREATE POLICY hide_tool_keys ON pgfacts_internal.fact_versions AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((NOT starts_with(key, 'tools/'::text)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.fact_versions TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT, INSERT ON TABLE pgfacts_internal.fact_versions TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_versions IS 'Earlier versions of working-memory facts, each with the system-time range it was current';
+
+CREATE TABLE pgfacts_internal.facts (
+    tenant text NOT NULL,
+    fact_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    scope_key text NOT NULL,
+    key text NOT NULL,
+    value jsonb NOT NULL,
+    shared boolean NOT NULL,
+    session_id text,
+    agent_id text,
+    owner_session_id text,
+    owner_agent_id text,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    deleted_at timestamp with time zone,
+    etag bigint NOT NULL,
+    last_crawled_at timestamp with time zone,
+    system_time tstzrange NOT NULL,
+    CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
+    CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
+    CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
+    CONSTRAINT facts_scope_key_key UNIQUE (tenant, scope_key),
+    CONSTRAINT facts_scope_shape CHECK (((shared AND (scope_key = ('shared:'::text || key))) OR ((NOT shared) AND (session_id IS NOT NULL) AND (scope_key = ((('session:'::text || session_id) || ':'::text) || key))))),
+    CONSTRAINT facts_system_time_current CHECK (((NOT isempty(system_time)) AND upper_inf(system_time)))
+);
+ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
+CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC, key) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_session_key_idx ON pgfacts_internal.facts USING btree (tenant, session_id, key text_pattern_ops) WHERE ((NOT shared) AND (deleted_at IS NULL));
+CREATE INDEX facts_shared_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (shared AND (deleted_at IS NULL));
+CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC, key, scope_key) WHERE (shared AND (deleted_at IS NULL));
+CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
+CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops, fact_id) WHERE (last_crawled_at IS NULL);
+CREATE POLICY hide_tool_keys ON pgfacts_internal.facts AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((NOT starts_with(key, 'tools/'::text)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER facts_before_delete BEFORE DELETE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_delete();
+CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_insert();
+CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
+CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
+CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
+GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
+
+CREATE SEQUENCE pgfacts_internal.facts_etag_seq;
+ALTER SEQUENCE pgfacts_internal.facts_etag_seq OWNER TO pgfacts_owner;
+
+CREATE SEQUENCE pgfacts_internal.knowledge_event_seq;
+ALTER SEQUENCE pgfacts_internal.knowledge_event_seq OWNER TO pgfacts_owner;
+COMMENT ON SEQUENCE pgfacts_internal.knowledge_event_seq IS 'The order of knowledge writes: episodes, retractions and restores';
+
+CREATE TABLE pgfacts_internal.override_requests (
+    tenant text NOT NULL,
+    idempotency_key text NOT NULL,
+    request_hash text NOT NULL,
+    result jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT override_requests_pkey PRIMARY KEY (tenant, idempotency_key)
+);
+ALTER TABLE pgfacts_internal.override_requests OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.override_requests ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.override_requests FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.override_requests IS 'Operator overrides by idempotency key: a retry returns the first result';
+
+CREATE TABLE pgfacts_internal.predicates (
+    tenant text NOT NULL,
+    name text NOT NULL,
+    cardinality text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT predicates_cardinality_check CHECK ((cardinality = ANY (ARRAY['one'::text, 'many'::text, 'event'::text]))),
+    CONSTRAINT predicates_name_shape CHECK ((name ~ '^[a-z][a-z0-9_]{0,99}$'::text)),
+    CONSTRAINT predicates_pkey PRIMARY KEY (tenant, name)
+);
+ALTER TABLE pgfacts_internal.predicates OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.predicates ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.predicates FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.predicates TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.predicates IS 'What can be claimed: one (one value at a time), many (values coexist), event (a point in time)';
+
+CREATE TABLE pgfacts_internal.purge_audit (
+    tenant text NOT NULL,
+    audit_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    source_kind text NOT NULL,
+    source_ref_sha256 text NOT NULL,
+    purged_at timestamp with time zone DEFAULT now() NOT NULL,
+    counts jsonb NOT NULL,
+    CONSTRAINT purge_audit_pkey PRIMARY KEY (tenant, audit_id)
+);
+ALTER TABLE pgfacts_internal.purge_audit OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.purge_audit ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.purge_audit FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.purge_audit IS 'One row per purge_source: what kind of source, a hash of its ref, counts; never content';
+
+CREATE TABLE pgfacts_internal.retractions (
+    tenant text NOT NULL,
+    retraction_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    assertion text NOT NULL,
+    claim_id bigint,
+    retracted_at timestamp with time zone DEFAULT now() NOT NULL,
+    restored_at timestamp with time zone,
+    subject_id bigint,
+    predicate text,
+    retracted_seq bigint,
+    restored_seq bigint,
+    CONSTRAINT retractions_pkey PRIMARY KEY (tenant, retraction_id)
+);
+ALTER TABLE pgfacts_internal.retractions OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.retractions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.retractions FORCE ROW LEVEL SECURITY;
+CREATE UNIQUE INDEX retractions_active_key ON pgfacts_internal.retractions USING btree (tenant, assertion) WHERE (restored_at IS NULL);
+CREATE INDEX retractions_claim_idx ON pgfacts_internal.retractions USING btree (tenant, claim_id);
+CREATE INDEX retractions_slot_idx ON pgfacts_internal.retractions USING btree (subject_id, predicate);
+CREATE POLICY tenant_isolation ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.retractions TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.retractions IS 'Retracted assertions (negative memory)';
+
+CREATE TABLE pgfacts_internal.schema_ledger (
+    kind text NOT NULL,
+    name text NOT NULL,
+    sha256 text NOT NULL,
+    package_version text NOT NULL,
+    applied_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT schema_ledger_kind_check CHECK ((kind = ANY (ARRAY['migration'::text, 'definition'::text]))),
+    CONSTRAINT schema_ledger_pkey PRIMARY KEY (kind, name),
+    CONSTRAINT schema_ledger_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text))
+);
+ALTER TABLE pgfacts_internal.schema_ledger OWNER TO pgfacts_owner;
+COMMENT ON TABLE pgfacts_internal.schema_ledger IS 'Applied migrations and definition files with their sha256 (maintained by pgfacts migrate)';
+
+CREATE TABLE pgfacts_internal.sessions (
+    tenant text NOT NULL,
+    session_id text NOT NULL,
+    parent_session_id text,
+    root_session_id text NOT NULL,
+    agent_id text,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    ended_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    CONSTRAINT sessions_id_shape CHECK ((((octet_length(session_id) >= 1) AND (octet_length(session_id) <= 256)) AND (strpos(session_id, ':'::text) = 0))),
+    CONSTRAINT sessions_not_own_parent CHECK ((parent_session_id <> session_id)),
+    CONSTRAINT sessions_parent_fkey FOREIGN KEY (tenant, parent_session_id) REFERENCES pgfacts_internal.sessions(tenant, session_id),
+    CONSTRAINT sessions_pkey PRIMARY KEY (tenant, session_id),
+    CONSTRAINT sessions_root_shape CHECK (((parent_session_id IS NULL) = (root_session_id = session_id)))
+);
+ALTER TABLE pgfacts_internal.sessions OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.sessions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.sessions FORCE ROW LEVEL SECURITY;
+CREATE INDEX sessions_parent_idx ON pgfacts_internal.sessions USING btree (tenant, parent_session_id) WHERE (parent_session_id IS NOT NULL);
+CREATE INDEX sessions_root_idx ON pgfacts_internal.sessions USING btree (tenant, root_session_id);
+CREATE POLICY tenant_isolation ON pgfacts_internal.sessions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.sessions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.sessions TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.sessions IS 'Session registry per tenant: the spawn tree is the parent_session_id forest';
+
+CREATE TABLE pgfacts_internal.settings (
+    tenant text NOT NULL,
+    name text NOT NULL,
+    value jsonb NOT NULL,
+    updated_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT settings_pkey PRIMARY KEY (tenant, name)
+);
+ALTER TABLE pgfacts_internal.settings OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.settings FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.settings AS PERMISSIVE FOR ALL TO public USING ((tenant = ANY (ARRAY[( SELECT pgfacts_internal.context_tenant() AS context_tenant), '*'::text]))) WITH CHECK ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+GRANT SELECT ON TABLE pgfacts_internal.settings TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.settings IS 'Per-tenant settings; tenant ''*'' holds defaults for every tenant';
+
+CREATE TYPE pgfacts_internal.slot_event AS (
+    kind text,
+    seq bigint,
+    episode pgfacts_internal.episodes,
+    at timestamp with time zone,
+    assertion text,
+    retracted_at timestamp with time zone
+);
+ALTER TYPE pgfacts_internal.slot_event OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_internal.tenant_logins (
+    tenant text NOT NULL,
+    login name NOT NULL,
+    granted_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT tenant_logins_pkey PRIMARY KEY (tenant, login)
+);
+ALTER TABLE pgfacts_internal.tenant_logins OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.tenant_logins ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.tenant_logins FORCE ROW LEVEL SECURITY;
+CREATE INDEX tenant_logins_login_idx ON pgfacts_internal.tenant_logins USING btree (login, tenant);
+CREATE POLICY tenant_logins_manage ON pgfacts_internal.tenant_logins AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = NULLIF(current_setting('pgfacts.binding'::text, true), ''::text))) WITH CHECK ((tenant = NULLIF(current_setting('pgfacts.binding'::text, true), ''::text)));
+CREATE POLICY tenant_logins_own ON pgfacts_internal.tenant_logins AS PERMISSIVE FOR SELECT TO public USING ((login = SESSION_USER));
+GRANT SELECT ON TABLE pgfacts_internal.tenant_logins TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.tenant_logins IS 'Logins bound to tenants: set_context refuses a tenant the login is not bound to';
+
+CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
+    RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.bind_tenant_login(login name, tenant text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.bind_tenant_login(name,text) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts.call_tool(name text, args jsonb DEFAULT '{}'::jsonb, context jsonb DEFAULT NULL::jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.call_tool(text,jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.call_tool(text,jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.changes(since timestamp with time zone, until timestamp with time zone DEFAULT NULL::timestamp with time zone)
+    RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, change text, changed_at timestamp with time zone, retired_reason text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.current_claims(subject bigint)
+    RETURNS TABLE(claim_id bigint, predicate text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.current_claims(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.current_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.current_context()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.current_context() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.current_context() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.define_predicate(name text, cardinality text, description text DEFAULT ''::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.define_predicate(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.define_predicate(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.delete_fact(key text, shared boolean DEFAULT false, pattern boolean DEFAULT false, scope text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.delete_fact(text,boolean,boolean,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.delete_fact(text,boolean,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.delete_session(session_id text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.delete_session(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.delete_session(text) TO pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.end_session(session_id text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.end_session(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.end_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.ensure_entity(kind text, name text, aliases text[] DEFAULT '{}'::text[], external_ref text DEFAULT NULL::text)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.ensure_entity(text,text,text[],text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.ensure_entity(text,text,text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.explain(claim_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.explain(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.explain(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.fact_history(key text, shared boolean DEFAULT false, session_id text DEFAULT NULL::text)
+    RETURNS TABLE(scope_key text, value jsonb, fact_tags text[], fact_agent_id text, etag bigint, deleted boolean, known_from timestamp with time zone, known_to timestamp with time zone, current boolean)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.fact_history(text,boolean,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.fact_history(text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.facts_read_uncrawled(key_prefix text DEFAULT NULL::text, "limit" integer DEFAULT 20)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.facts_read_uncrawled(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.facts_read_uncrawled(text,integer) TO pgfacts_crawler, pgfacts_facts_manager;
+
+CREATE FUNCTION pgfacts.facts_set_crawled(scope_keys jsonb DEFAULT NULL::jsonb, key_prefix text DEFAULT NULL::text, crawled boolean DEFAULT true)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.facts_set_crawled(jsonb,text,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.facts_set_crawled(jsonb,text,boolean) TO pgfacts_crawler, pgfacts_facts_manager;
+
+CREATE FUNCTION pgfacts.history(subject bigint, predicate text)
+    RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.history(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.ingest(jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.ingest(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.override(idempotency_key text, claim jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.override(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.override(text,jsonb) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.purge_source(source_kind text, source_ref text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.purge_source(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.purge_source(text,text) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.purge_tombstones(ttl_seconds integer DEFAULT NULL::integer, "limit" integer DEFAULT 1000)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.purge_tombstones(integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.purge_tombstones(integer,integer) TO pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.read_facts(key_pattern text DEFAULT NULL::text, tags text[] DEFAULT NULL::text[], session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, "limit" integer DEFAULT 50, scope text DEFAULT 'accessible'::text, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
+    RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.register_session(session_id text, parent_session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.register_session(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.register_session(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.restore(claim_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.restore(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.restore(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.retract(claim_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.retract(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.retract(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.run_maintenance()
+    RETURNS jsonb
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.run_maintenance() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.run_maintenance() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.schema_version()
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.schema_version() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.schema_version() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.search_claims(query text, min_confidence real DEFAULT 0.55, include_history boolean DEFAULT false, "limit" integer DEFAULT 8)
+    RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text, confidence real, rank real, current boolean, stopped_believed_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.search_claims(text,real,boolean,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.search_claims(text,real,boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.set_context(text,text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_context(text,text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.set_setting(name text, value jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.set_setting(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_setting(text,jsonb) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.spawn_tree(session_id text DEFAULT NULL::text)
+    RETURNS SETOF text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.spawn_tree(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.spawn_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.store_facts(facts jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.store_facts(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.store_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.tool_definitions()
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.tool_definitions() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.tool_definitions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.unbind_tenant_login(login name, tenant text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.unbind_tenant_login(name,text) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts.verify_slot(subject bigint, predicate text)
+    RETURNS TABLE(difference text, claim jsonb)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.verify_slot(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.verify_slot(bigint,text) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.archive_fact_version(version pgfacts_internal.facts, known_until timestamp with time zone)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.archive_fact_version(pgfacts_internal.facts,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.archive_fact_version(pgfacts_internal.facts,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.arg_bool(args jsonb, name text)
+    RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.arg_bool(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_bool(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.arg_int(args jsonb, name text)
+    RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.arg_int(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_int(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.arg_text(args jsonb, name text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.arg_text(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.arg_text_array(args jsonb, name text)
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.arg_text_array(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text_array(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.arg_timestamp(args jsonb, name text)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text, object_value jsonb, object_entity_id bigint)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_key(key text, what text DEFAULT 'key'::text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_key(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_session_id(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_session_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_tenant_login(tenant text)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_tenant_login(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant_login(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
+    RETURNS integer
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_trust(text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.context_kind()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.context_kind() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.context_session()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.context_session() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.context_tenant()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.context_tenant() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.copy_claim(tenant text, claim_id bigint, valid tstzrange, write_at timestamp with time zone)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.copy_claim(text,bigint,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_claim(text,bigint,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.ensure_session(tenant text, session_id text, parent_session_id text, agent_id text, for_write boolean)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_matches(key text, tags text[], session_id text, agent_id text, kind text, like_key text, want_tags text[], want_session text, want_agent text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text,text[],text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text,text[],text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_problem(item jsonb, kind text, session text, max_bytes bigint)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_before_delete()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_before_delete() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_delete() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_before_insert()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_before_insert() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_before_update()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_before_update() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_update() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_branch(enabled boolean, by_key boolean, want_shared boolean, in_sessions boolean, for_tenant text, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
+    RETURNS SETOF pgfacts_internal.facts
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_notify_intake()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_notify_intake() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_notify_intake() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.index_add(map jsonb, key text, item integer)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.index_add(jsonb,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.index_add(jsonb,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.isolate_tenants(tables text[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.isolate_tenants(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.isolate_tenants(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.key_access(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_access(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.key_problem(key text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.key_problem(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.last_instant(system_time tstzrange)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.last_instant(tstzrange) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.last_instant(tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.live_slot(tenant text, subject bigint, predicate text)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.live_slot(text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.maintain_all_tenants() OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.maintain_all_tenants() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts_internal.next_instant(newest timestamp with time zone)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.next_instant(timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.next_instant(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE STRICT SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.parse_key_pattern(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_key_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.readable_by(key text, kind text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.readable_by(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_by(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predicate text, without_episodes bigint[])
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.require_kind(text[],text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.require_read_committed(operation text)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.require_read_committed(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.restore_assertion(tenant text, subject bigint, predicate text, assertion text, retracted_at timestamp with time zone, restore_at timestamp with time zone, strict boolean)
+    RETURNS bigint[]
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retire_changed_source(tenant text, new_episode bigint, only_subject bigint, only_predicate text, retire_at timestamp with time zone)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retire_claim(tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamp with time zone)
+    RETURNS boolean
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retire_claim(text,bigint,text,bigint,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_claim(text,bigint,text,bigint,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retract_assertion(tenant text, subject bigint, predicate text, assertion text, retract_at timestamp with time zone)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.setting(tenant text, name text, fallback jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.setting(text,text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.slot_instant(tenant text, subject bigint, predicate text)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.slot_instant(text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_instant(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.slot_lock_key(tenant text, subject text, predicate text)
+    RETURNS bigint
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.slot_lock_key(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_lock_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.spawn_tree(tenant text, session_id text)
+    RETURNS text[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.spawn_tree(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.spawn_tree(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.stale_claims(tenant text, source_kind text, source_ref text, new_episode bigint)
+    RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
+    RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.trust_rank(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.trust_rank(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, session text, agent text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, with_shared boolean, every_session boolean, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
+    RETURNS SETOF pgfacts_internal.facts
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.write_claims(tenant text, episode pgfacts_internal.episodes, claims jsonb, floor real, write_at timestamp with time zone, replay boolean)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET enable_seqscan = off
+    SET enable_hashjoin = off
+    SET enable_mergejoin = off
+    SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.write_facts(items jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.write_facts(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.write_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
