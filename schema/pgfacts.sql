@@ -390,6 +390,23 @@ CREATE POLICY tenant_logins_own ON pgfacts_internal.tenant_logins AS PERMISSIVE 
 GRANT SELECT ON TABLE pgfacts_internal.tenant_logins TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.tenant_logins IS 'Logins bound to tenants: set_context refuses a tenant the login is not bound to';
 
+CREATE TABLE pgfacts_internal.tools (
+    name text NOT NULL,
+    layer text NOT NULL,
+    position integer NOT NULL,
+    handler text NOT NULL,
+    api_functions text[] NOT NULL,
+    arguments text[] NOT NULL,
+    description text NOT NULL,
+    input_schema jsonb NOT NULL,
+    CONSTRAINT tools_input_schema_object CHECK ((jsonb_typeof(input_schema) = 'object'::text)),
+    CONSTRAINT tools_pkey PRIMARY KEY (name),
+    CONSTRAINT tools_position_key UNIQUE ("position")
+);
+ALTER TABLE pgfacts_internal.tools OWNER TO pgfacts_owner;
+GRANT SELECT ON TABLE pgfacts_internal.tools TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one row per tool, written by register_tool() from each layer''s definitions; read by call_tool and tool_definitions.';
+
 CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -416,6 +433,13 @@ CREATE FUNCTION pgfacts.changes(since timestamp with time zone, until timestamp 
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.claim_history(subject bigint, predicate text)
+    RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.claim_history(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.claim_history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.current_claims(subject bigint)
     RETURNS TABLE(claim_id bigint, predicate text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone)
@@ -468,10 +492,17 @@ GRANT EXECUTE ON FUNCTION pgfacts.ensure_entity(text,text,text[],text) TO pgfact
 
 CREATE FUNCTION pgfacts.explain(claim_id bigint)
     RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.explain(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.explain(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.explain_claim(claim_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.explain_claim(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.explain_claim(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.fact_history(key text, shared boolean DEFAULT false, session_id text DEFAULT NULL::text)
     RETURNS TABLE(scope_key text, value jsonb, fact_tags text[], fact_agent_id text, etag bigint, deleted boolean, known_from timestamp with time zone, known_to timestamp with time zone, current boolean)
@@ -496,7 +527,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.facts_set_crawled(jsonb,text,boolean) TO pgfac
 
 CREATE FUNCTION pgfacts.history(subject bigint, predicate text)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.history(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -572,7 +603,7 @@ CREATE FUNCTION pgfacts.schema_version()
 ALTER FUNCTION pgfacts.schema_version() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.schema_version() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts.search_claims(query text, min_confidence real DEFAULT 0.55, include_history boolean DEFAULT false, "limit" integer DEFAULT 8)
+CREATE FUNCTION pgfacts.search_claims(query text, min_confidence real DEFAULT NULL::real, include_history boolean DEFAULT false, "limit" integer DEFAULT 8)
     RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text, confidence real, rank real, current boolean, stopped_believed_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
@@ -616,7 +647,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.store_facts(jsonb) TO pgfacts_agent, pgfacts_c
 
 CREATE FUNCTION pgfacts.tool_definitions()
     RETURNS jsonb
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.tool_definitions() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.tool_definitions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -633,6 +664,13 @@ CREATE FUNCTION pgfacts.verify_slot(subject bigint, predicate text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.verify_slot(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.verify_slot(bigint,text) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.agent_kinds()
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.agent_kinds() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.archive_fact_version(version pgfacts_internal.facts, known_until timestamp with time zone)
     RETURNS void
@@ -711,6 +749,13 @@ CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
 ALTER FUNCTION pgfacts_internal.claim_trust(text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.confidence_floor(tenant text)
+    RETURNS real
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.confidence_floor(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.confidence_floor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.context_kind()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -739,12 +784,33 @@ CREATE FUNCTION pgfacts_internal.copy_claim(tenant text, claim_id bigint, valid 
 ALTER FUNCTION pgfacts_internal.copy_claim(text,bigint,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_claim(text,bigint,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.delete_fact_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.delete_fact_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.delete_session_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.delete_session_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_session_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.ensure_session(tenant text, session_id text, parent_session_id text, agent_id text, for_write boolean)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_history_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_history_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_history_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_matches(key text, tags text[], session_id text, agent_id text, kind text, like_key text, want_tags text[], want_session text, want_agent text)
     RETURNS boolean
@@ -792,6 +858,26 @@ CREATE FUNCTION pgfacts_internal.facts_notify_intake()
 ALTER FUNCTION pgfacts_internal.facts_notify_intake() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_notify_intake() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.facts_read_uncrawled_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_set_crawled_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.grant_internal_functions()
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.grant_internal_functions() OWNER TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.index_add(map jsonb, key text, item integer)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -811,7 +897,6 @@ CREATE FUNCTION pgfacts_internal.isolate_tenants(tables text[])
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.isolate_tenants(text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.isolate_tenants(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text
@@ -825,6 +910,13 @@ CREATE FUNCTION pgfacts_internal.key_problem(key text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.key_problem(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.kind_roles(kinds text[])
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.kind_roles(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.kind_roles(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.last_instant(system_time tstzrange)
     RETURNS timestamp with time zone
@@ -875,6 +967,13 @@ CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position 
 ALTER FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.read_facts_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.read_facts_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.readable_by(key text, kind text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -887,6 +986,18 @@ CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predi
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.register_api(signature text, kinds text[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.register_api(text,text[]) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.register_tool(layer text, name text, handler text, api_functions text[], description text, input_schema jsonb)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.register_tool(text,text,text,text[],text,jsonb) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
     RETURNS text
@@ -965,6 +1076,13 @@ CREATE FUNCTION pgfacts_internal.stale_claims(tenant text, source_kind text, sou
 ALTER FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1009,3 +1127,10 @@ CREATE FUNCTION pgfacts_internal.write_facts(items jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.write_facts(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.write_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.writer_kinds()
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.writer_kinds() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.writer_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;

@@ -24,7 +24,7 @@ def test_tuner_reads_the_whole_tenant_and_writes_nothing(call: ToolCaller, db: D
     # The app login holds every kind: acting as tuner still may not write.
     with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
         call("store_fact", {"key": "x", "value": 1, "shared": True}, kind="tuner")
-    assert "writes nothing" in str(info.value)
+    assert "tuner reads and writes nothing" in str(info.value)
     assert count_facts(db, "key = 'x'") == 0
 
 

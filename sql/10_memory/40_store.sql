@@ -183,8 +183,9 @@ DECLARE
     duplicates text;
     needs_session boolean;
 BEGIN
-    IF kind = 'tuner' THEN
-        RAISE EXCEPTION 'the tuner reads everything and writes nothing' USING ERRCODE = '42501';
+    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
+        RAISE EXCEPTION 'agent kind % reads and writes nothing', kind USING ERRCODE = '42501',
+            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
     END IF;
     IF items IS NULL OR pg_catalog.jsonb_typeof(items) <> 'array' THEN
         RAISE EXCEPTION 'facts must be a JSON array of {key, value, tags?, shared?}'

@@ -24,8 +24,9 @@ DECLARE
     head text;
     deleted int;
 BEGIN
-    IF kind = 'tuner' THEN
-        RAISE EXCEPTION 'the tuner reads everything and deletes nothing' USING ERRCODE = '42501';
+    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
+        RAISE EXCEPTION 'agent kind % reads and deletes nothing', kind USING ERRCODE = '42501',
+            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
     END IF;
     manager := kind IN ('facts_manager', 'operator');
     PERFORM @schema@_internal.check_key(key);
