@@ -119,14 +119,18 @@ RESET ROLE;
 UPDATE @schema@_internal.claims AS c
    SET search_doc = pg_catalog.setweight(pg_catalog.to_tsvector('simple'::regconfig, d.doc), 'A')
                     || pg_catalog.setweight(pg_catalog.to_tsvector('english'::regconfig, d.doc), 'B')
-  FROM (SELECT x.tenant, x.claim_id,
-               pg_catalog.concat_ws(' ', x.text, x.object_value #>> '{}',
-                   pg_catalog.translate(x.predicate, '_', ' '), s.name,
-                   pg_catalog.array_to_string(s.aliases, ' '), o.name,
-                   pg_catalog.array_to_string(o.aliases, ' ')) AS doc
-          FROM @schema@_internal.claims AS x
-          JOIN @schema@_internal.entities AS s
-            ON s.tenant = x.tenant AND s.entity_id = x.subject_id
-          LEFT JOIN @schema@_internal.entities AS o
-            ON o.tenant = x.tenant AND o.entity_id = x.object_entity_id) AS d
+  FROM (
+      SELECT
+          x.tenant,
+          x.claim_id,
+          pg_catalog.concat_ws(' ', x.text, x.object_value #>> '{}',
+              pg_catalog.translate(x.predicate, '_', ' '), s.name,
+              pg_catalog.array_to_string(s.aliases, ' '), o.name,
+              pg_catalog.array_to_string(o.aliases, ' ')) AS doc
+      FROM @schema@_internal.claims AS x
+      INNER JOIN @schema@_internal.entities AS s
+          ON x.tenant = s.tenant AND x.subject_id = s.entity_id
+      LEFT JOIN @schema@_internal.entities AS o
+          ON x.tenant = o.tenant AND x.object_entity_id = o.entity_id
+  ) AS d
  WHERE c.tenant = d.tenant AND c.claim_id = d.claim_id;

@@ -99,10 +99,12 @@ BEGIN
     words := '{}';
     negated := pg_catalog.to_tsvector('simple'::regconfig, q) @@ @schema@_internal.negation_query();
     IF q ~ '"' OR q ~ '(^|\s)OR(\s|$)' OR q ~ '(^|\s)-\w' THEN
-        -- Websearch syntax: phrases, OR and exclusions mean what they say, as written or
-        -- stemmed.
-        match := pg_catalog.websearch_to_tsquery('simple'::regconfig, q)
-                 || pg_catalog.websearch_to_tsquery('english'::regconfig, q);
+        -- Websearch syntax: phrases, OR and exclusions mean what they say.
+        -- A quoted phrase means these words as written; otherwise stemmed forms count too.
+        match := pg_catalog.websearch_to_tsquery('simple'::regconfig, q);
+        IF q !~ '"' THEN
+            match := match || pg_catalog.websearch_to_tsquery('english'::regconfig, q);
+        END IF;
         IF pg_catalog.numnode(match) > 0 THEN
             words := ARRAY[match];
         ELSE

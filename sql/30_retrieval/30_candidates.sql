@@ -101,21 +101,26 @@ CREATE OR REPLACE FUNCTION @schema@_internal.fact_text_candidates(
     match tsquery, words tsquery [], negated boolean, key_prefix text, want_tags text [],
     known_at timestamptz, lim integer
 ) RETURNS TABLE (item_id bigint, score real)
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT f.fact_id, @schema@_internal.text_score(f.search_doc, match, words, negated) AS score
+BEGIN
+    -- EXECUTE: planned for this query's words, so the GIN index is chosen when it pays.
+    RETURN QUERY EXECUTE $q$
+    SELECT f.fact_id, @schema@_internal.text_score(f.search_doc, $6, $7, $8) AS score
       FROM @schema@_internal.facts AS f
-     WHERE f.tenant = for_tenant AND f.deleted_at IS NULL AND f.search_doc @@ match
-       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, kind, with_shared,
-                                          every_session, sessions)
-       AND (key_prefix IS NULL OR pg_catalog.starts_with(f.key, key_prefix))
-       AND (want_tags IS NULL OR f.tags @> want_tags)
-       AND (known_at IS NULL OR pg_catalog.lower(f.system_time) <= known_at)
+     WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
+       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $2, $3, $4, $5)
+       AND ($9::text IS NULL OR pg_catalog.starts_with(f.key, $9))
+       AND ($10::text [] IS NULL OR f.tags @> $10)
+       AND ($11::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $11)
      ORDER BY 2 DESC, f.fact_id DESC
-     LIMIT lim
+     LIMIT $12 $q$
+    USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
+          key_prefix, want_tags, known_at, lim;
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_text_candidates(
@@ -129,18 +134,22 @@ CREATE OR REPLACE FUNCTION @schema@_internal.claim_text_candidates(
     history boolean, valid_at timestamptz, known_at timestamptz, lim integer,
     any_valid boolean DEFAULT false
 ) RETURNS TABLE (item_id bigint, score real)
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, match, words, negated)
+BEGIN
+    RETURN QUERY EXECUTE $q$
+    SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, $2, $3, $4)
       FROM @schema@_internal.claims AS c
-     WHERE c.tenant = for_tenant AND c.search_doc @@ match AND c.confidence >= floor
-       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, history,
-                                           valid_at, known_at, any_valid)
+     WHERE c.tenant = $1 AND c.search_doc @@ $2 AND c.confidence >= $5
+       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, $6,
+                                           $7, $8, $10)
      ORDER BY 2 DESC, c.claim_id DESC
-     LIMIT lim
+     LIMIT $9 $q$
+    USING for_tenant, match, words, negated, floor, history, valid_at, known_at, lim, any_valid;
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_text_candidates(

@@ -38,6 +38,7 @@ VOLATILE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+#variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     known integer;

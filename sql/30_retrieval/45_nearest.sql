@@ -1,6 +1,9 @@
 -- Nearest neighbours: the vector candidates (owned by the searcher role, like the text
 -- candidates) and nearest(), the API.
 
+-- Load pgvector in this session so its hnsw.* settings are known to the SET clauses below.
+SELECT public.vector_dims('[1]'::public.vector);
+
 SET LOCAL ROLE @schema@_searcher;
 
 CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates(
@@ -16,15 +19,16 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 -- Filters (tenant, scope, time) apply inside the index scan: it goes on past rows that fail
 -- them until the limit is met, so filtering loses no rows (pgvector 0.8 iterative scans).
-SET hnsw.iterative_scan = relaxed_order
-SET hnsw.max_scan_tuples = 50000
-SET hnsw.ef_search = 100
+SET "hnsw.iterative_scan" = relaxed_order
+SET "hnsw.max_scan_tuples" = 50000
+SET "hnsw.ef_search" = 100
 AS $fn$
 DECLARE
     -- A small candidate set is scanned exactly (recall 1); a large one through HNSW.
     small boolean := (SELECT pg_catalog.count(*) < 3000
                         FROM (SELECT 1 FROM @schema@_internal.embeddings AS e
                                WHERE e.tenant = for_tenant AND e.model = vector_candidates.model
+                               ORDER BY e.item_kind, e.item_id  -- along the primary key
                                LIMIT 3000) AS x);
     -- The expression the HNSW index of this dimension is built on, or, for an exact scan,
     -- one it is not (so the planner reads the tenant's rows by primary key).

@@ -3,27 +3,36 @@
 
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_superseded(for_tenant text, scope_key text)
 RETURNS boolean
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    sources bigint [];
+BEGIN
     -- A fact is stale when the claims extracted from it (episodes of source kind 'fact'
     -- naming its scope key) are no longer current and a current claim holds their slot.
-    WITH own AS (
-        SELECT c.subject_id, c.predicate,
-               pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now() AS now_true
-          FROM @schema@_internal.episodes AS e
-          JOIN @schema@_internal.claim_sources AS s
-            ON s.tenant = e.tenant AND s.episode_id = e.episode_id
-          JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
-         WHERE e.tenant = for_tenant AND e.source_kind = 'fact' AND e.source_ref = scope_key)
-    SELECT NOT EXISTS (SELECT 1 FROM own WHERE own.now_true)
-       AND EXISTS (SELECT 1 FROM own
-                     JOIN @schema@_internal.claims AS x
-                       ON x.tenant = for_tenant AND x.subject_id = own.subject_id
-                      AND x.predicate = own.predicate
-                    WHERE pg_catalog.upper_inf(x.system_time) AND x.valid @> pg_catalog.now())
+    sources := ARRAY(SELECT e.episode_id FROM @schema@_internal.episodes AS e
+                      WHERE e.tenant = for_tenant AND e.source_kind = 'fact'
+                        AND e.source_ref = scope_key);
+    IF pg_catalog.cardinality(sources) = 0 THEN
+        RETURN false;  -- nothing was extracted from it
+    END IF;
+    RETURN (WITH own AS (
+                SELECT c.subject_id, c.predicate,
+                       pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now() AS now_true
+                  FROM @schema@_internal.claim_sources AS s
+                  JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
+                 WHERE s.tenant = for_tenant AND s.episode_id = ANY (sources))
+            SELECT NOT EXISTS (SELECT 1 FROM own WHERE own.now_true)
+               AND EXISTS (SELECT 1 FROM own
+                             JOIN @schema@_internal.claims AS x
+                               ON x.tenant = for_tenant AND x.subject_id = own.subject_id
+                              AND x.predicate = own.predicate
+                            WHERE pg_catalog.upper_inf(x.system_time)
+                              AND x.valid @> pg_catalog.now()));
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_superseded(text, text) IS
@@ -164,11 +173,14 @@ AS $fn$
                    vector_rank integer, similarity real)
          CROSS JOIN LATERAL @schema@_internal.item_details(
                    pg_catalog.current_setting('pgfacts.tenant'), h.item_kind, h.item_id) AS d),
-    -- Identical content stored twice is one hit (the better ranked; current first).
+    -- Identical content stored twice is one hit (the better ranked; current first): a
+    -- fact's value, a claim's content.
     distinct_content AS (
-        SELECT DISTINCT ON (pg_catalog.md5(pg_catalog.lower(x.content))) x.*
-          FROM detailed AS x
-         ORDER BY pg_catalog.md5(pg_catalog.lower(x.content)), x.current DESC, x.score DESC),
+        SELECT DISTINCT ON (x.same) x.*
+          FROM (SELECT d.*, pg_catalog.md5(pg_catalog.lower(CASE d.item_kind
+                            WHEN 'fact' THEN d.value #>> '{}' ELSE d.content END)) AS same
+                  FROM detailed AS d) AS x
+         ORDER BY x.same, x.current DESC, x.score DESC),
     kept AS (
         SELECT y.* FROM distinct_content AS y
          WHERE NOT y.stale OR NOT EXISTS (SELECT 1 FROM distinct_content AS z WHERE NOT z.stale)),

@@ -39,6 +39,8 @@ TO @schema@_tuner, @schema@_operator;
 GRANT SELECT ON @schema@_internal.facts, @schema@_internal.claims,
     @schema@_internal.embeddings
 TO @schema@_searcher;
+-- The searcher's own functions: only the owner may run them (set as their owner).
+SET LOCAL ROLE @schema@_searcher;
 DO $searcher$
 DECLARE
     fn regprocedure;
@@ -53,6 +55,7 @@ BEGIN
     END LOOP;
 END
 $searcher$;
+SET LOCAL ROLE @schema@_owner;
 GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean),
     @schema@_internal.negation_query(),
     @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
