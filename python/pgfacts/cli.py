@@ -160,7 +160,11 @@ def _print_doctor(data: dict[str, Any]) -> None:
         installed = ext["installed"] or "not installed"
         available = ext["available"] or "NOT AVAILABLE"
         out.print(f"  {name:<15} available {available:<10} installed {installed}", highlight=False)
-    out.print(f"AGE preloaded     {'yes' if data['age_preloaded'] else 'NO'}", highlight=False)
+    out.print(
+        f"AGE per database  {'yes' if data['age_per_database'] else 'NO'}"
+        f"{' (also server-wide: see the warning)' if data['age_server_wide'] else ''}",
+        highlight=False,
+    )
     latest = data["applied_migrations"][-1] if data["applied_migrations"] else "none"
     out.print(f"schema {data['schema']!r}  latest migration {latest}", highlight=False)
     out.print(f"pending           {', '.join(data['pending']) or 'none'}", highlight=False)
