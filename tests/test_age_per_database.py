@@ -56,10 +56,12 @@ def database_preload(dsn: str) -> str:
 def test_migrate_loads_age_for_its_database_only(empty_db: str) -> None:
     migrate(empty_db)
     assert [p.strip() for p in database_preload(empty_db).split(",")] == ["age"]
-    # A new session runs Cypher without LOAD.
+    with psycopg.connect(empty_db, autocommit=True) as conn:
+        conn.execute("SELECT ag_catalog.create_graph('probe')")
+    # A new session runs Cypher first thing, without LOAD (and without any AGE function
+    # call that would load the library on the way).
     with psycopg.connect(empty_db, autocommit=True) as conn:
         conn.execute("SET search_path = ag_catalog, public")
-        conn.execute("SELECT create_graph('probe')")
         conn.execute("SELECT * FROM cypher('probe', $$ CREATE (:N {n: 42}) $$) AS (v agtype)")
         row = conn.execute(
             "SELECT * FROM cypher('probe', $$ MATCH (x:N) RETURN x.n $$) AS (n agtype)"
