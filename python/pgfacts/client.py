@@ -186,6 +186,10 @@ class _Api(Generic[R]):
     def spawn_tree(self, session_id: str | None = None) -> R:
         return self._api(queries.SPAWN_TREE, session_id=session_id)
 
+    def read_intake(self, *, limit: int = 100) -> R:
+        """What the intake doorbell (LISTEN <schema>_intake, empty payloads) announces."""
+        return self._api(queries.READ_INTAKE, limit=limit)
+
     def purge_tombstones(self, *, ttl_seconds: int | None = None, limit: int = 1000) -> R:
         return self._api(queries.PURGE_TOMBSTONES, ttl_seconds=ttl_seconds, limit=limit)
 

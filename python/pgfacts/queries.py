@@ -99,6 +99,7 @@ SELECT {schema}.register_session(session_id => %(session_id)s,
     parent_session_id => %(parent_session_id)s, agent_id => %(agent_id)s)
 """
 END_SESSION = "SELECT {schema}.end_session(session_id => %(session_id)s)"
+READ_INTAKE = 'SELECT {schema}.read_intake("limit" => %(limit)s)'
 SPAWN_TREE = (
     "SELECT coalesce(pg_catalog.jsonb_agg(t ORDER BY t), '[]') "
     "FROM {schema}.spawn_tree(session_id => %(session_id)s) AS t"
