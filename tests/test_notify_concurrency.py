@@ -22,9 +22,7 @@ def notifications(listener: psycopg.Connection) -> list[str]:  # type: ignore[ty
 
 def read_intake(db: Database, tenant: str, kind: str = "facts_manager") -> list[dict]:  # type: ignore[type-arg]
     with db.connect("app") as conn:
-        conn.execute(
-            "SELECT pgfacts.set_context(tenant => %s, agent_kind => %s)", (tenant, kind)
-        )
+        conn.execute("SELECT pgfacts.set_context(tenant => %s, agent_kind => %s)", (tenant, kind))
         row = conn.execute("SELECT pgfacts.read_intake()").fetchone()
     assert row is not None
     return row[0]["facts"]  # type: ignore[no-any-return]
@@ -89,7 +87,9 @@ def test_wakeups_carry_no_data_and_the_fetch_applies_tenant_and_kind(
     assert [(f["key"], f["session_id"], f["agent_id"]) for f in t1] == [
         ("intake/topic/s1", "s1", "worker")
     ]
-    assert t1[0]["etag"] > 0 and t1[0]["updated_at"] and t1[0]["scope_key"] == "shared:intake/topic/s1"
+    assert (
+        t1[0]["etag"] > 0 and t1[0]["updated_at"] and t1[0]["scope_key"] == "shared:intake/topic/s1"
+    )
     assert [f["key"] for f in read_intake(db, "t2")] == ["intake/secret-of-t2"]
     assert [f["key"] for f in read_intake(db, "t1", kind="tuner")] == ["intake/topic/s1"]
     with pytest.raises(psycopg.errors.InsufficientPrivilege):

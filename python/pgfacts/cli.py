@@ -243,6 +243,13 @@ def tool_cmd(
         parsed = json.loads(text)
     except json.JSONDecodeError as exc:
         _fail(PgfactsError(f"arguments are not JSON: {exc}", sqlstate="22023"), as_json=True)
+    except RecursionError:
+        _fail(
+            PgfactsError(
+                "arguments nest too deeply (values hold at most 64 levels)", sqlstate="22023"
+            ),
+            as_json=True,
+        )
     context = _context_options(tenant, session, parent, agent, kind)
     try:
         with FactStore(dsn, context=context, schema=schema) as store:
