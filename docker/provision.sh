@@ -28,8 +28,9 @@ chown postgres:postgres /var/run/postgresql
 
 # Server settings every pgfacts cluster runs with.
 cat > /etc/pgfacts/postgresql.conf <<'CONF'
-# AGE preloaded so non-superuser roles can run graph procedures without LOAD.
-shared_preload_libraries = 'age'
+# No shared_preload_libraries: AGE 1.5 preloaded server-wide breaks DROP TABLE and CREATE
+# EXTENSION in every database without the age extension (apache/age issue 2180). `pgfacts
+# migrate` loads it per database instead (ALTER DATABASE ... SET session_preload_libraries).
 # pgvector 0.8.0 has a bug in parallel HNSW builds: build serially.
 max_parallel_maintenance_workers = 0
 # Loopback only unless the caller passes listen_addresses (the Docker image does).

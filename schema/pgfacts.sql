@@ -245,7 +245,7 @@ ALTER TABLE pgfacts_internal.fact_versions OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.fact_versions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.fact_versions FORCE ROW LEVEL SECURITY;
 CREATE INDEX fact_versions_fact_idx ON pgfacts_internal.fact_versions USING btree (tenant, fact_id, version_id);
-CREATE POLICY hide_tool_keys ON pgfacts_internal.fact_versions AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((NOT starts_with(key, 'tools/'::text)));
+CREATE POLICY readable_keys ON pgfacts_internal.fact_versions AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
 CREATE POLICY tenant_isolation ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.fact_versions TO pgfacts_operator, pgfacts_tuner;
@@ -290,7 +290,7 @@ CREATE INDEX facts_shared_key_idx ON pgfacts_internal.facts USING btree (tenant,
 CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC, key, scope_key) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
 CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops, fact_id) WHERE (last_crawled_at IS NULL);
-CREATE POLICY hide_tool_keys ON pgfacts_internal.facts AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((NOT starts_with(key, 'tools/'::text)));
+CREATE POLICY readable_keys ON pgfacts_internal.facts AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
 CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER facts_before_delete BEFORE DELETE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_delete();
@@ -426,14 +426,15 @@ CREATE TABLE pgfacts_internal.settings (
     name text NOT NULL,
     value jsonb NOT NULL,
     updated_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    CONSTRAINT settings_pkey PRIMARY KEY (tenant, name)
+    CONSTRAINT settings_pkey PRIMARY KEY (tenant, name),
+    CONSTRAINT settings_tenant_shape CHECK ((tenant ~ '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$'::text))
 );
 ALTER TABLE pgfacts_internal.settings OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.settings FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.settings AS PERMISSIVE FOR ALL TO public USING ((tenant = ANY (ARRAY[( SELECT pgfacts_internal.context_tenant() AS context_tenant), '*'::text]))) WITH CHECK ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.settings AS PERMISSIVE FOR ALL TO public USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant))) WITH CHECK ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 GRANT SELECT ON TABLE pgfacts_internal.settings TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
-COMMENT ON TABLE pgfacts_internal.settings IS 'Per-tenant settings; tenant ''*'' holds defaults for every tenant';
+COMMENT ON TABLE pgfacts_internal.settings IS 'Per-tenant settings (no cross-tenant defaults)';
 
 CREATE TYPE pgfacts_internal.slot_event AS (
     kind text,
@@ -449,7 +450,8 @@ CREATE TABLE pgfacts_internal.tenant_logins (
     tenant text NOT NULL,
     login name NOT NULL,
     granted_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
-    CONSTRAINT tenant_logins_pkey PRIMARY KEY (tenant, login)
+    CONSTRAINT tenant_logins_pkey PRIMARY KEY (tenant, login),
+    CONSTRAINT tenant_logins_tenant_shape CHECK ((tenant ~ '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$'::text))
 );
 ALTER TABLE pgfacts_internal.tenant_logins OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.tenant_logins ENABLE ROW LEVEL SECURITY;
@@ -687,6 +689,13 @@ CREATE FUNCTION pgfacts.read_facts(key_pattern text DEFAULT NULL::text, tags tex
 ALTER FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.read_intake("limit" integer DEFAULT 100)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.read_intake(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_intake(integer) TO pgfacts_facts_manager, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.register_embedding_model(model text, dimension integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -882,6 +891,13 @@ CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text,
 ALTER FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id'::text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_agent_id(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_agent_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_item_kinds(item_kinds text[])
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -902,6 +918,13 @@ CREATE FUNCTION pgfacts_internal.check_known_at(known_at timestamp with time zon
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_known_at(timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_known_at(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_parent(session_id text, parent_session_id text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_parent(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_parent(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_query(query text)
     RETURNS text
@@ -924,12 +947,33 @@ CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
 ALTER FUNCTION pgfacts_internal.check_session_id(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_session_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_tags(tags text[], what text DEFAULT 'tags'::text)
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_tags(text[],text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tags(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_tenant(tenant text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_tenant(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_tenant_login(tenant text)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_tenant_login(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant_login(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_text(input text, what text, max_chars integer)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_text(text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_text(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_vector(query_vector vector, dimension integer)
     RETURNS halfvec
@@ -979,12 +1023,26 @@ CREATE FUNCTION pgfacts_internal.confidence_floor(tenant text)
 ALTER FUNCTION pgfacts_internal.confidence_floor(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.confidence_floor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.context_agent()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.context_agent() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_agent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.context_kind()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.context_kind() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.context_parent()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.context_parent() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_session()
     RETURNS text
@@ -1444,6 +1502,13 @@ CREATE FUNCTION pgfacts_internal.setting(tenant text, name text, fallback jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.setting(text,text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.shown(input text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.shown(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.shown(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.slot_instant(tenant text, subject bigint, predicate text)
     RETURNS timestamp with time zone

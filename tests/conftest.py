@@ -97,6 +97,10 @@ def _fresh_database(server_dsn: str, template: str) -> Iterator[str]:
     name = f"pgfacts_t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        if template != "template0":
+            # A copy does not inherit per-database settings; `pgfacts migrate` sets this one
+            # on the template (AGE loads per database, never server-wide).
+            admin.execute(f"ALTER DATABASE {name} SET session_preload_libraries = 'age'")
     try:
         yield name
     finally:

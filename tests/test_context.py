@@ -49,7 +49,7 @@ def test_context_round_trip_and_transaction_scope(db: Database) -> None:
     [
         ({"tenant": ""}, "tenant must be a non-empty string"),
         ({"tenant": None}, "tenant must be a non-empty string"),
-        ({"tenant": "x" * 201}, "tenant is longer than 200"),
+        ({"tenant": "x" * 129}, "tenant is longer than 128"),
         ({"session_id": " "}, "session_id must be 1 to 256 bytes"),
         ({"session_id": "a:b"}, "without ':'"),
         ({"agent_kind": "wizard"}, "unknown agent kind"),

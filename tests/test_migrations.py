@@ -136,7 +136,9 @@ def test_changed_definitions_are_reapplied(empty_db: str, tmp_path: Path) -> Non
     shutil.copytree(resources.definitions_dir(), old_definitions)
     context = next(old_definitions.rglob("*context.sql"))
     context.write_text(
-        context.read_text().replace("tenant is longer than 200", "tenant too long (old text)")
+        context.read_text().replace(
+            "parent_session_id needs a session_id", "needs a session (old text)"
+        )
     )
     (old_definitions / "00_foundation" / "98_removed_since.sql").write_text("SELECT 1;\n")
     migrate(empty_db, definitions_dir=old_definitions)

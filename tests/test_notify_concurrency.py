@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 
 import psycopg
+import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database, ToolCaller
@@ -15,14 +15,31 @@ from .interleave import Step, backend_pid, notifications_until_sentinel, wait_un
 CHANNEL = "pgfacts_intake"
 
 
-def notifications(listener: psycopg.Connection) -> list[dict]:  # type: ignore[type-arg]
-    """Every intake notification committed so far (no waiting on a timeout)."""
-    return [json.loads(p) for p in notifications_until_sentinel(listener, CHANNEL)]
+def notifications(listener: psycopg.Connection) -> list[str]:  # type: ignore[type-arg]
+    """Every intake notification payload committed so far (no waiting on a timeout)."""
+    return list(notifications_until_sentinel(listener, CHANNEL))
 
 
-def test_only_committed_shared_intake_writes_notify(call: ToolCaller, db: Database) -> None:
-    with db.connect("app", autocommit=True) as listener:
+def read_intake(db: Database, tenant: str, kind: str = "facts_manager") -> list[dict]:  # type: ignore[type-arg]
+    with db.connect("app") as conn:
+        conn.execute("SELECT pgfacts.set_context(tenant => %s, agent_kind => %s)", (tenant, kind))
+        row = conn.execute("SELECT pgfacts.read_intake()").fetchone()
+    assert row is not None
+    return row[0]["facts"]  # type: ignore[no-any-return]
+
+
+def test_wakeups_carry_no_data_and_the_fetch_applies_tenant_and_kind(
+    call: ToolCaller, db: Database
+) -> None:
+    """NOTIFY reaches every login of the database and anyone can send one: the intake
+    channel is a doorbell with an empty payload, and read_intake() is what the listener
+    learns from, under its own tenant and kind."""
+    with (
+        db.connect("facts_manager", autocommit=True) as listener,
+        db.connect("nobody", autocommit=True) as outsider,
+    ):
         listener.execute(f"LISTEN {CHANNEL}")
+        outsider.execute(f"LISTEN {CHANNEL}")  # a login holding no pgfacts role
         call(
             "store_fact",
             {"key": "intake/topic/s1", "value": "obs", "shared": True},
@@ -37,6 +54,13 @@ def test_only_committed_shared_intake_writes_notify(call: ToolCaller, db: Databa
             session="s1",
             agent="worker",
         )
+        call(
+            "store_fact",
+            {"key": "intake/secret-of-t2", "value": "x", "shared": True},
+            tenant="t2",
+            session="other",
+            agent="spy-target",
+        )
         with db.connect("app") as writer:  # rolled back: nothing is sent
             writer.execute(
                 "SELECT pgfacts.call_tool('store_fact', %s, %s)",
@@ -46,12 +70,44 @@ def test_only_committed_shared_intake_writes_notify(call: ToolCaller, db: Databa
                 ),
             )
             writer.rollback()
+        # Anyone can ring the bell with anything; it carries no weight.
+        outsider.execute(
+            "SELECT pg_notify(%s, %s)",
+            (CHANNEL, '{"tenant": "t1", "key": "intake/forged", "etag": 1}'),
+        )
         got = notifications(listener)
-    assert len(got) == 1
-    payload = got[0]
-    assert payload["key"] == "intake/topic/s1"
-    assert (payload["sessionId"], payload["agentId"], payload["tenant"]) == ("s1", "worker", "t1")
-    assert payload["at"]
+        overheard = notifications(outsider)
+    # Two committed shared intake writes (t1 and t2) and the forgery: no tenant, key,
+    # session or agent ever travels on the channel.
+    assert got[:2] == ["", ""] and len(got) == 3
+    assert overheard[:2] == ["", ""]
+    assert not any("t2" in p or "secret" in p or "worker" in p for p in got + overheard)
+    # What woke the listener, in its own tenant only; the forgery added nothing.
+    t1 = read_intake(db, "t1")
+    assert [(f["key"], f["session_id"], f["agent_id"]) for f in t1] == [
+        ("intake/topic/s1", "s1", "worker")
+    ]
+    assert (
+        t1[0]["etag"] > 0 and t1[0]["updated_at"] and t1[0]["scope_key"] == "shared:intake/topic/s1"
+    )
+    assert [f["key"] for f in read_intake(db, "t2")] == ["intake/secret-of-t2"]
+    assert [f["key"] for f in read_intake(db, "t1", kind="tuner")] == ["intake/topic/s1"]
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        read_intake(db, "t1", kind="agent")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        read_intake(db, "t1", kind="crawler")
+
+
+def test_marked_intake_leaves_the_fetch_until_it_changes(call: ToolCaller, db: Database) -> None:
+    call("store_fact", {"key": "intake/a", "value": 1, "shared": True}, session="s1")
+    call("store_fact", {"key": "intake/b", "value": 1, "shared": True}, session="s1")
+    pending = read_intake(db, "t1")
+    assert [f["key"] for f in pending] == ["intake/a", "intake/b"]
+    receipt = [{"scopeKey": f["scope_key"], "etag": f["etag"]} for f in pending]
+    call("facts_set_crawled", {"scopeKeys": receipt}, kind="facts_manager")
+    assert read_intake(db, "t1") == []
+    call("store_fact", {"key": "intake/a", "value": 2, "shared": True}, session="s1")
+    assert [f["key"] for f in read_intake(db, "t1")] == ["intake/a"]
 
 
 def test_eight_writers_of_the_same_keys(db: Database, call: ToolCaller) -> None:

@@ -21,9 +21,11 @@ import pytest
 from packaging.requirements import Requirement
 
 import pgfacts
-from pgfacts.runtime import LocalRuntime
+from pgfacts.runtime import LocalRuntime, default_port
 
-PORT = 54391
+# Its own port next to the suite's (PGFACTS_PORT + 1000), so runs from several checkouts of
+# different provisioning scripts never move one shared test instance between their roots.
+PORT = int(os.environ.get("PGFACTS_RUNTIME_TEST_PORT", default_port() + 1000))
 PGFACTS = [sys.executable, "-m", "pgfacts"]
 
 

@@ -160,7 +160,11 @@ def _print_doctor(data: dict[str, Any]) -> None:
         installed = ext["installed"] or "not installed"
         available = ext["available"] or "NOT AVAILABLE"
         out.print(f"  {name:<15} available {available:<10} installed {installed}", highlight=False)
-    out.print(f"AGE preloaded     {'yes' if data['age_preloaded'] else 'NO'}", highlight=False)
+    out.print(
+        f"AGE per database  {'yes' if data['age_per_database'] else 'NO'}"
+        f"{' (also server-wide: see the warning)' if data['age_server_wide'] else ''}",
+        highlight=False,
+    )
     latest = data["applied_migrations"][-1] if data["applied_migrations"] else "none"
     out.print(f"schema {data['schema']!r}  latest migration {latest}", highlight=False)
     out.print(f"pending           {', '.join(data['pending']) or 'none'}", highlight=False)
@@ -239,6 +243,13 @@ def tool_cmd(
         parsed = json.loads(text)
     except json.JSONDecodeError as exc:
         _fail(PgfactsError(f"arguments are not JSON: {exc}", sqlstate="22023"), as_json=True)
+    except RecursionError:
+        _fail(
+            PgfactsError(
+                "arguments nest too deeply (values hold at most 64 levels)", sqlstate="22023"
+            ),
+            as_json=True,
+        )
     context = _context_options(tenant, session, parent, agent, kind)
     try:
         with FactStore(dsn, context=context, schema=schema) as store:

@@ -20,10 +20,10 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Generic, TypeVar
 
 import psycopg
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
-from . import queries
+from . import jsonsafe, queries
 from .errors import translate
 from .migrator import DEFAULT_SCHEMA, check_installed, check_schema_name
 from .runtime import resolve_dsn
@@ -185,6 +185,10 @@ class _Api(Generic[R]):
 
     def spawn_tree(self, session_id: str | None = None) -> R:
         return self._api(queries.SPAWN_TREE, session_id=session_id)
+
+    def read_intake(self, *, limit: int = 100) -> R:
+        """What the intake doorbell (LISTEN <schema>_intake, empty payloads) announces."""
+        return self._api(queries.READ_INTAKE, limit=limit)
 
     def purge_tombstones(self, *, ttl_seconds: int | None = None, limit: int = 1000) -> R:
         return self._api(queries.PURGE_TOMBSTONES, ttl_seconds=ttl_seconds, limit=limit)
@@ -471,6 +475,20 @@ def _vector(values: Sequence[float] | None) -> str | None:
     return "[" + ",".join(repr(float(v)) for v in values) + "]"
 
 
+def _cursor(conn: psycopg.Connection[Any]) -> psycopg.Cursor[Any]:
+    """A cursor that decodes JSON defensively (jsonsafe): one deep value must not break
+    every reader. Set on the cursor, so a caller's own connection is left as it was."""
+    cursor = conn.cursor()
+    set_json_loads(jsonsafe.loads, cursor)
+    return cursor
+
+
+def _async_cursor(conn: psycopg.AsyncConnection[Any]) -> psycopg.AsyncCursor[Any]:
+    cursor = conn.cursor()
+    set_json_loads(jsonsafe.loads, cursor)
+    return cursor
+
+
 def _context_params(context: Context) -> dict[str, Any]:
     return asdict(context)
 
@@ -537,14 +555,14 @@ class FactStore(_Api[Any]):
                 if not self._schema_checked:
                     self._check_schema(conn)
                 if not call.with_context or self.context is None:
-                    row = conn.execute(call.sql, call.params).fetchone()
+                    row = _cursor(conn).execute(call.sql, call.params).fetchone()
                 else:
                     with conn.transaction():
                         conn.execute(
                             queries.SET_CONTEXT.format(schema=self.schema),
                             _context_params(self.context),
                         )
-                        row = conn.execute(call.sql, call.params).fetchone()
+                        row = _cursor(conn).execute(call.sql, call.params).fetchone()
         except psycopg.Error as exc:
             raise translate(exc) from exc
         return row[0] if row else None
@@ -631,14 +649,14 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
                 if not self._schema_checked:
                     await self._check_schema(conn)
                 if not call.with_context or self.context is None:
-                    cursor = await conn.execute(call.sql, call.params)
+                    cursor = await _async_cursor(conn).execute(call.sql, call.params)
                 else:
                     async with conn.transaction():
                         await conn.execute(
                             queries.SET_CONTEXT.format(schema=self.schema),
                             _context_params(self.context),
                         )
-                        cursor = await conn.execute(call.sql, call.params)
+                        cursor = await _async_cursor(conn).execute(call.sql, call.params)
                 row = await cursor.fetchone()
         except psycopg.Error as exc:
             raise translate(exc) from exc

@@ -28,7 +28,7 @@ def _keys(result: dict[str, Any]) -> list[str]:
 def run(dsn: str | None, schema: str, out: Console) -> None:
     _section(out, "doctor: the server, its extensions and the schema")
     report = doctor.diagnose(dsn, schema).as_dict()
-    keep = ("postgresql", "extensions", "age_preloaded", "applied_migrations", "pending", "ok")
+    keep = ("postgresql", "extensions", "age_per_database", "applied_migrations", "pending", "ok")
     out.print_json(json.dumps({k: report[k] for k in keep}))
 
     tenant = f"demo-{uuid.uuid4().hex[:6]}"  # a fresh tenant per run: runs never collide

@@ -20,7 +20,9 @@ class Report:
     dsn_source: str
     server_version: str | None = None
     extensions: dict[str, dict[str, str | None]] = field(default_factory=dict)
-    age_preloaded: bool = False
+    age_preloaded: bool = False  # loaded at session start, per database or server-wide
+    age_per_database: bool = False
+    age_server_wide: bool = False
     max_parallel_maintenance_workers: int | None = None
     schema: str = migrator.DEFAULT_SCHEMA
     applied_migrations: list[str] = field(default_factory=list)
@@ -39,6 +41,8 @@ class Report:
             "postgresql": self.server_version,
             "extensions": self.extensions,
             "age_preloaded": self.age_preloaded,
+            "age_per_database": self.age_per_database,
+            "age_server_wide": self.age_server_wide,
             "max_parallel_maintenance_workers": self.max_parallel_maintenance_workers,
             "schema": self.schema,
             "applied_migrations": self.applied_migrations,
@@ -46,6 +50,36 @@ class Report:
             "problems": self.problems,
             "warnings": self.warnings,
         }
+
+
+def _check_age_loading(conn: psycopg.Connection[Any], preload: str, report: Report) -> None:
+    """AGE must load at session start for this database, and not for the whole server."""
+    row = conn.execute(queries.DATABASE_PRELOAD).fetchone()
+    assert row is not None
+    database, stored = row
+    report.age_per_database = "age" in migrator.split_library_list(stored)
+    report.age_server_wide = "age" in migrator.split_library_list(preload)
+    report.age_preloaded = report.age_per_database or report.age_server_wide
+    if not report.age_per_database:
+        report.problems.append(
+            {
+                "check": "age per database",
+                "message": f"database {database!r} does not load AGE at session start, so "
+                "non-superuser roles cannot run graph procedures",
+                "fix": "run `pgfacts migrate` (it sets ALTER DATABASE ... SET "
+                "session_preload_libraries = 'age'; a copied or restored database loses it)",
+            }
+        )
+    if report.age_server_wide:
+        report.warnings.append(
+            {
+                "check": "age server-wide",
+                "message": "AGE is in shared_preload_libraries: AGE 1.5 then breaks DROP TABLE "
+                "and CREATE EXTENSION in every other database of this server",
+                "fix": "remove age from shared_preload_libraries and restart; pgfacts loads it "
+                "per database",
+            }
+        )
 
 
 def diagnose(dsn: str | None = None, schema: str = migrator.DEFAULT_SCHEMA) -> Report:
@@ -93,16 +127,7 @@ def diagnose(dsn: str | None = None, schema: str = migrator.DEFAULT_SCHEMA) -> R
                         "`pgfacts db up` / the Docker image",
                     }
                 )
-        report.age_preloaded = "age" in [p.strip() for p in preload.split(",")]
-        if not report.age_preloaded:
-            report.problems.append(
-                {
-                    "check": "age preloaded",
-                    "message": "AGE is not in shared_preload_libraries, so non-superuser roles "
-                    "cannot run graph procedures",
-                    "fix": "set shared_preload_libraries = 'age' and restart the server",
-                }
-            )
+        _check_age_loading(conn, preload, report)
         if parallel != 0:
             report.warnings.append(
                 {

@@ -12,10 +12,18 @@ Two kinds of SQL (DESIGN.md section 4):
 
 Every run holds one database-wide advisory lock, so concurrent migrators queue and the
 later ones find nothing to do. ``@schema@`` in a file is replaced by the schema name.
+
+Every run also makes sure the database loads AGE at session start
+(``ALTER DATABASE ... SET session_preload_libraries``, keeping any other library listed
+there): per database, never server-wide, because AGE 1.5 preloaded in
+``shared_preload_libraries`` breaks DROP TABLE and CREATE EXTENSION in the server's other
+databases. A copied database (``CREATE DATABASE ... TEMPLATE``, a restore without
+``--create``) loses the setting; migrating it again restores it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import warnings
@@ -26,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from . import queries, resources
 from .errors import MigrationError, SchemaNewerWarning
@@ -60,11 +69,12 @@ class MigrationReport:
     applied: list[str] = field(default_factory=list)
     definitions_applied: bool = False
     version: str = ""
+    age_preload_set: bool = False
     pending: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        return bool(self.applied) or self.definitions_applied
+        return bool(self.applied) or self.definitions_applied or self.age_preload_set
 
 
 def check_schema_name(schema: str) -> str:
@@ -142,9 +152,41 @@ def migrate(
             )
         conn.execute(queries.TAKE_MIGRATION_LOCK, {"key": queries.MIGRATION_LOCK_KEY})
         try:
-            return _migrate_locked(conn, schema, migrations, definitions, apply_definitions)
+            report = _migrate_locked(conn, schema, migrations, definitions, apply_definitions)
+            if load_age_per_database(conn):
+                report = dataclasses.replace(report, age_preload_set=True)
+            return report
         finally:
             conn.execute(queries.RELEASE_MIGRATION_LOCK, {"key": queries.MIGRATION_LOCK_KEY})
+
+
+def split_library_list(value: str | None) -> list[str]:
+    """The names in a stored ``*_preload_libraries`` value (``a, "b c"``)."""
+    if not value:
+        return []
+    names = [part.strip() for part in value.split(",")]
+    return [name[1:-1] if name.startswith('"') and name.endswith('"') else name for name in names]
+
+
+def load_age_per_database(conn: psycopg.Connection[Any]) -> bool:
+    """Make new sessions of this database load AGE (keeping other libraries listed).
+
+    Returns whether the setting changed. Needs the database's owner or a superuser.
+    """
+    row = conn.execute(queries.DATABASE_PRELOAD).fetchone()
+    assert row is not None
+    database, stored = row
+    libraries = split_library_list(stored)
+    if "age" in libraries:
+        return False
+    libraries.append("age")
+    conn.execute(
+        sql.SQL(queries.SET_DATABASE_PRELOAD).format(
+            database=sql.Identifier(database),
+            libraries=sql.SQL(", ").join(sql.Literal(name) for name in libraries),
+        )
+    )
+    return True
 
 
 def _ledger(conn: psycopg.Connection, schema: str) -> dict[tuple[str, str], str]:

@@ -16,6 +16,20 @@ RELEASE_MIGRATION_LOCK = "SELECT pg_catalog.pg_advisory_unlock(%(key)s)"
 
 SERVER_VERSION_NUM = "SELECT pg_catalog.current_setting('server_version_num')::int"
 
+# AGE is loaded per database (DESIGN.md section 3): the database-level value of
+# session_preload_libraries as stored in the catalog (a session sees it from its next start).
+DATABASE_PRELOAD = """
+SELECT pg_catalog.current_database() AS database,
+       (SELECT pg_catalog.substr(c, pg_catalog.length('session_preload_libraries=') + 1)
+          FROM pg_catalog.pg_db_role_setting AS s, pg_catalog.unnest(s.setconfig) AS c
+         WHERE s.setdatabase = (SELECT d.oid FROM pg_catalog.pg_database AS d
+                                 WHERE d.datname = pg_catalog.current_database())
+           AND s.setrole = 0
+           AND pg_catalog.starts_with(c, 'session_preload_libraries=')) AS preload
+"""
+
+SET_DATABASE_PRELOAD = "ALTER DATABASE {database} SET session_preload_libraries = {libraries}"
+
 LEDGER_EXISTS = "SELECT pg_catalog.to_regclass(%(ledger)s) IS NOT NULL"
 
 # The ledger's name is fixed by migration 0001: {schema}_internal.schema_ledger.
@@ -85,6 +99,7 @@ SELECT {schema}.register_session(session_id => %(session_id)s,
     parent_session_id => %(parent_session_id)s, agent_id => %(agent_id)s)
 """
 END_SESSION = "SELECT {schema}.end_session(session_id => %(session_id)s)"
+READ_INTAKE = 'SELECT {schema}.read_intake("limit" => %(limit)s)'
 SPAWN_TREE = (
     "SELECT coalesce(pg_catalog.jsonb_agg(t ORDER BY t), '[]') "
     "FROM {schema}.spawn_tree(session_id => %(session_id)s) AS t"

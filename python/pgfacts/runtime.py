@@ -277,7 +277,11 @@ class LocalRuntime:
         if previous is not None and previous != root and previous.exists():
             progress(f"the provisioning script changed: moving port {self.port} to the new root")
             self._stop_in(previous)
-            _unmount_all(previous / "var" / "lib" / "pgfacts")
+            # Only this instance's mount: other ports may still run in the previous root.
+            mount_point = previous / self.mount_name.lstrip("/")
+            _unmount_all(mount_point)
+            if _mounted(mount_point):
+                subprocess.run(["umount", str(mount_point)], check=False)
         self._mount(root)
         (self.instance_dir / "root").write_text(str(root) + "\n")
         if not self.password_file.exists():

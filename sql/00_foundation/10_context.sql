@@ -18,24 +18,17 @@ AS $fn$
 DECLARE
     kinds constant text[] := @schema@_internal.agent_kinds();
 BEGIN
-    IF tenant IS NULL OR pg_catalog.btrim(tenant) = '' THEN
-        RAISE EXCEPTION 'tenant must be a non-empty string'
-            USING ERRCODE = '22023', HINT = 'pass the tenant this caller acts for';
-    END IF;
-    IF pg_catalog.length(tenant) > 200 THEN
-        RAISE EXCEPTION 'tenant is longer than 200 characters' USING ERRCODE = '22023';
-    END IF;
+    PERFORM @schema@_internal.check_tenant(tenant);
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     PERFORM @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
     IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
         RAISE EXCEPTION 'parent_session_id needs a session_id'
             USING ERRCODE = '22023';
     END IF;
-    IF agent_id IS NOT NULL AND pg_catalog.length(agent_id) > 200 THEN
-        RAISE EXCEPTION 'agent_id is longer than 200 characters' USING ERRCODE = '22023';
-    END IF;
+    PERFORM @schema@_internal.check_parent(session_id, parent_session_id);
+    PERFORM @schema@_internal.check_agent_id(agent_id);
     IF agent_kind IS NULL OR NOT agent_kind = ANY (kinds) THEN
-        RAISE EXCEPTION 'unknown agent kind %', pg_catalog.quote_nullable(agent_kind)
+        RAISE EXCEPTION 'unknown agent kind %', @schema@_internal.shown(agent_kind)
             USING ERRCODE = '22023',
                   HINT = 'one of: ' || pg_catalog.array_to_string(kinds, ', ');
     END IF;
@@ -100,6 +93,7 @@ BEGIN
                   HINT = 'call @schema@.set_context(tenant => ...) in this transaction first';
     END IF;
     -- Checked again here because set_config() can write the setting without set_context.
+    PERFORM @schema@_internal.check_tenant(tenant);
     PERFORM @schema@_internal.check_tenant_login(tenant);
     RETURN tenant;
 END
@@ -164,9 +158,10 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF tenant IS NULL OR pg_catalog.btrim(tenant) = '' OR login IS NULL THEN
+    IF login IS NULL THEN
         RAISE EXCEPTION 'login and tenant are required' USING ERRCODE = '22023';
     END IF;
+    PERFORM @schema@_internal.check_tenant(tenant);
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles AS r WHERE r.rolname = login) THEN
         RAISE EXCEPTION 'role % does not exist', login USING ERRCODE = 'P0002';
     END IF;
@@ -277,10 +272,70 @@ STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    session text := NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '');
 BEGIN
-    RETURN NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '');
+    -- Checked again: set_config() can write the setting without set_context.
+    PERFORM @schema@_internal.check_session_id(session, 'session_id');
+    RETURN session;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.context_session() IS
-'The session of the caller context, or NULL.';
+'The session of the caller context, or NULL (22023 when set_config wrote a bad one).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.context_parent()
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    parent text := NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), '');
+BEGIN
+    PERFORM @schema@_internal.check_session_id(parent, 'parent_session_id');
+    PERFORM @schema@_internal.check_parent(
+        NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''), parent);
+    RETURN parent;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_parent() IS
+'The parent session of the caller context, or NULL (checked like set_context checks it).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.context_agent()
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN @schema@_internal.check_agent_id(
+        NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_agent() IS
+'The agent id of the caller context, or NULL (checked like set_context checks it).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_parent(session_id text, parent_session_id text)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF parent_session_id = session_id THEN
+        RAISE EXCEPTION 'a session cannot be its own parent'
+            USING ERRCODE = '22023', DETAIL = pg_catalog.format('session %s',
+                                                                @schema@_internal.shown(session_id)),
+                  HINT = 'spawn trees have no cycles';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_parent(text, text) IS
+'Raise 22023 when a session names itself as its parent.';

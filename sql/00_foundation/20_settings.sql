@@ -12,15 +12,16 @@ AS $fn$
 DECLARE
     found_value jsonb;
 BEGIN
+    -- Settings are per tenant: no row of one tenant (nor a '*' row, which the tenant name
+    -- pattern and a CHECK now refuse) changes another tenant's setting.
     SELECT s.value INTO found_value FROM @schema@_internal.settings AS s
-     WHERE s.tenant IN (setting.tenant, '*') AND s.name = setting.name
-     ORDER BY s.tenant = '*' LIMIT 1;
+     WHERE s.tenant = setting.tenant AND s.name = setting.name;
     RETURN coalesce(found_value, fallback);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.setting(text, text, jsonb) IS
-'A setting for a tenant: its own value, else the ''*'' default row, else fallback.';
+'A setting for a tenant: its own value, else fallback (the built-in default).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.confidence_floor(tenant text)
 RETURNS real

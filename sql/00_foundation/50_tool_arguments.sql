@@ -16,6 +16,10 @@ BEGIN
     IF pg_catalog.jsonb_typeof(args) <> 'object' THEN
         RAISE EXCEPTION '% arguments must be a JSON object', tool USING ERRCODE = '22023';
     END IF;
+    IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(args) AS k WHERE pg_catalog.length(k) > 64) THEN
+        RAISE EXCEPTION '% argument names are at most 64 characters', tool
+            USING ERRCODE = '22023', HINT = 'arguments: ' || pg_catalog.array_to_string(allowed, ', ');
+    END IF;
     SELECT pg_catalog.string_agg(k, ', ' ORDER BY k) INTO unknown
       FROM pg_catalog.jsonb_object_keys(args) AS k WHERE NOT k = ANY (allowed);
     IF unknown IS NOT NULL THEN
@@ -84,7 +88,8 @@ BEGIN
     END IF;
     IF pg_catalog.jsonb_typeof(args -> name) <> 'number'
        OR (args ->> name) !~ '^-?[0-9]{1,9}$' THEN
-        RAISE EXCEPTION 'argument % must be an integer, not %', name, args -> name
+        RAISE EXCEPTION 'argument % must be an integer, not %', name,
+            @schema@_internal.shown((args -> name)::text)
             USING ERRCODE = '22023';
     END IF;
     RETURN (args ->> name)::integer;
@@ -134,7 +139,8 @@ BEGIN
     BEGIN
         RETURN (args ->> name)::timestamptz;
     EXCEPTION WHEN others THEN
-        RAISE EXCEPTION 'argument % is not a timestamp: %', name, args ->> name
+        RAISE EXCEPTION 'argument % is not a timestamp: %', name,
+            @schema@_internal.shown(args ->> name)
             USING ERRCODE = '22023', HINT = 'use ISO 8601, e.g. 2026-03-01T12:00:00Z';
     END;
 END

@@ -58,7 +58,8 @@ SECURITY INVOKER
 AS $fn$
     SELECT CASE
         WHEN key IS NULL OR key OPERATOR(pg_catalog.=) '' THEN 'empty'
-        WHEN pg_catalog.length(key) OPERATOR(pg_catalog.>) 512 THEN 'too_long'
+        WHEN pg_catalog.length(key) OPERATOR(pg_catalog.>) 512
+             OR pg_catalog.octet_length(key) OPERATOR(pg_catalog.>) 1024 THEN 'too_long'
         WHEN pg_catalog.strpos(key, pg_catalog.chr(1)) OPERATOR(pg_catalog.>) 0
              OR key OPERATOR(pg_catalog.~) '[[:cntrl:]]' THEN 'control_character'
     END
@@ -66,7 +67,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.key_problem(text) IS
 'What is wrong with a key, as a problem code (empty, too_long, control_character), or NULL '
-'when it is 1 to 512 characters without control characters. check_key raises it.';
+'when it is 1 to 512 characters (at most 1024 bytes) without control characters. check_key '
+'raises it.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_key(key text, what text DEFAULT 'key')
 RETURNS text
@@ -83,15 +85,17 @@ BEGIN
     ELSIF problem = 'empty' THEN
         RAISE EXCEPTION '% must be a non-empty string', what USING ERRCODE = '22023';
     ELSIF problem = 'too_long' THEN
-        RAISE EXCEPTION '% is longer than 512 characters', what
-            USING ERRCODE = '22023', DETAIL = pg_catalog.format('length %s', pg_catalog.length(key));
+        RAISE EXCEPTION '% is longer than 512 characters or 1024 bytes', what
+            USING ERRCODE = '22023', DETAIL = pg_catalog.format(
+                'length %s characters, %s bytes', pg_catalog.length(key), pg_catalog.octet_length(key));
     END IF;
     RAISE EXCEPTION '% contains a control character', what USING ERRCODE = '22023';
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_key(text, text) IS
-'Raise 22023 unless key is 1 to 512 characters without control characters (key_problem).';
+'Raise 22023 unless key is 1 to 512 characters (1024 bytes) without control characters '
+'(key_problem).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.key_access(key text, kind text)
 RETURNS text

@@ -166,17 +166,19 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Delivered at commit, never for a rolled-back write (NOTIFY is transactional).
-    PERFORM pg_catalog.pg_notify('@schema@_intake', pg_catalog.jsonb_build_object(
-        'tenant', NEW.tenant, 'key', NEW.key, 'scopeKey', NEW.scope_key,
-        'sessionId', NEW.session_id, 'agentId', NEW.agent_id, 'etag', NEW.etag,
-        'at', NEW.updated_at)::text);
+    -- A doorbell, not a message: LISTEN needs no privilege, so every login of the database
+    -- hears this channel, and any login can send on it. The payload is therefore empty
+    -- (one notification per committing transaction: PostgreSQL folds equal ones), and the
+    -- listener learns what changed from @schema@.read_intake(), under its own tenant and
+    -- kind. Delivered at commit, never for a rolled-back write (NOTIFY is transactional).
+    PERFORM pg_catalog.pg_notify('@schema@_intake', '');
     RETURN NULL;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_notify_intake() IS
-'Trigger: NOTIFY @schema@_intake with a JSON payload when a shared intake/ fact is written.';
+'Trigger: ring @schema@_intake (an empty payload) when a shared intake/ fact is written; '
+'the listener fetches what changed with @schema@.read_intake().';
 
 CREATE OR REPLACE TRIGGER facts_notify_intake_insert AFTER INSERT ON @schema@_internal.facts
 FOR EACH ROW WHEN (NEW.shared AND NEW.deleted_at IS NULL AND NEW.key LIKE 'intake/%')

@@ -20,6 +20,7 @@ BEGIN
     END IF;
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     PERFORM @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
+    PERFORM @schema@_internal.check_agent_id(agent_id);
     IF parent_session_id = session_id THEN
         RAISE EXCEPTION 'a session cannot be its own parent' USING ERRCODE = '22023';
     END IF;
@@ -51,6 +52,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         @schema@_internal.writer_kinds(), 'end_session');
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     UPDATE @schema@_internal.sessions AS s
        SET ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
      WHERE s.tenant = ctx_tenant AND s.session_id = end_session.session_id
@@ -78,6 +80,7 @@ DECLARE
     target text := coalesce(session_id, @schema@_internal.context_session());
 BEGIN
     PERFORM @schema@_internal.context_kind();
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     IF target IS NULL THEN
         RAISE EXCEPTION 'no session given and none in the caller context' USING ERRCODE = '22023';
     END IF;
@@ -105,6 +108,7 @@ BEGIN
     IF session_id IS NULL OR session_id = '' THEN
         RAISE EXCEPTION 'session_id must be a non-empty string' USING ERRCODE = '22023';
     END IF;
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     -- The session and all its descendants, found even under ended or deleted sessions.
     WITH RECURSIVE down AS (
         SELECT s.session_id FROM @schema@_internal.sessions AS s

@@ -43,6 +43,11 @@ AS $fn$
         -- measured as jsonb's own text form
         WHEN pg_catalog.octet_length((item OPERATOR(pg_catalog.->) 'value')::text)
              OPERATOR(pg_catalog.>) max_bytes THEN 'value_too_large'
+        -- over 64 levels of arrays and objects (a container at level 64, the value being
+        -- level 0): such a value breaks readers' recursive JSON decoders
+        WHEN pg_catalog.jsonb_path_exists(item OPERATOR(pg_catalog.->) 'value',
+                 'strict $.**{64} ? (@.type() == "array" || @.type() == "object")')
+            THEN 'value_too_deep'
     END
 $fn$;
 
@@ -50,7 +55,7 @@ COMMENT ON FUNCTION @schema@_internal.fact_problem(jsonb, text, text, bigint) IS
 'What is wrong with one fact of a batch {key, value, tags?, shared?} written by this kind '
 'and session under the value cap, as a problem code (not_object, unknown_field, '
 'key_not_string, bad_key, value_missing, shared_not_boolean, bad_tags, key_not_writable, '
-'no_session, value_too_large), or NULL. raise_fact_problem words it.';
+'no_session, value_too_large, value_too_deep), or NULL. raise_fact_problem words it.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_fact_problem(
     problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint
@@ -97,6 +102,10 @@ BEGIN
             item_key, pg_catalog.octet_length((item -> 'value')::text), max_bytes
             USING ERRCODE = '22023', HINT = 'store a reference instead, or ask an operator to '
                                             'raise value_max_bytes';
+    WHEN 'value_too_deep' THEN
+        RAISE EXCEPTION 'fact % (%): value nests arrays and objects over 64 levels deep',
+            fact_position, item_key
+            USING ERRCODE = '22023', HINT = 'flatten the value; 64 levels is the limit';
     END CASE;
     RAISE EXCEPTION 'fact %: unknown problem %', fact_position, pg_catalog.quote_nullable(problem)
         USING ERRCODE = 'XX000';
@@ -176,8 +185,8 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
     session text := @schema@_internal.context_session();
-    parent text := NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), '');
-    agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
+    parent text := @schema@_internal.context_parent();
+    agent text := @schema@_internal.context_agent();
     max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes', '1048576'))::bigint;
     bad record;
     duplicates text;

@@ -121,6 +121,11 @@ BEGIN
     IF scope = 'session' AND caller IS NULL THEN
         RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
     END IF;
+    -- Caps bound the work of one call (docs/errors.md, "Limits").
+    PERFORM @schema@_internal.check_text(key_pattern, 'key_pattern', 1024);
+    PERFORM @schema@_internal.check_tags(tags);
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
+    PERFORM @schema@_internal.check_agent_id(agent_id);
     IF key_pattern IS NOT NULL AND key_pattern <> '' THEN
         SELECT p.like_pattern, p.literal_head INTO like_key, head
           FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
@@ -137,8 +142,7 @@ BEGIN
         -- First use registers the session (with the context's parent), so a child that
         -- reads before it writes already sees its spawn tree. The tuner writes nothing.
         PERFORM @schema@_internal.ensure_session(tenant, caller,
-            NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''),
-            NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''), false);
+            @schema@_internal.context_parent(), @schema@_internal.context_agent(), false);
     END IF;
     IF scope = 'session' THEN
         sessions := ARRAY[caller];
@@ -227,6 +231,7 @@ DECLARE
     wanted text;
 BEGIN
     PERFORM @schema@_internal.check_key(key);
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     IF NOT @schema@_internal.readable_by(key, kind) THEN
         RAISE EXCEPTION 'agent kind % may not read key %', kind, key USING ERRCODE = '42501';
     END IF;

@@ -20,6 +20,7 @@ BEGIN
         RAISE EXCEPTION 'limit must be an integer from 1 to 500, not %', coalesce("limit"::text, 'null')
             USING ERRCODE = '22023';
     END IF;
+    PERFORM @schema@_internal.check_text(key_prefix, 'key_prefix', 1024);
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'scopeKey', q.scope_key, 'key', q.key, 'value', q.value, 'shared', q.shared,
                'sessionId', q.session_id, 'agentId', q.agent_id, 'tags', q.tags,
@@ -67,6 +68,7 @@ BEGIN
     IF (scope_keys IS NULL) = (key_prefix IS NULL) THEN
         RAISE EXCEPTION 'pass exactly one of scope_keys or key_prefix' USING ERRCODE = '22023';
     END IF;
+    PERFORM @schema@_internal.check_text(key_prefix, 'key_prefix', 1024);
     IF key_prefix IS NOT NULL THEN
         IF key_prefix = '' THEN
             RAISE EXCEPTION 'key_prefix must be a non-empty string'
@@ -94,13 +96,14 @@ BEGIN
      WHERE pg_catalog.jsonb_typeof(e.item) <> 'object'
         OR pg_catalog.jsonb_typeof(e.item -> 'scopeKey') IS DISTINCT FROM 'string'
         OR e.item ->> 'scopeKey' = ''
+        OR pg_catalog.length(e.item ->> 'scopeKey') > 2048
         OR (e.item ? 'etag' AND NOT (pg_catalog.jsonb_typeof(e.item -> 'etag') = 'number'
                                      AND (e.item ->> 'etag') ~ '^[1-9][0-9]{0,17}$'))
         OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(e.item) AS k
                     WHERE k NOT IN ('scopeKey', 'etag'));
     IF bad IS NOT NULL THEN
-        RAISE EXCEPTION 'each scope_keys entry needs a non-empty scopeKey and, optionally, a '
-            'positive integer etag' USING ERRCODE = '22023', DETAIL = 'bad: ' || bad,
+        RAISE EXCEPTION 'each scope_keys entry needs a non-empty scopeKey of at most 2048 '
+            'characters and, optionally, a positive integer etag' USING ERRCODE = '22023', DETAIL = 'bad: ' || bad,
             HINT = 'omit etag only for an intentional stomp';
     END IF;
     SELECT pg_catalog.string_agg(d.k, ', ') INTO bad

@@ -7,16 +7,21 @@ SELECT @schema@_internal.isolate_tenants(ARRAY[
 
 DROP POLICY IF EXISTS tenant_isolation ON @schema@_internal.settings;
 CREATE POLICY tenant_isolation ON @schema@_internal.settings
-    USING (tenant IN ((SELECT @schema@_internal.context_tenant()), '*'))
+    USING (tenant = (SELECT @schema@_internal.context_tenant()))
     WITH CHECK (tenant = (SELECT @schema@_internal.context_tenant()));
 
--- tools/ is reserved to the tool layer: raw SELECT (tuner, operator) never shows it.
+-- Raw SELECT (tuner, operator) shows each kind exactly the keys read_facts shows it: the
+-- same rule, readable_by, for the kind of the caller context (tools/ for nobody; intake/
+-- and config/facts-manager/ for the tuner, not the operator). A login holding several
+-- kinds sees what the kind it acts as may read.
 DROP POLICY IF EXISTS hide_tool_keys ON @schema@_internal.facts;
-CREATE POLICY hide_tool_keys ON @schema@_internal.facts AS RESTRICTIVE FOR SELECT
+DROP POLICY IF EXISTS readable_keys ON @schema@_internal.facts;
+CREATE POLICY readable_keys ON @schema@_internal.facts AS RESTRICTIVE FOR SELECT
     TO @schema@_tuner, @schema@_operator
-    USING (NOT pg_catalog.starts_with(key, 'tools/'));
+    USING (@schema@_internal.readable_by(key, (SELECT @schema@_internal.context_kind())));
 
 DROP POLICY IF EXISTS hide_tool_keys ON @schema@_internal.fact_versions;
-CREATE POLICY hide_tool_keys ON @schema@_internal.fact_versions AS RESTRICTIVE FOR SELECT
+DROP POLICY IF EXISTS readable_keys ON @schema@_internal.fact_versions;
+CREATE POLICY readable_keys ON @schema@_internal.fact_versions AS RESTRICTIVE FOR SELECT
     TO @schema@_tuner, @schema@_operator
-    USING (NOT pg_catalog.starts_with(key, 'tools/'));
+    USING (@schema@_internal.readable_by(key, (SELECT @schema@_internal.context_kind())));

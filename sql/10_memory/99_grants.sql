@@ -23,6 +23,8 @@ SELECT @schema@_internal.register_api('@schema@.facts_read_uncrawled(text,intege
 SELECT @schema@_internal.register_api('@schema@.facts_set_crawled(jsonb,text,boolean)',
                                       '{facts_manager,crawler}');
 SELECT @schema@_internal.register_api('@schema@.delete_session(text)', '{facts_manager,operator}');
+-- The intake doorbell's fetch: the kinds that read intake/ (key_access).
+SELECT @schema@_internal.register_api('@schema@.read_intake(integer)', '{facts_manager,tuner}');
 SELECT @schema@_internal.register_api('@schema@.purge_tombstones(integer,integer)',
                                       '{facts_manager,operator}');
 -- Cross-tenant maintenance: the operator (and the worker's login) only.

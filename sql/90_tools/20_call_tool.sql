@@ -30,9 +30,10 @@ BEGIN
             parent_session_id => @schema@_internal.arg_text(context, 'parent_session_id'));
     END IF;
 
+    PERFORM @schema@_internal.check_text(name, 'a tool name', 64);
     SELECT t.* INTO tool FROM @schema@_internal.tools AS t WHERE t.name = call_tool.name;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown tool %', pg_catalog.quote_nullable(name)
+        RAISE EXCEPTION 'unknown tool %', @schema@_internal.shown(name)
             USING ERRCODE = '22023',
                   HINT = 'see ' || '@schema@' || '.tool_definitions() for the tools';
     END IF;

@@ -1,0 +1,116 @@
+-- Input limits shared by every layer: each free-text argument has a documented cap
+-- (docs/errors.md, "Limits") and a bad one is a 22023 that names the limit. Error messages
+-- never echo more than a short prefix of what the caller sent (shown()).
+
+CREATE OR REPLACE FUNCTION @schema@_internal.shown(input text)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- At most 64 characters of a caller's input in a message, quoted, '...' when cut.
+    IF pg_catalog.length(input) > 64 THEN
+        RETURN pg_catalog.quote_literal(pg_catalog.left(input, 64)) || '...';
+    END IF;
+    RETURN pg_catalog.quote_nullable(input);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.shown(text) IS
+'A caller''s input as an error message shows it: quoted, cut to 64 characters.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_text(input text, what text, max_chars integer)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.length(input) > max_chars THEN
+        RAISE EXCEPTION '% is longer than % characters', what, max_chars
+            USING ERRCODE = '22023',
+                  DETAIL = pg_catalog.format('length %s', pg_catalog.length(input)),
+                  HINT = 'see "Limits" in docs/errors.md';
+    END IF;
+    RETURN input;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_text(text, text, integer) IS
+'Raise 22023 naming the limit when a free-text argument is longer than max_chars (NULL '
+'passes); returns it.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id')
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM @schema@_internal.check_text(agent_id, what, 200);
+    IF agent_id ~ '[[:cntrl:]]' THEN
+        RAISE EXCEPTION '% contains a control character', what USING ERRCODE = '22023';
+    END IF;
+    RETURN agent_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_agent_id(text, text) IS
+'Raise 22023 unless an agent id is at most 200 characters without control characters '
+'(NULL passes).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_tags(tags text [], what text DEFAULT 'tags')
+RETURNS text []
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.cardinality(tags) > 64
+       OR EXISTS (SELECT 1 FROM pg_catalog.unnest(tags) AS t
+                   WHERE t IS NULL OR t = '' OR pg_catalog.length(t) > 100) THEN
+        RAISE EXCEPTION '% must be at most 64 tags, each a non-empty string of at most 100 '
+            'characters', what USING ERRCODE = '22023', HINT = 'see "Limits" in docs/errors.md';
+    END IF;
+    RETURN tags;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_tags(text [], text) IS
+'Raise 22023 unless a tag list (a filter or a fact''s tags) has at most 64 non-empty tags of '
+'at most 100 characters (NULL passes).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_tenant(tenant text)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF tenant IS NULL OR pg_catalog.btrim(tenant) = '' THEN
+        RAISE EXCEPTION 'tenant must be a non-empty string'
+            USING ERRCODE = '22023', HINT = 'pass the tenant this caller acts for';
+    END IF;
+    IF pg_catalog.length(tenant) > 128 THEN
+        RAISE EXCEPTION 'tenant is longer than 128 characters' USING ERRCODE = '22023';
+    END IF;
+    -- The one tenant name pattern (also a CHECK on the settings and binding tables, 0009).
+    IF tenant !~ '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$' THEN
+        RAISE EXCEPTION 'tenant % is not a valid tenant name', @schema@_internal.shown(tenant)
+            USING ERRCODE = '22023',
+                  HINT = '1 to 128 ASCII letters, digits and . _ : @ -, starting with a letter '
+                         'or digit';
+    END IF;
+    RETURN tenant;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_tenant(text) IS
+'Raise 22023 unless tenant matches ^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$ (so no ''*'', '
+'spaces, quotes, wildcards or control characters).';
