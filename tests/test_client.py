@@ -133,9 +133,13 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "fact_history",
         "facts_read_uncrawled",
         "facts_set_crawled",
+        "facts_stats",
+        "facts_tombstone_stats",
+        "facts_purge_tombstones",
+        "facts_force_purge",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
-    assert tuner == ["read_facts", "fact_history"]
+    assert tuner == ["read_facts", "fact_history", "facts_stats", "facts_tombstone_stats"]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"
     assert openai[0]["function"]["parameters"]["properties"]["key"]["type"] == "string"

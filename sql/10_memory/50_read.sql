@@ -93,7 +93,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
-    caller text := @schema@_internal.context_session();
+    caller text := @schema@_internal.caller_session();
     like_key text;
     head text := '';
     -- Keys starting with head are exactly those in [head, head || 513 x U+10FFFF): keys
@@ -119,8 +119,11 @@ BEGIN
             USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
     END IF;
     IF scope = 'session' AND caller IS NULL THEN
-        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
+        -- Refused rather than answered with shared facts or nothing: docs/concepts.md.
+        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023',
+            HINT = 'set_context(session_id => ...), or read scope shared for the shared facts';
     END IF;
+    session_id := @schema@_internal.normalize_session_id(session_id);
     IF key_pattern IS NOT NULL AND key_pattern <> '' THEN
         SELECT p.like_pattern, p.literal_head INTO like_key, head
           FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
@@ -137,7 +140,7 @@ BEGIN
         -- First use registers the session (with the context's parent), so a child that
         -- reads before it writes already sees its spawn tree. The tuner writes nothing.
         PERFORM @schema@_internal.ensure_session(tenant, caller,
-            NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''),
+            @schema@_internal.caller_parent_session(),
             NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''), false);
     END IF;
     IF scope = 'session' THEN
@@ -222,8 +225,8 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
-    caller text := @schema@_internal.context_session();
-    target_session text := coalesce(session_id, caller);
+    caller text := @schema@_internal.caller_session();
+    target_session text := coalesce(@schema@_internal.normalize_session_id(session_id), caller);
     wanted text;
 BEGIN
     PERFORM @schema@_internal.check_key(key);

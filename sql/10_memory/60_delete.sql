@@ -15,7 +15,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
-    caller text := @schema@_internal.context_session();
+    caller text := @schema@_internal.caller_session();
     agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
     manager boolean;
     target text;
@@ -38,9 +38,7 @@ BEGIN
                 USING ERRCODE = '22023', HINT = 'pass pattern => true to delete by pattern';
         END IF;
         IF @schema@_internal.key_access(key, kind) <> 'all' THEN
-            RAISE EXCEPTION 'agent kind % may not delete key %', kind, key
-                USING ERRCODE = '42501', HINT = 'intake/ and config/facts-manager/ are deleted by '
-                                                'the facts manager; tools/ by the tool layer';
+            PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
         END IF;
         IF shared THEN
             target := 'shared:' || key;
@@ -82,6 +80,11 @@ BEGIN
     END IF;
     SELECT p.like_pattern, p.literal_head INTO like_key, head
       FROM @schema@_internal.parse_key_pattern(key) AS p;
+    -- A pattern inside a reserved namespace is refused; a wider one (a/*, *) skips the
+    -- reserved keys the kind may not delete.
+    IF @schema@_internal.key_access(head, kind) <> 'all' THEN
+        PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
+    END IF;
     -- Lock in scope-key order first, as writers do, so concurrent batches cannot deadlock.
     WITH doomed AS (
         SELECT f.fact_id FROM @schema@_internal.facts AS f
