@@ -130,9 +130,7 @@ class _Api(Generic[R]):
             ),
         )
 
-    def read_facts_by_scope_keys(
-        self, scope_keys: Sequence[str], *, limit: int | None = None
-    ) -> R:
+    def read_facts_by_scope_keys(self, scope_keys: Sequence[str], *, limit: int | None = None) -> R:
         """The readable facts with these exact scope keys (the read_facts tool's scopeKeys)."""
         return self._tool("read_facts", _args(scopeKeys=list(scope_keys), limit=limit))
 
