@@ -381,3 +381,26 @@ def test_pgfacts_dsn_from_the_environment_is_checked_too(monkeypatch: pytest.Mon
     )
     assert result.returncode == 1
     assert '"code": "22023"' in result.stderr and "PGFACTS_DSN" in result.stderr
+
+
+def test_a_forced_purge_skips_a_tombstone_a_concurrent_writer_is_reviving(
+    call: ToolCaller, db: Database
+) -> None:
+    call("store_fact", {"key": "r", "value": 1, "shared": True}, session="s1", agent="a")
+    call("delete_fact", {"key": "r", "shared": True}, session="s1", agent="a")
+    with db.connect("agent") as writer, db.connect("operator", autocommit=True) as operator:
+        # Step 1: the writer revives the tombstone and holds its row until it commits.
+        writer.execute("SELECT pgfacts.set_context(tenant => 't1', session_id => 's1')")
+        writer.execute("SELECT pgfacts.store_fact('r', '2', shared => true)")
+        # Step 2: the operator's purge passes over the locked row without waiting for it.
+        operator.execute("SET lock_timeout = '30s'")  # a regression fails instead of hanging
+        operator.execute("BEGIN")
+        operator.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'operator')")
+        row = operator.execute(
+            "SELECT pgfacts.purge_tombstones_before(now(), include_unreconciled => true)"
+        ).fetchone()
+        operator.execute("COMMIT")
+        assert row is not None and row[0] == {"purged": 0}
+        # Step 3: the revival commits; the fact is live with its new value.
+        writer.commit()
+    assert count_facts(db, "key = 'r' AND deleted_at IS NULL AND value = '2'") == 1
