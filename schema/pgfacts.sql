@@ -4,11 +4,11 @@
 -- Functions are listed by signature, without bodies (read those in sql/).
 
 CREATE SCHEMA pgfacts AUTHORIZATION pgfacts_owner;
-GRANT USAGE ON SCHEMA pgfacts TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT USAGE ON SCHEMA pgfacts TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON SCHEMA pgfacts IS 'pgfacts SQL API: functions, views and types agents and apps call';
 CREATE SCHEMA pgfacts_internal AUTHORIZATION pgfacts_owner;
 GRANT USAGE ON SCHEMA pgfacts_internal TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
-GRANT USAGE, CREATE ON SCHEMA pgfacts_internal TO pgfacts_maintainer;
+GRANT USAGE, CREATE ON SCHEMA pgfacts_internal TO pgfacts_maintainer, pgfacts_searcher;
 COMMENT ON SCHEMA pgfacts_internal IS 'pgfacts internal tables and helpers; not an API';
 
 CREATE TYPE pgfacts_internal.claim_input AS (
@@ -71,6 +71,7 @@ CREATE TABLE pgfacts_internal.claims (
     superseded_by bigint,
     copied_from bigint,
     search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(text, ''::text) || ' '::text) || COALESCE((object_value #>> '{}'::text[]), ''::text)))) STORED,
+    search_doc tsvector,
     CONSTRAINT claims_confidence_range CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
     CONSTRAINT claims_object_entity_fkey FOREIGN KEY (tenant, object_entity_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_object_present CHECK (((object_value IS NOT NULL) OR (object_entity_id IS NOT NULL))),
@@ -86,12 +87,77 @@ CREATE TABLE pgfacts_internal.claims (
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
+CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (search_doc);
 CREATE INDEX claims_search_idx ON pgfacts_internal.claims USING gin (search_vector);
 CREATE INDEX claims_slot_idx ON pgfacts_internal.claims USING btree (subject_id, predicate, claim_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_tuner;
+CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_embedding();
+CREATE TRIGGER claims_set_search_doc BEFORE INSERT ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.claims_set_search_doc();
+GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.claims IS 'Bi-temporal claims: never edited, only retired (system time closed) with a reason';
+
+CREATE TABLE pgfacts_internal.embedding_models (
+    tenant text NOT NULL,
+    model text NOT NULL,
+    dimension integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT embedding_models_dimension_range CHECK (((dimension >= 1) AND (dimension <= 4000))),
+    CONSTRAINT embedding_models_name_shape CHECK ((((length(model) >= 1) AND (length(model) <= 200)) AND (model !~ '[[:cntrl:]]'::text))),
+    CONSTRAINT embedding_models_pkey PRIMARY KEY (tenant, model)
+);
+ALTER TABLE pgfacts_internal.embedding_models OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.embedding_models ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.embedding_models FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.embedding_models TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.embedding_models IS 'Embedding models a tenant uses, each with its dimension';
+
+CREATE TABLE pgfacts_internal.embedding_queue (
+    tenant text NOT NULL,
+    item_kind text NOT NULL,
+    item_id bigint NOT NULL,
+    content_hash text NOT NULL,
+    enqueued_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    retry boolean DEFAULT false NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    error_code integer,
+    failed_at timestamp with time zone,
+    CONSTRAINT embedding_queue_error_code_check CHECK ((error_code = ANY (ARRAY[1001, 1400, 1401, 1403, 1429, 1500, 1901, 9999]))),
+    CONSTRAINT embedding_queue_item_kind_check CHECK ((item_kind = ANY (ARRAY['fact'::text, 'claim'::text]))),
+    CONSTRAINT embedding_queue_pkey PRIMARY KEY (tenant, item_kind, item_id)
+);
+ALTER TABLE pgfacts_internal.embedding_queue OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.embedding_queue ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.embedding_queue FORCE ROW LEVEL SECURITY;
+CREATE INDEX embedding_queue_work_idx ON pgfacts_internal.embedding_queue USING btree (tenant, retry DESC, enqueued_at) WHERE (error_code IS NULL);
+CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.embedding_queue TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.embedding_queue IS 'Facts and claims waiting to be embedded; retry and error_code are embedder state';
+
+CREATE TABLE pgfacts_internal.embeddings (
+    tenant text NOT NULL,
+    model text NOT NULL,
+    item_kind text NOT NULL,
+    item_id bigint NOT NULL,
+    dimension integer NOT NULL,
+    content_hash text NOT NULL,
+    embedding halfvec NOT NULL,
+    embedded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT embeddings_dimension_matches CHECK ((vector_dims(embedding) = dimension)),
+    CONSTRAINT embeddings_item_kind_check CHECK ((item_kind = ANY (ARRAY['fact'::text, 'claim'::text]))),
+    CONSTRAINT embeddings_model_fkey FOREIGN KEY (tenant, model) REFERENCES pgfacts_internal.embedding_models(tenant, model) ON DELETE CASCADE,
+    CONSTRAINT embeddings_pkey PRIMARY KEY (tenant, model, item_kind, item_id)
+);
+ALTER TABLE pgfacts_internal.embeddings OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.embeddings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.embeddings FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.embeddings IS 'One embedding per (fact or claim, model), halfvec, with the hash of the text embedded';
 
 CREATE TABLE pgfacts_internal.entities (
     tenant text NOT NULL,
@@ -205,6 +271,7 @@ CREATE TABLE pgfacts_internal.facts (
     last_crawled_at timestamp with time zone,
     system_time tstzrange NOT NULL,
     writer_kind text,
+    search_doc tsvector GENERATED ALWAYS AS (((((setweight(to_tsvector('simple'::regconfig, translate(key, '/_-.:'::text, '     '::text)), 'A'::"char") || setweight(to_tsvector('english'::regconfig, translate(key, '/_-.:'::text, '     '::text)), 'A'::"char")) || setweight(to_tsvector('simple'::regconfig, value), 'B'::"char")) || setweight(to_tsvector('english'::regconfig, value), 'B'::"char")) || setweight(array_to_tsvector(tags), 'C'::"char"))) STORED,
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
@@ -216,7 +283,9 @@ ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (search_doc) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_session_key_idx ON pgfacts_internal.facts USING btree (tenant, session_id, key text_pattern_ops) WHERE ((NOT shared) AND (deleted_at IS NULL));
 CREATE INDEX facts_shared_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (shared AND (deleted_at IS NULL));
@@ -230,7 +299,8 @@ CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR E
 CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
 CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
-GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_tuner;
+CREATE TRIGGER facts_queue_embedding AFTER INSERT OR UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_embedding();
+GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
 COMMENT ON COLUMN pgfacts_internal.facts.writer_kind IS 'The agent kind of the caller that wrote the current version (NULL: written before 0008)';
@@ -436,12 +506,26 @@ CREATE FUNCTION pgfacts.changes(since timestamp with time zone, until timestamp 
 ALTER FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.claim_embedding_work(batch_size integer DEFAULT 64)
+    RETURNS TABLE(item_kind text, item_id bigint, content_hash text, content text, retry boolean)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.claim_embedding_work(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.claim_embedding_work(integer) TO pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.claim_history(subject bigint, predicate text)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.claim_history(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.claim_history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.context_pack(query text, token_budget integer DEFAULT 2000, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, scope text DEFAULT 'accessible'::text, "limit" integer DEFAULT 20, chars_per_token real DEFAULT 4)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.current_claims(subject bigint)
     RETURNS TABLE(claim_id bigint, predicate text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone)
@@ -477,6 +561,20 @@ CREATE FUNCTION pgfacts.delete_session(session_id text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.delete_session(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.delete_session(text) TO pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.detect_intent(query text)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.detect_intent(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.detect_intent(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.embedding_backlog()
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.embedding_backlog() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.embedding_backlog() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.end_session(session_id text)
     RETURNS jsonb
@@ -534,6 +632,20 @@ CREATE FUNCTION pgfacts.facts_stats()
 ALTER FUNCTION pgfacts.facts_stats() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.facts_stats() TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.fail_embedding_work(items jsonb, error_code integer)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.fail_embedding_work(jsonb,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.fail_embedding_work(jsonb,integer) TO pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.find_keys(pattern text, "limit" integer DEFAULT 10, scope text DEFAULT 'accessible'::text)
+    RETURNS TABLE(scope_key text, key text, similarity real)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.find_keys(text,integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.find_keys(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.history(subject bigint, predicate text)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
     LANGUAGE sql STABLE SECURITY INVOKER
@@ -547,6 +659,13 @@ CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.ingest(jsonb,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.ingest(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.nearest(model text, query_vector vector, k integer DEFAULT 10, item_kinds text[] DEFAULT '{fact,claim}'::text[], scope text DEFAULT 'accessible'::text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, include_history boolean DEFAULT false)
+    RETURNS TABLE(item_kind text, item_id bigint, ref text, content text, similarity real)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.override(idempotency_key text, claim jsonb)
     RETURNS jsonb
@@ -591,6 +710,13 @@ CREATE FUNCTION pgfacts.read_facts_by_scope_keys(scope_keys text[], "limit" inte
 ALTER FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.register_embedding_model(model text, dimension integer)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.register_embedding_model(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.register_embedding_model(text,integer) TO pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.register_session(session_id text, parent_session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -626,12 +752,26 @@ CREATE FUNCTION pgfacts.schema_version()
 ALTER FUNCTION pgfacts.schema_version() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.schema_version() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.search(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 20, scope text DEFAULT 'accessible'::text, item_kinds text[] DEFAULT '{fact,claim}'::text[], key_prefix text DEFAULT NULL::text, tags text[] DEFAULT NULL::text[], intent text DEFAULT NULL::text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, text_weight real DEFAULT 1, vector_weight real DEFAULT 1)
+    RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.search_claims(query text, min_confidence real DEFAULT NULL::real, include_history boolean DEFAULT false, "limit" integer DEFAULT 8)
     RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text, confidence real, rank real, current boolean, stopped_believed_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.search_claims(text,real,boolean,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.search_claims(text,real,boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.search_skills(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 8)
+    RETURNS TABLE(key text, name text, description text, score double precision)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.search_skills(text,vector,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.search_skills(text,vector,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text)
     RETURNS jsonb
@@ -640,12 +780,26 @@ CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::t
 ALTER FUNCTION pgfacts.set_context(text,text,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.set_context(text,text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.set_embeddings(model text, rows jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.set_embeddings(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_embeddings(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.set_setting(name text, value jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.set_setting(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.set_setting(text,jsonb) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.similar_facts(scope_key text, k integer DEFAULT 8, model text DEFAULT NULL::text)
+    RETURNS TABLE(similar_scope_key text, key text, value jsonb, similarity real, score double precision, mode text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.similar_facts(text,integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.similar_facts(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.spawn_tree(session_id text DEFAULT NULL::text)
     RETURNS SETOF text
@@ -744,6 +898,13 @@ CREATE FUNCTION pgfacts_internal.arg_timestamp(args jsonb, name text)
 ALTER FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.arg_vector(args jsonb)
+    RETURNS vector
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.arg_vector(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_vector(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text, object_value jsonb, object_entity_id bigint)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -765,12 +926,40 @@ CREATE FUNCTION pgfacts_internal.caller_session()
 ALTER FUNCTION pgfacts_internal.caller_session() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.caller_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_item_kinds(item_kinds text[])
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_item_kinds(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_item_kinds(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_key(key text, what text DEFAULT 'key'::text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_key(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_known_at(known_at timestamp with time zone)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_known_at(timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_known_at(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_query(query text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_query(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_search(query text, query_vector vector, model text, lim integer, item_kinds text[], known_at timestamp with time zone, text_weight real, vector_weight real)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],timestamp with time zone,real,real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],timestamp with time zone,real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
     RETURNS void
@@ -786,12 +975,46 @@ CREATE FUNCTION pgfacts_internal.check_tenant_login(tenant text)
 ALTER FUNCTION pgfacts_internal.check_tenant_login(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant_login(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_vector(query_vector vector, dimension integer)
+    RETURNS halfvec
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_vector(vector,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_vector(vector,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_document(tenant text, claim_text text, object_value jsonb, predicate text, subject_id bigint, object_entity_id bigint)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_in_view(system_time tstzrange, valid tstzrange, retired_reason text, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, any_valid boolean DEFAULT false)
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false)
+    RETURNS TABLE(item_id bigint, score real)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
     RETURNS integer
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_trust(text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claims_set_search_doc()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claims_set_search_doc() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claims_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.confidence_floor(tenant text)
     RETURNS real
@@ -842,6 +1065,41 @@ CREATE FUNCTION pgfacts_internal.delete_session_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.delete_session_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_session_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.document_vector(doc text)
+    RETURNS tsvector
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.document_vector(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.document_vector(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.embedding_error_codes()
+    RETURNS integer[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.embedding_error_codes() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_error_codes() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.embedding_problem(item jsonb, dims integer)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.enqueue_item(for_tenant text, item_kind text, item_id bigint)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.enqueue_item(text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.enqueue_item(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.enqueue_tenant(for_tenant text)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.enqueue_tenant(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.enqueue_tenant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.ensure_session(tenant text, session_id text, parent_session_id text, agent_id text, for_write boolean)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -867,6 +1125,26 @@ CREATE FUNCTION pgfacts_internal.fact_problem(item jsonb, kind text, session tex
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text)
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_superseded(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer)
+    RETURNS TABLE(item_id bigint, score real)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_before_delete()
     RETURNS trigger
@@ -923,12 +1201,26 @@ CREATE FUNCTION pgfacts_internal.facts_read_uncrawled_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.facts_search_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_search_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_search_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.facts_set_crawled_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_similar_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_similar_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_similar_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_stats_tool(args jsonb)
     RETURNS jsonb
@@ -964,11 +1256,39 @@ CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, flo
 ALTER FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.intent_guidance(intent text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.intent_guidance(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_guidance(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.intent_markers()
+    RETURNS TABLE(pattern text, side text, signal text, weight real)
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.intent_markers() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_markers() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.isolate_tenants(tables text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.isolate_tenants(text[]) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.item_content(for_tenant text, item_kind text, item_id bigint)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.item_content(text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.item_content(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, item_id bigint)
+    RETURNS TABLE(ref text, key text, content text, value jsonb, subject_id bigint, current boolean, superseded boolean, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text
@@ -983,6 +1303,13 @@ CREATE FUNCTION pgfacts_internal.key_bucket(key text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.key_bucket(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.key_bucket(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.key_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], pattern text, lim integer)
+    RETURNS TABLE(item_id bigint, similarity real)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.key_candidates(text,text,boolean,boolean,text[],text,integer) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_candidates(text,text,boolean,boolean,text[],text,integer) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.key_problem(key text)
     RETURNS text
@@ -1018,6 +1345,20 @@ CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
 ALTER FUNCTION pgfacts_internal.maintain_all_tenants() OWNER TO pgfacts_maintainer;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.maintain_all_tenants() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
+    RETURNS integer
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.model_dimension(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.negation_query()
+    RETURNS tsquery
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.negation_query() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.negation_query() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.next_instant(newest timestamp with time zone)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1039,12 +1380,40 @@ CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_patter
 ALTER FUNCTION pgfacts_internal.parse_key_pattern(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_key_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.parse_query(query text, OUT match tsquery, OUT words tsquery[], OUT negated boolean)
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.parse_query(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.query_max_length()
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.query_max_length() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.query_max_length() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.query_stop_words()
+    RETURNS text[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.query_stop_words() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.query_stop_words() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.queue_embedding()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.queue_embedding() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint)
     RETURNS void
@@ -1059,6 +1428,13 @@ CREATE FUNCTION pgfacts_internal.raise_reserved_key(key text, kind text, action 
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.ranked_hits(query text, query_vector vector, model text, lim integer, kind text, with_shared boolean, every_session boolean, sessions text[], want_facts boolean, want_claims boolean, key_prefix text, want_tags text[], history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, text_weight real, vector_weight real, exclude_kind text DEFAULT NULL::text, exclude_id bigint DEFAULT NULL::bigint)
+    RETURNS TABLE(item_kind text, item_id bigint, score double precision, text_rank integer, vector_rank integer, similarity real)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(args jsonb)
     RETURNS jsonb
@@ -1078,7 +1454,7 @@ CREATE FUNCTION pgfacts_internal.readable_by(key text, kind text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.readable_by(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_by(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_by(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predicate text, without_episodes bigint[])
     RETURNS integer
@@ -1148,6 +1524,27 @@ CREATE FUNCTION pgfacts_internal.retract_assertion(tenant text, subject bigint, 
 ALTER FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.search_access(scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.search_access(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_access(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text)
+    RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.search_skills_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_skills_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.setting(tenant text, name text, fallback jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1190,6 +1587,13 @@ CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words tsquery[], negated boolean)
+    RETURNS real
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1210,6 +1614,16 @@ CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, sess
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.vector_candidates(for_tenant text, model text, dims integer, query_vector halfvec, want_facts boolean, want_claims boolean, kind text, with_shared boolean, every_session boolean, sessions text[], key_prefix text, want_tags text[], floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, exclude_kind text, exclude_id bigint, lim integer)
+    RETURNS TABLE(item_kind text, item_id bigint, similarity real)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    SET hnsw.iterative_scan = relaxed_order
+    SET hnsw.max_scan_tuples = 50000
+    SET hnsw.ef_search = 100;
+ALTER FUNCTION pgfacts_internal.vector_candidates(text,text,integer,halfvec,boolean,boolean,text,boolean,boolean,text[],text,text[],real,boolean,timestamp with time zone,timestamp with time zone,text,bigint,integer) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.vector_candidates(text,text,integer,halfvec,boolean,boolean,text,boolean,boolean,text[],text,text[],real,boolean,timestamp with time zone,timestamp with time zone,text,bigint,integer) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, with_shared boolean, every_session boolean, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
     RETURNS SETOF pgfacts_internal.facts

@@ -33,6 +33,9 @@ INLINED_HELPERS = {
     "text,text[],text,text,integer)",
     "pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,"
     "text[],text,text,integer)",
+    "pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[])",
+    "pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,"
+    "timestamp with time zone,boolean)",
 }
 
 PLPGSQL_FUNCTIONS = """

@@ -305,22 +305,6 @@ class _Api(Generic[R]):
         """Deprecated alias of :meth:`explain_claim` (removed in the next release)."""
         return self.explain_claim(claim_id)
 
-    def search_claims(
-        self,
-        query: str,
-        *,
-        min_confidence: float | None = None,
-        include_history: bool = False,
-        limit: int = 8,
-    ) -> R:
-        return self._api(
-            queries.SEARCH_CLAIMS,
-            query=query,
-            min_confidence=min_confidence,
-            include_history=include_history,
-            limit=limit,
-        )
-
     def retract(self, claim_id: int) -> R:
         return self._api(queries.RETRACT, claim_id=claim_id)
 
@@ -337,6 +321,207 @@ class _Api(Generic[R]):
         return self._api(
             queries.OVERRIDE, idempotency_key=idempotency_key, claim=Jsonb(dict(claim))
         )
+
+    # -- retrieval ---------------------------------------------------------------------
+    # The query vector is passed through: SQL cannot embed text. ``pgfacts.retrieval``
+    # embeds a query with the configured Embedder for the tools (facts_search & co.).
+
+    def facts_search(
+        self,
+        query: str,
+        *,
+        mode: str | None = None,
+        scope: str | None = None,
+        tags: list[str] | None = None,
+        key_prefix: str | None = None,
+        limit: int | None = None,
+        weights: Mapping[str, float] | None = None,
+        vector: Sequence[float] | None = None,
+        model: str | None = None,
+    ) -> R:
+        return self._tool(
+            "facts_search",
+            _args(
+                query=query,
+                mode=mode,
+                scope=scope,
+                tags=tags,
+                keyPrefix=key_prefix,
+                limit=limit,
+                weights=dict(weights) if weights is not None else None,
+                vector=list(vector) if vector is not None else None,
+                model=model,
+            ),
+        )
+
+    def facts_similar(self, scope_key: str, *, k: int | None = None, model: str | None = None) -> R:
+        return self._tool("facts_similar", _args(scopeKey=scope_key, k=k, model=model))
+
+    def search_skills_tool(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        vector: Sequence[float] | None = None,
+        model: str | None = None,
+    ) -> R:
+        """The search_skills agent tool ({count, skills}); :meth:`search_skills` is the SQL API."""
+        return self._tool(
+            "search_skills",
+            _args(
+                query=query,
+                limit=limit,
+                vector=list(vector) if vector is not None else None,
+                model=model,
+            ),
+        )
+
+    def search(
+        self,
+        query: str,
+        *,
+        query_vector: Sequence[float] | None = None,
+        model: str | None = None,
+        limit: int = 20,
+        scope: str = "accessible",
+        item_kinds: Sequence[str] = ("fact", "claim"),
+        key_prefix: str | None = None,
+        tags: list[str] | None = None,
+        intent: str | None = None,
+        valid_at: Any = None,
+        known_at: Any = None,
+        text_weight: float = 1.0,
+        vector_weight: float = 1.0,
+    ) -> R:
+        return self._api(
+            queries.SEARCH,
+            query=query,
+            query_vector=_vector(query_vector),
+            model=model,
+            limit=limit,
+            scope=scope,
+            item_kinds=list(item_kinds),
+            key_prefix=key_prefix,
+            tags=tags,
+            intent=intent,
+            valid_at=valid_at,
+            known_at=known_at,
+            text_weight=text_weight,
+            vector_weight=vector_weight,
+        )
+
+    def nearest(
+        self,
+        model: str,
+        query_vector: Sequence[float],
+        *,
+        k: int = 10,
+        item_kinds: Sequence[str] = ("fact", "claim"),
+        scope: str = "accessible",
+        valid_at: Any = None,
+        known_at: Any = None,
+        include_history: bool = False,
+    ) -> R:
+        return self._api(
+            queries.NEAREST,
+            model=model,
+            query_vector=_vector(query_vector),
+            k=k,
+            item_kinds=list(item_kinds),
+            scope=scope,
+            valid_at=valid_at,
+            known_at=known_at,
+            include_history=include_history,
+        )
+
+    def detect_intent(self, query: str) -> R:
+        return self._api(queries.DETECT_INTENT, query=query)
+
+    def context_pack(
+        self,
+        query: str,
+        *,
+        token_budget: int = 2000,
+        query_vector: Sequence[float] | None = None,
+        model: str | None = None,
+        scope: str = "accessible",
+        limit: int = 20,
+        chars_per_token: float = 4.0,
+    ) -> R:
+        return self._api(
+            queries.CONTEXT_PACK,
+            query=query,
+            token_budget=token_budget,
+            query_vector=_vector(query_vector),
+            model=model,
+            scope=scope,
+            limit=limit,
+            chars_per_token=chars_per_token,
+        )
+
+    def find_keys(self, pattern: str, *, limit: int = 10, scope: str = "accessible") -> R:
+        return self._api(queries.FIND_KEYS, pattern=pattern, limit=limit, scope=scope)
+
+    def search_claims(
+        self,
+        query: str,
+        *,
+        min_confidence: float | None = None,
+        include_history: bool = False,
+        limit: int = 8,
+    ) -> R:
+        return self._api(
+            queries.SEARCH_CLAIMS,
+            query=query,
+            min_confidence=min_confidence,
+            include_history=include_history,
+            limit=limit,
+        )
+
+    def similar_facts(self, scope_key: str, *, k: int = 8, model: str | None = None) -> R:
+        return self._api(queries.SIMILAR_FACTS, scope_key=scope_key, k=k, model=model)
+
+    def search_skills(
+        self,
+        query: str,
+        *,
+        query_vector: Sequence[float] | None = None,
+        model: str | None = None,
+        limit: int = 8,
+    ) -> R:
+        return self._api(
+            queries.SEARCH_SKILLS,
+            query=query,
+            query_vector=_vector(query_vector),
+            model=model,
+            limit=limit,
+        )
+
+    def register_embedding_model(self, model: str, dimension: int) -> R:
+        return self._api(queries.REGISTER_EMBEDDING_MODEL, model=model, dimension=dimension)
+
+    def set_embeddings(self, model: str, rows: Sequence[Mapping[str, Any]]) -> R:
+        return self._api(queries.SET_EMBEDDINGS, model=model, rows=Jsonb([dict(r) for r in rows]))
+
+    def claim_embedding_work(self, batch_size: int = 64) -> R:
+        return self._api(queries.CLAIM_EMBEDDING_WORK, batch_size=batch_size)
+
+    def fail_embedding_work(self, items: Sequence[Mapping[str, Any]], error_code: int) -> R:
+        return self._api(
+            queries.FAIL_EMBEDDING_WORK,
+            items=Jsonb([dict(i) for i in items]),
+            error_code=error_code,
+        )
+
+    def embedding_backlog(self) -> R:
+        return self._api(queries.EMBEDDING_BACKLOG)
+
+
+def _vector(values: Sequence[float] | None) -> str | None:
+    """A query vector in pgvector's text form (cast to vector in SQL)."""
+    if values is None:
+        return None
+    return "[" + ",".join(repr(float(v)) for v in values) + "]"
 
 
 def _checked_dsn(dsn: str | None, own_pool: bool) -> str | None:

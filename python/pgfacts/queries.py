@@ -149,3 +149,67 @@ VERIFY_SLOT = """
 SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v)), '[]')
   FROM {schema}.verify_slot(subject => %(subject)s, predicate => %(predicate)s) AS v
 """
+
+# --- retrieval --------------------------------------------------------------------------
+
+_SEARCH_ROWS = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) ORDER BY s.position), '[]')
+  FROM {schema}.search(
+           query => %(query)s, query_vector => %(query_vector)s::public.vector,
+           model => %(model)s, "limit" => %(limit)s::integer, scope => %(scope)s,
+           item_kinds => %(item_kinds)s::text[], key_prefix => %(key_prefix)s,
+           tags => %(tags)s::text[], intent => %(intent)s, valid_at => %(valid_at)s,
+           known_at => %(known_at)s, text_weight => %(text_weight)s::real,
+           vector_weight => %(vector_weight)s::real)
+       WITH ORDINALITY AS s (item_kind, item_id, ref, key, content, value, current, stale,
+                             score, text_rank, vector_rank, similarity, valid_from,
+                             valid_to, recorded_at, retired_at, position)
+"""
+SEARCH = _SEARCH_ROWS
+NEAREST = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(n) ORDER BY n.position), '[]')
+  FROM {schema}.nearest(
+           model => %(model)s, query_vector => %(query_vector)s::public.vector,
+           k => %(k)s::integer, item_kinds => %(item_kinds)s::text[], scope => %(scope)s,
+           valid_at => %(valid_at)s, known_at => %(known_at)s,
+           include_history => %(include_history)s)
+       WITH ORDINALITY AS n (item_kind, item_id, ref, content, similarity, position)
+"""
+DETECT_INTENT = "SELECT {schema}.detect_intent(query => %(query)s)"
+CONTEXT_PACK = """
+SELECT {schema}.context_pack(
+    query => %(query)s, token_budget => %(token_budget)s::integer,
+    query_vector => %(query_vector)s::public.vector, model => %(model)s, scope => %(scope)s,
+    "limit" => %(limit)s::integer, chars_per_token => %(chars_per_token)s::real)
+"""
+FIND_KEYS = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position), '[]')
+  FROM {schema}.find_keys(pattern => %(pattern)s, "limit" => %(limit)s::integer,
+                          scope => %(scope)s)
+       WITH ORDINALITY AS f (scope_key, key, similarity, position)
+"""
+SIMILAR_FACTS = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position), '[]')
+  FROM {schema}.similar_facts(scope_key => %(scope_key)s, k => %(k)s::integer,
+                              model => %(model)s)
+       WITH ORDINALITY AS f (similar_scope_key, key, value, similarity, score, mode, position)
+"""
+SEARCH_SKILLS = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position), '[]')
+  FROM {schema}.search_skills(query => %(query)s,
+                              query_vector => %(query_vector)s::public.vector,
+                              model => %(model)s, "limit" => %(limit)s::integer)
+       WITH ORDINALITY AS f (key, name, description, score, position)
+"""
+REGISTER_EMBEDDING_MODEL = (
+    "SELECT {schema}.register_embedding_model(model => %(model)s, dimension => %(dimension)s)"
+)
+SET_EMBEDDINGS = 'SELECT {schema}.set_embeddings(model => %(model)s, "rows" => %(rows)s)'
+CLAIM_EMBEDDING_WORK = """
+SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]')
+  FROM {schema}.claim_embedding_work(batch_size => %(batch_size)s::integer) AS w
+"""
+FAIL_EMBEDDING_WORK = (
+    "SELECT {schema}.fail_embedding_work(items => %(items)s, error_code => %(error_code)s)"
+)
+EMBEDDING_BACKLOG = "SELECT {schema}.embedding_backlog()"

@@ -22,13 +22,14 @@ BEGIN
         RAISE EXCEPTION 'register_api: % names an unknown agent kind in %', signature, kinds
             USING ERRCODE = '22023';
     END IF;
-    -- Exactly these kinds, whatever an earlier version of the definitions granted.
-    EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
+    -- Exactly these kinds, whatever an earlier version of the definitions granted, granted
+    -- in one order so an upgraded install's ACL reads like a fresh one's.
+    EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC, %s', fn,
+                              @schema@_internal.kind_roles(@schema@_internal.agent_kinds()));
     FOREACH kind IN ARRAY @schema@_internal.agent_kinds() LOOP
-        EXECUTE pg_catalog.format(
-            CASE WHEN kind = ANY (kinds) THEN 'GRANT EXECUTE ON FUNCTION %s TO %I'
-                 ELSE 'REVOKE EXECUTE ON FUNCTION %s FROM %I' END,
-            fn, '@schema@_' || kind);
+        IF kind = ANY (kinds) THEN
+            EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %I', fn, '@schema@_' || kind);
+        END IF;
     END LOOP;
 END
 $fn$;

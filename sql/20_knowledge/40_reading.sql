@@ -204,51 +204,6 @@ COMMENT ON FUNCTION @schema@.explain_claim(bigint) IS
 'recorded, retired, reason), retraction, successors and predecessors. NULL for an id of '
 'another tenant.';
 
-CREATE OR REPLACE FUNCTION @schema@.search_claims(
-    query text, min_confidence real DEFAULT NULL, include_history boolean DEFAULT false,
-    "limit" integer DEFAULT 8
-) RETURNS TABLE (
-    claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text,
-    confidence real, rank real, current boolean, stopped_believed_at timestamptz
-)
-LANGUAGE plpgsql
-STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-#variable_conflict use_variable
-DECLARE
-    tenant text := @schema@_internal.context_tenant();
-    tsq tsquery;
-BEGIN
-    PERFORM @schema@_internal.context_kind();
-    IF query IS NULL OR pg_catalog.btrim(query) = '' THEN
-        RAISE EXCEPTION 'query must be a non-empty string' USING ERRCODE = '22023';
-    END IF;
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
-    END IF;
-    tsq := pg_catalog.websearch_to_tsquery('simple'::regconfig, query);
-    RETURN QUERY
-    SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, c.text, c.confidence,
-           pg_catalog.ts_rank_cd(c.search_vector, tsq), pg_catalog.upper_inf(c.system_time),
-           CASE WHEN pg_catalog.upper_inf(c.system_time) THEN NULL
-                ELSE pg_catalog.upper(c.system_time) END
-      FROM @schema@_internal.claims AS c
-     WHERE c.tenant = tenant AND c.search_vector @@ tsq
-       AND c.confidence >= coalesce(min_confidence, @schema@_internal.confidence_floor(tenant))
-       AND (pg_catalog.upper_inf(c.system_time)
-            OR (include_history AND c.retired_reason <> 'outranked'))
-     ORDER BY 7 DESC, pg_catalog.upper_inf(c.system_time) DESC, c.claim_id DESC
-     LIMIT "limit";
-END
-$fn$;
-
-COMMENT ON FUNCTION @schema@.search_claims(text, real, boolean, integer) IS
-'Full-text search over claims (websearch_to_tsquery, ranked by ts_rank_cd): live claims of '
-'at least min_confidence (default: the tenant''s confidence_floor setting, 0.55 unless set); include_history adds superseded rows, marked with '
-'when they stopped being believed. limit 1..100, default 8.';
-
 -- The names before 0.x: kept as aliases for one release, then dropped by a migration.
 
 CREATE OR REPLACE FUNCTION @schema@.history(subject bigint, predicate text)

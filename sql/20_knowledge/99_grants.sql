@@ -24,8 +24,6 @@ SELECT @schema@_internal.register_api('@schema@.changes(timestamptz,timestamptz)
                                       @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.explain_claim(bigint)', @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.explain(bigint)', @schema@_internal.agent_kinds());
-SELECT @schema@_internal.register_api('@schema@.search_claims(text,real,boolean,integer)',
-                                      @schema@_internal.agent_kinds());
 
 GRANT SELECT ON @schema@_internal.entities, @schema@_internal.predicates,
     @schema@_internal.episodes, @schema@_internal.claims, @schema@_internal.claim_sources,

@@ -1,0 +1,64 @@
+-- The full-text document of a claim (facts have a generated column, migration 0010).
+
+CREATE OR REPLACE FUNCTION @schema@_internal.document_vector(doc text)
+RETURNS tsvector
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- As written (short tokens and negations survive) and stemmed (deploying ~ deployment).
+    SELECT pg_catalog.setweight(pg_catalog.to_tsvector('simple'::regconfig, doc), 'A')
+           || pg_catalog.setweight(pg_catalog.to_tsvector('english'::regconfig, doc), 'B')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.document_vector(text) IS
+'The search vector of a text: its words as written (simple) and stemmed (english).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_document(
+    tenant text, claim_text text, object_value jsonb, predicate text, subject_id bigint,
+    object_entity_id bigint
+) RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    names text;
+BEGIN
+    -- The entities' names and aliases as they are when the claim is written.
+    SELECT pg_catalog.string_agg(e.name || ' ' || pg_catalog.array_to_string(e.aliases, ' '), ' ')
+      INTO names
+      FROM @schema@_internal.entities AS e
+     WHERE e.tenant = claim_document.tenant
+       AND e.entity_id IN (claim_document.subject_id, claim_document.object_entity_id);
+    RETURN pg_catalog.concat_ws(' ', claim_text, object_value #>> '{}',
+                                pg_catalog.translate(predicate, '_', ' '), names);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_document(text, text, jsonb, text, bigint, bigint) IS
+'The text a claim is found by: its text, object, predicate (words) and the names and aliases '
+'of its subject and object entities.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.claims_set_search_doc()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    NEW.search_doc := @schema@_internal.document_vector(@schema@_internal.claim_document(
+        NEW.tenant, NEW.text, NEW.object_value, NEW.predicate, NEW.subject_id,
+        NEW.object_entity_id));
+    RETURN NEW;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claims_set_search_doc() IS
+'Trigger: a new claim row gets its search document (claim_document, document_vector).';
+
+CREATE OR REPLACE TRIGGER claims_set_search_doc BEFORE INSERT ON @schema@_internal.claims
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.claims_set_search_doc();

@@ -1,0 +1,160 @@
+-- From a question to a full-text query: content words decide, stop words and temporal cue
+-- words only inform intent; quotes, OR and -word keep websearch_to_tsquery semantics.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.query_max_length()
+RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT 1000
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.query_max_length() IS
+'The longest search query accepted, in characters (1000); longer is refused with 22023.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_query(query text)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF pg_catalog.length(query) > @schema@_internal.query_max_length() THEN
+        RAISE EXCEPTION 'query is longer than % characters', @schema@_internal.query_max_length()
+            USING ERRCODE = '22023', DETAIL = pg_catalog.format('length %s', pg_catalog.length(query)),
+                  HINT = 'search with the words that matter; a whole document is not a query';
+    END IF;
+    RETURN coalesce(query, '');
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_query(text) IS
+'Raise 22023 for a query longer than query_max_length(); NULL becomes the empty query.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.query_stop_words()
+RETURNS text []
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- Function words, question words and the temporal cue words detect_intent reads: they
+    -- say what kind of answer is wanted, not which rows hold it. Short content words (go,
+    -- sql, npm, api, kpi) are not here, so they are found.
+    SELECT ARRAY[
+        'a', 'an', 'the', 'and', 'or', 'but', 'if', 'of', 'at', 'by', 'for', 'with', 'about',
+        'to', 'from', 'in', 'on', 'into', 'onto', 'off', 'over', 'under', 'as', 'than', 'so',
+        'i', 'me', 'my', 'we', 'our', 'you', 'your', 'he', 'him', 'his', 'she', 'her', 'hers',
+        'it', 'its', 'they', 'them', 'their', 'theirs', 'this', 'that', 'these', 'those',
+        'what', 'which', 'who', 'whom', 'whose', 'where', 'when', 'why', 'how', 'whats',
+        'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'doing',
+        'done', 'have', 'has', 'had', 'having', 'can', 'could', 'will', 'would', 'shall',
+        'should', 'may', 'might', 'must', 'there', 'here', 'any', 'some', 'all', 'both',
+        'each', 'other', 'such', 'own', 'same', 'too', 'very', 'just', 'also', 'again',
+        'tell', 'know', 'please', 'us', 's', 't', 'd', 'll', 're', 've', 'm', 'not', 'no',
+        'don', 'doesn', 'didn', 'isn', 'wasn', 'aren', 'weren', 'never', 'nor',
+        -- temporal cues
+        'now', 'currently', 'current', 'today', 'nowadays', 'still', 'anymore', 'longer',
+        'used', 'previously', 'previous', 'formerly', 'former', 'before', 'earlier', 'ago',
+        'originally', 'original', 'then', 'since', 'once', 'yet', 'latest', 'recently',
+        'recent', 'past', 'present', 'presently', 'moment', 'days', 'back', 'ever', 'until',
+        'changed', 'changes', 'compare', 'compared', 'old', 'anything', 'something', 'thing',
+        'things', 'happened'
+    ]
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.query_stop_words() IS
+'Words removed from the match of a natural-language query (function, question and temporal '
+'cue words); detect_intent still reads them.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.negation_query()
+RETURNS tsquery
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT 'not | no | never | nor | without | cannot | don | doesn | didn | isn | wasn | aren | won'::tsquery
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.negation_query() IS
+'The negation words (as written, simple configuration) that make a text say the opposite.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.parse_query(
+    query text, OUT match tsquery, OUT words tsquery [], OUT negated boolean
+)
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    q text := pg_catalog.btrim(@schema@_internal.check_query(query));
+    word text;
+    word_query tsquery;
+BEGIN
+    words := '{}';
+    negated := pg_catalog.to_tsvector('simple'::regconfig, q) @@ @schema@_internal.negation_query();
+    IF q ~ '"' OR q ~ '(^|\s)OR(\s|$)' OR q ~ '(^|\s)-\w' THEN
+        -- Websearch syntax: phrases, OR and exclusions mean what they say.
+        -- A quoted phrase means these words as written; otherwise stemmed forms count too.
+        match := pg_catalog.websearch_to_tsquery('simple'::regconfig, q);
+        IF q !~ '"' THEN
+            match := match || pg_catalog.websearch_to_tsquery('english'::regconfig, q);
+        END IF;
+        IF pg_catalog.numnode(match) > 0 THEN
+            words := ARRAY[match];
+        ELSE
+            match := NULL;
+        END IF;
+        RETURN;
+    END IF;
+    -- A question: each content word matches as written or stemmed; rows rank by how many
+    -- content words they hold (ranked OR). No content word, no match (NULL).
+    FOR word IN
+        SELECT l.lexeme
+          FROM pg_catalog.unnest(pg_catalog.to_tsvector('simple'::regconfig, q)) AS l
+         WHERE NOT l.lexeme = ANY (@schema@_internal.query_stop_words())
+         ORDER BY l.positions[1]
+    LOOP
+        word_query := pg_catalog.quote_literal(word)::tsquery;
+        SELECT coalesce(word_query || pg_catalog.string_agg(pg_catalog.quote_literal(s), ' | ')::tsquery,
+                        word_query)
+          INTO word_query
+          FROM pg_catalog.unnest(pg_catalog.tsvector_to_array(
+                   pg_catalog.to_tsvector('english'::regconfig, word))) AS s
+         WHERE s <> word;
+        words := words || word_query;
+        match := CASE WHEN match IS NULL THEN word_query ELSE match || word_query END;
+    END LOOP;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.parse_query(text) IS
+'A search query as a tsquery (match: NULL when only stop words remain), the query of each '
+'content word (words; ranking counts how many a row holds) and whether the query itself is '
+'negated. Quotes, OR and -word switch to websearch_to_tsquery. 22023 past the length limit.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
+    doc tsvector, match tsquery, words tsquery [], negated boolean
+) RETURNS real
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- The share of content words a row holds decides; ts_rank orders rows that hold as
+    -- many; a row that negates what an affirmative query asks for ranks below one that
+    -- does not ("does not like coffee" below "likes coffee").
+    SELECT ((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(words) AS w WHERE doc @@ w)::real
+              / greatest(pg_catalog.cardinality(words), 1)
+            + 0.1 * pg_catalog.ts_rank(doc, match, 1))
+           * CASE WHEN NOT negated AND doc @@ @schema@_internal.negation_query() THEN 0.75 ELSE 1 END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean) IS
+'The lexical score of a row: share of content words held, then ts_rank, times 0.75 when the '
+'row negates and the query does not.';

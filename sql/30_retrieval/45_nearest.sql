@@ -1,0 +1,160 @@
+-- Nearest neighbours: the vector candidates (owned by the searcher role, like the text
+-- candidates) and nearest(), the API.
+
+-- Load pgvector in this session so its hnsw.* settings are known to the SET clauses below.
+SELECT public.vector_dims('[1]'::public.vector);
+
+SET LOCAL ROLE @schema@_searcher;
+
+CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates(
+    for_tenant text, model text, dims integer, query_vector public.halfvec,
+    want_facts boolean, want_claims boolean, kind text, with_shared boolean,
+    every_session boolean, sessions text [], key_prefix text, want_tags text [], floor real,
+    history boolean, valid_at timestamptz, known_at timestamptz, exclude_kind text,
+    exclude_id bigint, lim integer
+) RETURNS TABLE (item_kind text, item_id bigint, similarity real)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+-- Filters (tenant, scope, time) apply inside the index scan: it goes on past rows that fail
+-- them until the limit is met, so filtering loses no rows (pgvector 0.8 iterative scans).
+SET "hnsw.iterative_scan" = relaxed_order
+SET "hnsw.max_scan_tuples" = 50000
+SET "hnsw.ef_search" = 100
+AS $fn$
+DECLARE
+    -- A small candidate set is scanned exactly (recall 1); a large one through HNSW.
+    small boolean := (SELECT pg_catalog.count(*) < 3000
+                        FROM (SELECT 1 FROM @schema@_internal.embeddings AS e
+                               WHERE e.tenant = for_tenant AND e.model = vector_candidates.model
+                               ORDER BY e.item_kind, e.item_id  -- along the primary key
+                               LIMIT 3000) AS x);
+    -- The expression the HNSW index of this dimension is built on, or, for an exact scan,
+    -- one it is not (so the planner reads the tenant's rows by primary key).
+    distance text := CASE WHEN small THEN 'e.embedding OPERATOR(public.<=>) $4'
+                          ELSE pg_catalog.format(
+                              'e.embedding::public.halfvec(%s) OPERATOR(public.<=>) $4::public.halfvec(%s)',
+                              dims, dims) END;
+BEGIN
+    -- Relaxed order: each branch oversamples twice and the result is sorted again.
+    PERFORM pg_catalog.set_config('hnsw.ef_search', least(greatest(lim * 2, 100), 1000)::text, true);
+    RETURN QUERY EXECUTE pg_catalog.format($q$
+        SELECT h.item_kind, h.item_id, h.similarity FROM (
+          (SELECT 'fact'::text AS item_kind, e.item_id, (1 - (%1$s))::real AS similarity
+             FROM @schema@_internal.embeddings AS e
+             JOIN @schema@_internal.facts AS f ON f.tenant = e.tenant AND f.fact_id = e.item_id
+            WHERE $5 AND e.tenant = $1 AND e.model = $2 AND e.dimension = %2$s
+              AND e.item_kind = 'fact' AND f.deleted_at IS NULL
+              AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $7, $8, $9, $10)
+              AND ($11::text IS NULL OR pg_catalog.starts_with(f.key, $11))
+              AND ($12::text[] IS NULL OR f.tags @> $12)
+              AND ($16::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $16)
+              AND NOT ($17::text = 'fact' AND e.item_id = $18)
+            ORDER BY %1$s LIMIT $19 * 2)
+          UNION ALL
+          (SELECT 'claim'::text, e.item_id, (1 - (%1$s))::real
+             FROM @schema@_internal.embeddings AS e
+             JOIN @schema@_internal.claims AS c ON c.tenant = e.tenant AND c.claim_id = e.item_id
+            WHERE $6 AND e.tenant = $1 AND e.model = $2 AND e.dimension = %2$s
+              AND e.item_kind = 'claim' AND c.confidence >= $13
+              AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
+                                                  $14, $15, $16)
+              AND NOT ($17::text = 'claim' AND e.item_id = $18)
+            ORDER BY %1$s LIMIT $19 * 2)) AS h
+         ORDER BY h.similarity DESC, h.item_kind, h.item_id
+         LIMIT $19 $q$, distance, dims)
+    USING for_tenant, model, dims, query_vector, want_facts, want_claims, kind, with_shared,
+          every_session, sessions, key_prefix, want_tags, floor, history, valid_at, known_at,
+          coalesce(exclude_kind, ''), coalesce(exclude_id, 0), lim;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.vector_candidates(
+    text, text, integer, public.halfvec, boolean, boolean, text, boolean, boolean, text [],
+    text, text [], real, boolean, timestamptz, timestamptz, text, bigint, integer) IS
+'The lim rows nearest to query_vector (cosine) of one model that the caller may see and that '
+'are in view; exact below 3000 embeddings of the tenant, else HNSW with iterative scan and '
+'2x oversampling (owner only: the tenant is an argument).';
+
+SET LOCAL ROLE @schema@_owner;
+
+CREATE OR REPLACE FUNCTION @schema@.nearest(
+    model text, query_vector public.vector, k integer DEFAULT 10,
+    item_kinds text [] DEFAULT '{fact,claim}', scope text DEFAULT 'accessible',
+    valid_at timestamptz DEFAULT NULL, known_at timestamptz DEFAULT NULL,
+    include_history boolean DEFAULT false
+) RETURNS TABLE (item_kind text, item_id bigint, ref text, content text, similarity real)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    access record;
+    dims integer;
+BEGIN
+    access := @schema@_internal.search_access(scope);
+    dims := @schema@_internal.model_dimension(tenant, model);
+    IF k IS NULL OR k < 1 OR k > 1000 THEN
+        RAISE EXCEPTION 'k must be an integer from 1 to 1000' USING ERRCODE = '22023';
+    END IF;
+    PERFORM @schema@_internal.check_item_kinds(item_kinds);
+    PERFORM @schema@_internal.check_known_at(known_at);
+    RETURN QUERY
+    SELECT v.item_kind, v.item_id, i.ref, i.content, v.similarity
+      FROM @schema@_internal.vector_candidates(tenant, model, dims,
+               @schema@_internal.check_vector(query_vector, dims),
+               'fact' = ANY (item_kinds), 'claim' = ANY (item_kinds), access.kind,
+               access.with_shared, access.every_session, access.sessions, NULL, NULL,
+               @schema@_internal.confidence_floor(tenant), include_history, valid_at,
+               known_at, NULL, NULL, k) AS v
+      CROSS JOIN LATERAL @schema@_internal.item_details(tenant, v.item_kind, v.item_id) AS i
+     ORDER BY v.similarity DESC, v.item_kind, v.item_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.nearest(
+    text, public.vector, integer, text [], text, timestamptz, timestamptz, boolean) IS
+'The k (1..1000, default 10) facts and claims nearest to query_vector by cosine similarity, '
+'among the rows of model the caller may see (scope as in read_facts), claims believed at '
+'known_at and valid at valid_at (default now; include_history adds retired versions). Each '
+'with its similarity. 22023 wrong dimension or zero vector, P0002 unknown model.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_item_kinds(item_kinds text [])
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF item_kinds IS NULL OR pg_catalog.cardinality(item_kinds) = 0
+       OR NOT item_kinds <@ ARRAY['fact', 'claim'] THEN
+        RAISE EXCEPTION 'item_kinds must name fact, claim or both' USING ERRCODE = '22023';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_item_kinds(text []) IS
+'Raise 22023 unless item_kinds is a non-empty subset of {fact, claim}.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_known_at(known_at timestamptz)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF known_at > pg_catalog.clock_timestamp() THEN
+        RAISE EXCEPTION 'known_at % is in the future', known_at
+            USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_known_at(timestamptz) IS
+'Raise 22023 for a known_at in the future.';

@@ -1,0 +1,117 @@
+-- Temporal intent (seed 002): does a question want what is true now, what was true, or
+-- how it changed? Scored from separate historical, present and change markers; an explicit
+-- year weighs heavily. The signals that fired are returned for the retrieval trace.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.intent_markers()
+RETURNS TABLE (pattern text, side text, signal text, weight real)
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- Patterns are matched against the lower-cased question (\m, \M: word bounds).
+    SELECT m.pattern, m.side, m.signal, m.weight::real FROM (VALUES
+        ('\mused to\M', 'historical', 'hist:used to', 2.5),
+        ('\m(previously|formerly)\M', 'historical', 'hist:previously', 2.5),
+        ('\mformer\M', 'historical', 'hist:former', 2),
+        ('\mback (then|when|in)\M', 'historical', 'hist:back then', 2.5),
+        ('\min the past\M', 'historical', 'hist:in the past', 2.5),
+        ('\moriginally\M', 'historical', 'hist:originally', 2.5),
+        ('\mat (that|the) time\M', 'historical', 'hist:at the time', 2),
+        ('\m(before|earlier|prior)\M', 'historical', 'hist:before', 1.5),
+        ('\mago\M', 'historical', 'hist:ago', 2.5),
+        ('\mold\M', 'historical', 'hist:old', 1.5),
+        ('\mfirst\M', 'historical', 'hist:first', 1),
+        ('\mlast (year|month|week|time)\M', 'historical', 'hist:last year', 2),
+        ('\m(was|were|did|had|lived|worked|moved)\M', 'historical', 'hist:past tense', 1),
+        ('\m(now|nowadays)\M', 'current', 'cur:now', 2.5),
+        ('\mcurrent(ly)?\M', 'current', 'cur:currently', 2.5),
+        ('\mtoday\M', 'current', 'cur:today', 2),
+        ('\mthese days\M', 'current', 'cur:these days', 2.5),
+        ('\mat (the moment|present)\M', 'current', 'cur:at the moment', 2.5),
+        ('\mpresently\M', 'current', 'cur:presently', 2.5),
+        ('\mstill\M', 'current', 'cur:still', 2.5),
+        ('\m(latest|up to date|up-to-date)\M', 'current', 'cur:latest', 2),
+        ('\mthis (year|month|week)\M', 'current', 'cur:this year', 2),
+        ('\m(is|are|does|do|has|have)\M', 'current', 'cur:present tense', 0.5),
+        ('\mchang(e|ed|es|ing)\M', 'both', 'both:change', 2.5),
+        ('\mcompar(e|ed|es|ing|ison)\M', 'both', 'both:compare', 3),
+        ('\msince\M', 'both', 'both:since', 2),
+        ('\mover (time|the years)\M', 'both', 'both:over time', 3),
+        ('\mhistory\M', 'both', 'both:history', 3),
+        ('\m(evolve|evolved|evolution)\M', 'both', 'both:evolution', 3),
+        ('\m(difference|differ|different)\M', 'both', 'both:difference', 2),
+        ('\m(then and now|before and after|from .+ to .+)\M', 'both', 'both:then and now', 3),
+        ('\mno longer\M', 'both', 'both:no longer', 3),
+        ('\many ?more\M', 'both', 'both:anymore', 3),
+        ('\m(switch|switched|moved from)\M', 'both', 'both:switch', 2),
+        ('\mtimeline\M', 'both', 'both:timeline', 3)
+    ) AS m (pattern, side, signal, weight)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.intent_markers() IS
+'The markers detect_intent scores: a pattern, its side (historical, current, both), the '
+'signal name it reports and its weight.';
+
+CREATE OR REPLACE FUNCTION @schema@.detect_intent(query text)
+RETURNS jsonb
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    q text := pg_catalog.lower(pg_catalog.replace(@schema@_internal.check_query(query), '’', ''''));
+    this_year integer := pg_catalog.date_part('year', pg_catalog.now())::integer;
+    scores jsonb := '{"historical": 0, "current": 0, "both": 0}';
+    signals text [] := '{}';
+    marker record;
+    year integer;
+    best text;
+    top real;
+    total real;
+BEGIN
+    FOR marker IN SELECT * FROM @schema@_internal.intent_markers() AS m WHERE q ~ m.pattern LOOP
+        scores := pg_catalog.jsonb_set(scores, ARRAY[marker.side],
+            pg_catalog.to_jsonb((scores ->> marker.side)::real + marker.weight));
+        signals := signals || marker.signal;
+    END LOOP;
+    -- An explicit year weighs heavily: a past one asks about the past, this one about now.
+    FOR year IN SELECT m[1]::integer FROM pg_catalog.regexp_matches(q, '\m((19|20)[0-9]{2})\M', 'g') AS m LOOP
+        IF year < this_year THEN
+            scores := pg_catalog.jsonb_set(scores, '{historical}',
+                pg_catalog.to_jsonb((scores ->> 'historical')::real + 3));
+            signals := signals || ('year:' || year);
+        ELSIF year = this_year THEN
+            scores := pg_catalog.jsonb_set(scores, '{current}',
+                pg_catalog.to_jsonb((scores ->> 'current')::real + 2));
+            signals := signals || ('year:' || year);
+        END IF;
+    END LOOP;
+    total := (scores ->> 'historical')::real + (scores ->> 'current')::real + (scores ->> 'both')::real;
+    SELECT s.key, s.value::text::real INTO best, top FROM pg_catalog.jsonb_each(scores) AS s
+     ORDER BY s.value::text::real DESC, s.key = 'both' DESC, s.key = 'historical' DESC LIMIT 1;
+    -- A question that asks for the past and the present at once wants both.
+    IF best <> 'both' AND (scores ->> 'historical')::real >= 2 AND (scores ->> 'current')::real >= 2 THEN
+        best := 'both';
+        top := least((scores ->> 'historical')::real, (scores ->> 'current')::real);
+        signals := signals || 'both:past and present'::text;
+    ELSIF best <> 'both' AND (scores ->> 'both')::real >= 2 THEN
+        best := 'both';
+        top := (scores ->> 'both')::real;
+    END IF;
+    IF top < 1 THEN
+        RETURN pg_catalog.jsonb_build_object('intent', 'unknown', 'confidence', 0.3,
+            'signals', pg_catalog.to_jsonb(signals), 'scores', scores);
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('intent', best,
+        'confidence', pg_catalog.round((top / (total + 0.5))::numeric * least(1, top / 2)::numeric, 2),
+        'signals', pg_catalog.to_jsonb(signals), 'scores', scores);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.detect_intent(text) IS
+'The temporal intent of a question: {intent: current | historical | both | unknown, '
+'confidence 0..1, signals: the markers that fired (year:2015, hist:used to, cur:currently, '
+'both:compare, ...), scores per side}. A past year weighs 3; change markers or past and '
+'present markers together mean both; no marker worth 1 means unknown.';

@@ -1,0 +1,294 @@
+-- search(): a lexical list and a vector list, fused by reciprocal rank (k = 60), with the
+-- temporal intent applied: stale truth is suppressed for current questions.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_superseded(for_tenant text, scope_key text)
+RETURNS boolean
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    sources bigint [];
+BEGIN
+    -- A fact is stale when the claims extracted from it (episodes of source kind 'fact'
+    -- naming its scope key) are no longer current and a current claim holds their slot.
+    sources := ARRAY(SELECT e.episode_id FROM @schema@_internal.episodes AS e
+                      WHERE e.tenant = for_tenant AND e.source_kind = 'fact'
+                        AND e.source_ref = scope_key);
+    IF pg_catalog.cardinality(sources) = 0 THEN
+        RETURN false;  -- nothing was extracted from it
+    END IF;
+    RETURN (WITH own AS (
+                SELECT c.subject_id, c.predicate,
+                       pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now() AS now_true
+                  FROM @schema@_internal.claim_sources AS s
+                  JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
+                 WHERE s.tenant = for_tenant AND s.episode_id = ANY (sources))
+            SELECT NOT EXISTS (SELECT 1 FROM own WHERE own.now_true)
+               AND EXISTS (SELECT 1 FROM own
+                             JOIN @schema@_internal.claims AS x
+                               ON x.tenant = for_tenant AND x.subject_id = own.subject_id
+                              AND x.predicate = own.predicate
+                            WHERE pg_catalog.upper_inf(x.system_time)
+                              AND x.valid @> pg_catalog.now()));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_superseded(text, text) IS
+'Whether a working-memory fact has been superseded: none of the claims extracted from it '
+'(episode source kind fact, source_ref its scope key) is current, and a current claim holds '
+'one of their slots.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.item_details(
+    for_tenant text, item_kind text, item_id bigint
+) RETURNS TABLE (
+    ref text, key text, content text, value jsonb, subject_id bigint, current boolean,
+    superseded boolean, valid_from timestamptz, valid_to timestamptz,
+    recorded_at timestamptz, retired_at timestamptz, retired_reason text
+)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT f.scope_key, f.key, f.key || ': ' || (f.value #>> '{}'), f.value, NULL::bigint, true,
+           @schema@_internal.fact_superseded(for_tenant, f.scope_key), NULL::timestamptz,
+           NULL::timestamptz, pg_catalog.lower(f.system_time), NULL::timestamptz, NULL::text
+      FROM @schema@_internal.facts AS f
+     WHERE item_kind = 'fact' AND f.tenant = for_tenant AND f.fact_id = item_id
+    UNION ALL
+    SELECT 'claim:' || c.claim_id, c.predicate,
+           coalesce(c.text, pg_catalog.concat_ws(' ', s.name, pg_catalog.translate(c.predicate, '_', ' '),
+                                                 coalesce(c.object_value #>> '{}', o.name))),
+           coalesce(c.object_value, pg_catalog.to_jsonb(o.name)), c.subject_id,
+           pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now(),
+           NOT (pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now()),
+           pg_catalog.lower(c.valid), NULLIF(pg_catalog.upper(c.valid), 'infinity'),
+           pg_catalog.lower(c.system_time),
+           CASE WHEN NOT pg_catalog.upper_inf(c.system_time) THEN pg_catalog.upper(c.system_time) END,
+           c.retired_reason
+      FROM @schema@_internal.claims AS c
+      JOIN @schema@_internal.entities AS s ON s.tenant = c.tenant AND s.entity_id = c.subject_id
+      LEFT JOIN @schema@_internal.entities AS o
+        ON o.tenant = c.tenant AND o.entity_id = c.object_entity_id
+     WHERE item_kind = 'claim' AND c.tenant = for_tenant AND c.claim_id = item_id
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.item_details(text, text, bigint) IS
+'What a hit shows: ref (scope key or claim:<id>), key (fact key or predicate), content, '
+'value, whether it is current (believed now and valid now) and whether it is superseded '
+'(a fact whose claims a current claim replaced; a claim no longer current).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.ranked_hits(
+    query text, query_vector public.vector, model text, lim integer, kind text,
+    with_shared boolean, every_session boolean, sessions text [],
+    want_facts boolean, want_claims boolean, key_prefix text, want_tags text [],
+    history boolean, valid_at timestamptz, known_at timestamptz, text_weight real,
+    vector_weight real, exclude_kind text DEFAULT NULL, exclude_id bigint DEFAULT NULL
+) RETURNS TABLE (
+    item_kind text, item_id bigint, score double precision, text_rank integer,
+    vector_rank integer, similarity real
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    parsed record := @schema@_internal.parse_query(query);
+    floor real := @schema@_internal.confidence_floor(tenant);
+    depth integer := lim * 4;  -- each list is limit x 4 deep
+    dims integer;
+    qv public.halfvec;
+BEGIN
+    IF query_vector IS NOT NULL AND vector_weight > 0 THEN
+        dims := @schema@_internal.model_dimension(tenant, model);
+        qv := @schema@_internal.check_vector(query_vector, dims);
+    END IF;
+    RETURN QUERY
+    WITH lexical AS (
+        SELECT t.item_kind, t.item_id,
+               pg_catalog.row_number() OVER (ORDER BY t.score DESC, t.item_kind, t.item_id)::integer AS r
+          FROM (SELECT 'fact'::text AS item_kind, x.item_id, x.score
+                  FROM @schema@_internal.fact_text_candidates(tenant, kind, with_shared,
+                           every_session, sessions, parsed.match, parsed.words,
+                           parsed.negated, key_prefix, want_tags, known_at, depth) AS x
+                 WHERE want_facts AND parsed.match IS NOT NULL AND text_weight > 0
+                UNION ALL
+                SELECT 'claim', y.item_id, y.score
+                  FROM @schema@_internal.claim_text_candidates(tenant, parsed.match, parsed.words,
+                           parsed.negated, floor, history, valid_at, known_at, depth) AS y
+                 WHERE want_claims AND parsed.match IS NOT NULL AND text_weight > 0
+                   AND key_prefix IS NULL AND want_tags IS NULL) AS t
+         WHERE exclude_kind IS NULL OR NOT (t.item_kind = exclude_kind AND t.item_id = exclude_id)
+         ORDER BY r LIMIT depth),
+    vectors AS (
+        SELECT v.item_kind, v.item_id, v.similarity,
+               pg_catalog.row_number() OVER (ORDER BY v.similarity DESC, v.item_kind, v.item_id)::integer AS r
+          FROM @schema@_internal.vector_candidates(tenant, model, dims, qv, want_facts,
+                   want_claims AND key_prefix IS NULL AND want_tags IS NULL, kind,
+                   with_shared, every_session, sessions, key_prefix,
+                   want_tags, floor, history, valid_at, known_at, exclude_kind, exclude_id,
+                   depth) AS v
+         WHERE qv IS NOT NULL)
+    SELECT coalesce(l.item_kind, v.item_kind), coalesce(l.item_id, v.item_id),
+           coalesce(text_weight / (60.0 + l.r), 0) + coalesce(vector_weight / (60.0 + v.r), 0),
+           l.r, v.r, v.similarity
+      FROM lexical AS l
+      FULL JOIN vectors AS v ON v.item_kind = l.item_kind AND v.item_id = l.item_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.ranked_hits(
+    text, public.vector, text, integer, text, boolean, boolean, text [], boolean, boolean,
+    text, text [], boolean, timestamptz, timestamptz, real, real, text, bigint) IS
+'The lexical list and the vector list (each lim x 4 deep, access applied inside), fused by '
+'reciprocal rank: score = text_weight / (60 + text rank) + vector_weight / (60 + vector rank).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.search_pass(
+    hits jsonb, lim integer, mode text
+) RETURNS TABLE (
+    item_kind text, item_id bigint, ref text, key text, content text, value jsonb,
+    current boolean, stale boolean, score double precision, text_rank integer,
+    vector_rank integer, similarity real, valid_from timestamptz, valid_to timestamptz,
+    recorded_at timestamptz, retired_at timestamptz
+)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- mode: current (superseded rows are stale and suppressed unless nothing else is left),
+    -- fallback (nothing current matched: superseded rows come back marked stale),
+    -- historical (suppression off), both (at least one superseded row is kept).
+    WITH detailed AS (
+        SELECT h.item_kind, h.item_id, d.ref, d.key, d.content, d.value, d.current,
+               d.superseded AND mode IN ('current', 'fallback') AS stale, h.score,
+               h.text_rank, h.vector_rank, h.similarity, d.valid_from, d.valid_to,
+               d.recorded_at, d.retired_at
+          FROM pg_catalog.jsonb_to_recordset(hits) AS h (
+                   item_kind text, item_id bigint, score double precision, text_rank integer,
+                   vector_rank integer, similarity real)
+         CROSS JOIN LATERAL @schema@_internal.item_details(
+                   pg_catalog.current_setting('pgfacts.tenant'), h.item_kind, h.item_id) AS d),
+    -- Identical content stored twice is one hit (the better ranked; current first): a
+    -- fact's value, a claim's content.
+    distinct_content AS (
+        SELECT DISTINCT ON (x.same) x.*
+          FROM (SELECT d.*, pg_catalog.md5(pg_catalog.lower(CASE d.item_kind
+                            WHEN 'fact' THEN d.value #>> '{}' ELSE d.content END)) AS same
+                  FROM detailed AS d) AS x
+         ORDER BY x.same, x.current DESC, x.score DESC),
+    kept AS (
+        SELECT y.* FROM distinct_content AS y
+         WHERE NOT y.stale OR NOT EXISTS (SELECT 1 FROM distinct_content AS z WHERE NOT z.stale)),
+    ordered AS (
+        SELECT k.*,
+               pg_catalog.row_number() OVER (ORDER BY k.stale, k.score DESC, k.item_kind, k.item_id) AS pos,
+               pg_catalog.row_number() OVER (PARTITION BY k.current ORDER BY k.score DESC, k.item_id) AS pos_in_state
+          FROM kept AS k)
+    SELECT o.item_kind, o.item_id, o.ref, o.key, o.content, o.value, o.current, o.stale,
+           o.score, o.text_rank, o.vector_rank, o.similarity, o.valid_from, o.valid_to,
+           o.recorded_at, o.retired_at
+      FROM ordered AS o
+     ORDER BY CASE WHEN mode = 'both' AND NOT o.current AND o.pos_in_state = 1 AND o.pos > lim
+                   THEN lim - 0.5 ELSE o.pos END
+     LIMIT lim
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.search_pass(jsonb, integer, text) IS
+'Shape fused hits (ranked_hits as JSON) into results: details, one hit per distinct content, '
+'stale truth marked and suppressed by mode (current | fallback | historical | both: at least '
+'one superseded row kept), best first, cut to lim.';
+
+CREATE OR REPLACE FUNCTION @schema@.search(
+    query text, query_vector public.vector DEFAULT NULL, model text DEFAULT NULL,
+    "limit" integer DEFAULT 20, scope text DEFAULT 'accessible',
+    item_kinds text [] DEFAULT '{fact,claim}', key_prefix text DEFAULT NULL,
+    tags text [] DEFAULT NULL, intent text DEFAULT NULL, valid_at timestamptz DEFAULT NULL,
+    known_at timestamptz DEFAULT NULL, text_weight real DEFAULT 1, vector_weight real DEFAULT 1
+) RETURNS TABLE (
+    item_kind text, item_id bigint, ref text, key text, content text, value jsonb,
+    current boolean, stale boolean, score double precision, text_rank integer,
+    vector_rank integer, similarity real, valid_from timestamptz, valid_to timestamptz,
+    recorded_at timestamptz, retired_at timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    access record := @schema@_internal.search_access(scope);
+    wanted text := coalesce(intent, @schema@.detect_intent(query) ->> 'intent');
+    history boolean;
+    hits jsonb;
+BEGIN
+    PERFORM @schema@_internal.check_search(query, query_vector, model, "limit", item_kinds,
+                                           known_at, text_weight, vector_weight);
+    IF wanted NOT IN ('current', 'historical', 'both', 'unknown') THEN
+        RAISE EXCEPTION 'unknown intent %', intent
+            USING ERRCODE = '22023', HINT = 'one of: current, historical, both, unknown (NULL: detect it)';
+    END IF;
+    history := wanted IN ('historical', 'both');
+    FOR pass IN 1..2 LOOP
+        SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h)), '[]') INTO hits
+          FROM @schema@_internal.ranked_hits(query, query_vector, model, "limit", access.kind,
+                   access.with_shared, access.every_session, access.sessions,
+                   'fact' = ANY (item_kinds), 'claim' = ANY (item_kinds),
+                   NULLIF(key_prefix, ''), tags, history, valid_at, known_at, text_weight,
+                   vector_weight) AS h;
+        RETURN QUERY SELECT * FROM @schema@_internal.search_pass(hits, "limit",
+            CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END);
+        -- Suppression never empties a current answer: the superseded rows come back, stale.
+        EXIT WHEN FOUND OR history;
+        history := true;
+    END LOOP;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.search(
+    text, public.vector, text, integer, text, text [], text, text [], text, timestamptz,
+    timestamptz, real, real) IS
+'Hybrid search over facts and claims the caller may see (scope as in read_facts): a lexical '
+'list (content words of query, stemmed and as written; quotes, OR, -word as in websearch) '
+'and, with query_vector and model, a vector list, each limit x 4 deep, fused by reciprocal '
+'rank (k = 60, text_weight and vector_weight scale each list). intent (default: '
+'detect_intent(query)): current answers with rows believed and valid now and suppresses '
+'superseded ones (when nothing else matches they come back marked stale); historical adds '
+'retired versions; both keeps at least one superseded row. limit 1..100 (default 20); '
+'key_prefix and tags filter facts. Identical content is one hit. 22023 bad argument.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
+    query text, query_vector public.vector, model text, lim integer, item_kinds text [],
+    known_at timestamptz, text_weight real, vector_weight real
+) RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM @schema@_internal.check_query(query);
+    IF lim IS NULL OR lim < 1 OR lim > 100 THEN
+        RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
+    END IF;
+    PERFORM @schema@_internal.check_item_kinds(item_kinds);
+    PERFORM @schema@_internal.check_known_at(known_at);
+    IF query_vector IS NOT NULL AND model IS NULL THEN
+        RAISE EXCEPTION 'a query vector needs the model it was embedded with' USING ERRCODE = '22023';
+    END IF;
+    IF text_weight IS NULL OR vector_weight IS NULL OR text_weight < 0 OR vector_weight < 0
+       OR text_weight + vector_weight = 0 THEN
+        RAISE EXCEPTION 'text_weight and vector_weight must be >= 0, not both 0' USING ERRCODE = '22023';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_search(
+    text, public.vector, text, integer, text [], timestamptz, real, real) IS
+'Raise 22023 for a bad search argument (query length, limit, item kinds, known_at, vector '
+'without model, weights).';

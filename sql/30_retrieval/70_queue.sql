@@ -1,0 +1,236 @@
+-- The embedding queue (seed 000's durable embedder): rows whose content is new or changed
+-- are queued in the writing transaction; workers claim batches with SKIP LOCKED and store
+-- the vectors with set_embeddings in the same transaction, so a worker killed mid-batch
+-- loses nothing and embeds nothing twice.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.embedding_error_codes()
+RETURNS integer []
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- 1001 too large, 1400 bad input, 1401 auth, 1403 forbidden, 1429 rate limited,
+    -- 1500 server error, 1901 malformed payload, 9999 unknown.
+    SELECT ARRAY[1001, 1400, 1401, 1403, 1429, 1500, 1901, 9999]
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.embedding_error_codes() IS
+'The embedder error codes a row can record (seed 000).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.enqueue_item(
+    for_tenant text, item_kind text, item_id bigint
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    content text := @schema@_internal.item_content(for_tenant, item_kind, item_id);
+BEGIN
+    IF content IS NULL THEN
+        -- Deleted: its vectors go too (they are derived from its content).
+        DELETE FROM @schema@_internal.embedding_queue AS q
+         WHERE q.tenant = for_tenant AND q.item_kind = enqueue_item.item_kind
+           AND q.item_id = enqueue_item.item_id;
+        DELETE FROM @schema@_internal.embeddings AS e
+         WHERE e.tenant = for_tenant AND e.item_kind = enqueue_item.item_kind
+           AND e.item_id = enqueue_item.item_id;
+        RETURN;
+    END IF;
+    -- New or changed content: queued afresh (a content change clears an error).
+    INSERT INTO @schema@_internal.embedding_queue AS q (tenant, item_kind, item_id, content_hash)
+    VALUES (for_tenant, item_kind, item_id, pg_catalog.md5(content))
+    ON CONFLICT ON CONSTRAINT embedding_queue_pkey DO UPDATE
+       SET content_hash = excluded.content_hash, enqueued_at = excluded.enqueued_at,
+           retry = false, attempts = 0, error_code = NULL, failed_at = NULL
+     WHERE q.content_hash <> excluded.content_hash;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.enqueue_item(text, text, bigint) IS
+'Queue a fact or claim for embedding when its content is new or changed (clearing its error '
+'state); a deleted row leaves the queue and its embeddings are removed.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.enqueue_tenant(for_tenant text)
+RETURNS bigint
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    queued bigint;
+BEGIN
+    INSERT INTO @schema@_internal.embedding_queue AS q (tenant, item_kind, item_id, content_hash)
+    SELECT for_tenant, i.item_kind, i.item_id,
+           pg_catalog.md5(@schema@_internal.item_content(for_tenant, i.item_kind, i.item_id))
+      FROM (SELECT 'fact'::text AS item_kind, f.fact_id AS item_id FROM @schema@_internal.facts AS f
+             WHERE f.tenant = for_tenant AND f.deleted_at IS NULL
+            UNION ALL
+            SELECT 'claim', c.claim_id FROM @schema@_internal.claims AS c
+             WHERE c.tenant = for_tenant) AS i
+    ON CONFLICT ON CONSTRAINT embedding_queue_pkey DO NOTHING;
+    GET DIAGNOSTICS queued = ROW_COUNT;
+    RETURN queued;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.enqueue_tenant(text) IS
+'Queue every live fact and every claim of a tenant for embedding (a model was registered).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.queue_embedding()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    item_kind text := CASE TG_TABLE_NAME WHEN 'facts' THEN 'fact' ELSE 'claim' END;
+    row_data jsonb := pg_catalog.to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
+BEGIN
+    -- Only tenants with an embedding model keep a queue.
+    IF EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m
+                WHERE m.tenant = row_data ->> 'tenant') THEN
+        PERFORM @schema@_internal.enqueue_item(row_data ->> 'tenant', item_kind,
+            (row_data ->> CASE item_kind WHEN 'fact' THEN 'fact_id' ELSE 'claim_id' END)::bigint);
+    END IF;
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.queue_embedding() IS
+'Trigger on facts and claims: queue the row for embedding in the writing transaction when '
+'its content is new or changed; a deleted or purged row loses its queue entry and vectors.';
+
+CREATE OR REPLACE TRIGGER facts_queue_embedding
+AFTER INSERT OR UPDATE OF key, value, deleted_at ON @schema@_internal.facts
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_embedding();
+
+CREATE OR REPLACE TRIGGER claims_queue_embedding
+AFTER INSERT OR DELETE ON @schema@_internal.claims
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_embedding();
+
+CREATE OR REPLACE FUNCTION @schema@.claim_embedding_work(batch_size integer DEFAULT 64)
+RETURNS TABLE (item_kind text, item_id bigint, content_hash text, content text, retry boolean)
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    one_retry boolean;
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'crawler', 'operator'],
+                                           'claim_embedding_work');
+    IF batch_size IS NULL OR batch_size < 1 OR batch_size > 1000 THEN
+        RAISE EXCEPTION 'batch_size must be an integer from 1 to 1000' USING ERRCODE = '22023';
+    END IF;
+    -- Rows of a failed batch are retried one by one, before fresh work.
+    one_retry := EXISTS (SELECT 1 FROM @schema@_internal.embedding_queue AS r
+                          WHERE r.tenant = tenant AND r.retry AND r.error_code IS NULL);
+    RETURN QUERY
+    WITH claimed AS (
+        SELECT q.item_kind, q.item_id, q.retry FROM @schema@_internal.embedding_queue AS q
+         WHERE q.tenant = tenant AND q.error_code IS NULL AND q.retry = one_retry
+         ORDER BY q.enqueued_at, q.item_kind, q.item_id
+         LIMIT CASE WHEN one_retry THEN 1 ELSE batch_size END
+           FOR UPDATE SKIP LOCKED),
+    counted AS (
+        UPDATE @schema@_internal.embedding_queue AS u SET attempts = u.attempts + 1
+          FROM claimed AS c
+         WHERE u.tenant = tenant AND u.item_kind = c.item_kind AND u.item_id = c.item_id
+        RETURNING u.item_kind, u.item_id, u.retry)
+    SELECT n.item_kind, n.item_id, pg_catalog.md5(t.content), t.content, n.retry
+      FROM counted AS n
+     CROSS JOIN LATERAL (SELECT @schema@_internal.item_content(tenant, n.item_kind, n.item_id)
+                                AS content) AS t
+     WHERE t.content IS NOT NULL
+     ORDER BY n.item_kind, n.item_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.claim_embedding_work(integer) IS
+'Embedding workers (facts manager, crawler, operator): claim up to batch_size (1..1000, '
+'default 64) queued rows of the tenant with FOR UPDATE SKIP LOCKED, or one row marked for '
+'retry when any is, with the text to embed and its content_hash. Hold the transaction open, '
+'embed, then set_embeddings (success) or fail_embedding_work (failure) and commit.';
+
+CREATE OR REPLACE FUNCTION @schema@.fail_embedding_work(items jsonb, error_code integer)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    n integer;
+    changed integer;
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'crawler', 'operator'],
+                                           'fail_embedding_work');
+    IF error_code IS NULL OR NOT error_code = ANY (@schema@_internal.embedding_error_codes()) THEN
+        RAISE EXCEPTION 'unknown embedding error code %', coalesce(error_code::text, 'null')
+            USING ERRCODE = '22023', HINT = 'one of: ' || pg_catalog.array_to_string(
+                @schema@_internal.embedding_error_codes(), ', ');
+    END IF;
+    IF items IS NULL OR pg_catalog.jsonb_typeof(items) <> 'array' OR EXISTS (
+           SELECT 1 FROM pg_catalog.jsonb_array_elements(items) AS i
+            WHERE coalesce(i ->> 'item_kind', '') NOT IN ('fact', 'claim')
+               OR NOT pg_catalog.pg_input_is_valid(coalesce(i ->> 'item_id', ''), 'bigint')) THEN
+        RAISE EXCEPTION 'items must be a JSON array of {item_kind, item_id}' USING ERRCODE = '22023';
+    END IF;
+    n := pg_catalog.jsonb_array_length(items);
+    -- A failed batch: its rows are retried one by one. A row that failed alone: its error
+    -- is recorded and the worker moves on (a content change clears it).
+    UPDATE @schema@_internal.embedding_queue AS q
+       SET retry = (n > 1),
+           error_code = CASE WHEN n > 1 THEN NULL ELSE fail_embedding_work.error_code END,
+           failed_at = CASE WHEN n > 1 THEN NULL ELSE pg_catalog.now() END
+      FROM pg_catalog.jsonb_array_elements(items) AS i
+     WHERE q.tenant = tenant AND q.item_kind = i ->> 'item_kind'
+       AND q.item_id = (i ->> 'item_id')::bigint;
+    GET DIAGNOSTICS changed = ROW_COUNT;
+    RETURN pg_catalog.jsonb_build_object(
+        CASE WHEN n > 1 THEN 'marked_for_retry' ELSE 'failed' END, changed,
+        'error_code', error_code);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.fail_embedding_work(jsonb, integer) IS
+'Embedding workers: report that embedding items [{item_kind, item_id}] failed with an '
+'embedder error code (1001 too large, 1400 bad input, 1401 auth, 1403 forbidden, 1429 rate '
+'limited, 1500 server error, 1901 malformed payload, 9999 unknown). Several items (a batch): '
+'marked for one-by-one retry; one item: its error_code is recorded and it is skipped until '
+'its content changes. 22023 unknown code or bad items.';
+
+CREATE OR REPLACE FUNCTION @schema@.embedding_backlog()
+RETURNS jsonb
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT pg_catalog.jsonb_build_object(
+        'queued', pg_catalog.count(*) FILTER (WHERE q.error_code IS NULL AND NOT q.retry),
+        'retry', pg_catalog.count(*) FILTER (WHERE q.error_code IS NULL AND q.retry),
+        'failed', pg_catalog.count(*) FILTER (WHERE q.error_code IS NOT NULL),
+        'errors', coalesce((SELECT pg_catalog.jsonb_object_agg(e.code, e.n)
+                              FROM (SELECT x.error_code::text AS code, pg_catalog.count(*) AS n
+                                      FROM @schema@_internal.embedding_queue AS x
+                                     WHERE x.tenant = @schema@_internal.context_tenant()
+                                       AND x.error_code IS NOT NULL
+                                     GROUP BY x.error_code) AS e), '{}'))
+      FROM @schema@_internal.embedding_queue AS q
+     WHERE q.tenant = @schema@_internal.context_tenant()
+$fn$;
+
+COMMENT ON FUNCTION @schema@.embedding_backlog() IS
+'The tenant''s embedding queue: {queued, retry (rows of failed batches), failed (rows with an '
+'error code), errors: {code: rows}}.';

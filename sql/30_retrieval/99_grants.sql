@@ -1,0 +1,66 @@
+-- Retrieval grants: every kind searches (each sees what read_facts shows it); the facts
+-- manager and operator register models; writers store embeddings; embedding workers (facts
+-- manager, crawler, operator) work the queue.
+
+SELECT @schema@_internal.register_api('@schema@.detect_intent(text)', @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api(
+    '@schema@.search(text,public.vector,text,integer,text,text[],text,text[],text,timestamptz,timestamptz,real,real)',
+    @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api(
+    '@schema@.nearest(text,public.vector,integer,text[],text,timestamptz,timestamptz,boolean)',
+    @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.context_pack(text,integer,public.vector,text,text,integer,real)',
+                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.find_keys(text,integer,text)', @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.search_claims(text,real,boolean,integer)',
+                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.similar_facts(text,integer,text)', @schema@_internal.agent_kinds());
+-- PilotSwarm does not give search_skills to the facts manager.
+SELECT @schema@_internal.register_api('@schema@.search_skills(text,public.vector,text,integer)',
+                                      '{agent,crawler,tuner,operator}');
+
+SELECT @schema@_internal.register_api('@schema@.register_embedding_model(text,integer)',
+                                      '{facts_manager,operator}');
+SELECT @schema@_internal.register_api('@schema@.set_embeddings(text,jsonb)', @schema@_internal.writer_kinds());
+SELECT @schema@_internal.register_api('@schema@.claim_embedding_work(integer)',
+                                      '{facts_manager,crawler,operator}');
+SELECT @schema@_internal.register_api('@schema@.fail_embedding_work(jsonb,integer)',
+                                      '{facts_manager,crawler,operator}');
+SELECT @schema@_internal.register_api('@schema@.embedding_backlog()', @schema@_internal.agent_kinds());
+
+-- Read-only table access for audits; row level security keeps it to the caller's tenant.
+GRANT SELECT ON @schema@_internal.embedding_models, @schema@_internal.embeddings,
+    @schema@_internal.embedding_queue
+TO @schema@_tuner, @schema@_operator;
+
+-- The searcher reads what the candidate queries read (it bypasses row level security; its
+-- functions name the tenant in every condition), runs the helpers they inline, and only
+-- the owner may run its functions.
+GRANT SELECT ON @schema@_internal.facts, @schema@_internal.claims,
+    @schema@_internal.embeddings
+TO @schema@_searcher;
+-- The searcher's own functions: only the owner may run them (set as their owner).
+SET LOCAL ROLE @schema@_searcher;
+DO $searcher$
+DECLARE
+    fn regprocedure;
+BEGIN
+    FOR fn IN
+        SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
+         WHERE p.pronamespace = '@schema@_internal'::regnamespace
+           AND p.proowner = '@schema@_searcher'::regrole
+    LOOP
+        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO @schema@_owner', fn);
+    END LOOP;
+END
+$searcher$;
+SET LOCAL ROLE @schema@_owner;
+GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean),
+    @schema@_internal.negation_query(),
+    @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
+    @schema@_internal.readable_by(text, text),
+    @schema@_internal.claim_in_view(tstzrange, tstzrange, text, boolean, timestamptz, timestamptz, boolean)
+TO @schema@_searcher;
+
+SELECT @schema@_internal.grant_internal_functions();

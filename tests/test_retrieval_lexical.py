@@ -1,0 +1,123 @@
+"""Lexical search over facts and claims: short tokens, negation, stemming, questions,
+websearch syntax, stop words, dedup, fuzzy keys, search_claims compatibility."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Database
+from .retrieval_support import Caller, raises
+
+
+@pytest.fixture
+def m(db: Database) -> Caller:
+    caller = Caller(db)
+    caller.fact("tech/db", "Our reporting runs on SQL views")
+    caller.fact("tech/lang", "The billing service is written in Go")
+    caller.fact("tech/pkg", "Frontend packages come from npm")
+    caller.fact("tech/api", "The public API is versioned")
+    caller.fact("metrics/kpi", "The main KPI is weekly active users")
+    caller.fact("prefs/bob", "Bob likes coffee")
+    caller.fact("prefs/carl", "Carl does not like coffee")
+    caller.fact("ops/release", "Deployment happens every Tuesday")
+    caller.fact("dup/a", "The office wifi password rotates monthly")
+    caller.fact("dup/b", "The office wifi password rotates monthly")
+    return caller
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [
+        ("SQL", "tech/db"),
+        ("go", "tech/lang"),
+        ("npm", "tech/pkg"),
+        ("API", "tech/api"),
+        ("kpi", "metrics/kpi"),
+    ],
+)
+def test_short_tokens_are_found(m: Caller, query: str, key: str) -> None:
+    assert m.refs(query)[0] == f"shared:{key}"
+
+
+def test_negation_ranks_below(m: Caller) -> None:
+    assert m.refs("likes coffee")[:2] == ["shared:prefs/bob", "shared:prefs/carl"]
+    # A negated query does not demote the negated row.
+    assert "shared:prefs/carl" in m.refs("does not like coffee")
+
+
+def test_stemmed_matching_on_top(m: Caller) -> None:
+    assert m.refs("when are we deploying?") == ["shared:ops/release"]
+
+
+def test_questions_find_their_answers(m: Caller) -> None:
+    anna = m.entity("Anna")
+    m.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
+    m.ingest(
+        "n1",
+        [
+            {
+                "subject": anna,
+                "predicate": "lives_in",
+                "object": "Berlin",
+                "valid_from": "2020-01-01",
+            }
+        ],
+    )
+    hits = m.search("where does Anna live now?")
+    assert hits[0]["content"] == "Anna lives in Berlin"
+    # Today's search_claims found nothing for this question; now it does.
+    assert m.rows(
+        "SELECT object_value FROM pgfacts.search_claims('where does Anna live now?')"
+    ) == [("Berlin",)]
+
+
+def test_websearch_quotes_or_and_exclusion(m: Caller) -> None:
+    assert m.refs('"likes coffee"') == ["shared:prefs/bob"]
+    assert set(m.refs("npm OR kpi")) == {"shared:tech/pkg", "shared:metrics/kpi"}
+    assert m.refs("coffee -carl") == ["shared:prefs/bob"]
+
+
+def test_stop_words_only_finds_nothing(m: Caller) -> None:
+    assert m.refs("what is it that they were?") == []
+    assert m.refs("") == []
+
+
+def test_identical_content_is_one_hit(m: Caller) -> None:
+    assert len(m.refs("wifi password")) == 1
+
+
+def test_fuzzy_key_lookup(m: Caller) -> None:
+    keys = [r[1] for r in m.rows("SELECT * FROM pgfacts.find_keys('metrcs/kpi')")]
+    assert keys[0] == "metrics/kpi"
+
+
+def test_query_length_is_capped_and_nothing_changes(m: Caller) -> None:
+    raises("22023", m.refs, "x " * 600)
+    raises("22023", m.rows, "SELECT * FROM pgfacts.search('coffee', \"limit\" => 101)")
+    raises("22023", m.rows, "SELECT * FROM pgfacts.search('coffee', scope => 'everything')")
+    raises("22023", m.rows, "SELECT * FROM pgfacts.search('coffee', intent => 'someday')")
+    raises("22023", m.rows, "SELECT * FROM pgfacts.search_claims('x', \"limit\" => 0)")
+
+
+def test_search_claims_floor_comes_from_the_tenant_setting(m: Caller) -> None:
+    tea = m.entity("Tea drinker")
+    m.one("SELECT pgfacts.define_predicate('drinks', 'many')")
+    m.ingest(
+        "t",
+        [
+            {
+                "subject": tea,
+                "predicate": "drinks",
+                "object": "oolong",
+                "confidence": 0.7,
+                "valid_from": "2020-01-01",
+            }
+        ],
+    )
+    assert m.rows("SELECT object_value FROM pgfacts.search_claims('oolong')") == [("oolong",)]
+    m.one("SELECT pgfacts.set_setting('confidence_floor', '0.8')")
+    assert m.rows("SELECT object_value FROM pgfacts.search_claims('oolong')") == []
+    assert m.rows("SELECT value FROM pgfacts.search('oolong')") == []
+    assert m.rows(
+        "SELECT object_value FROM pgfacts.search_claims('oolong', min_confidence => 0.5)"
+    ) == [("oolong",)]
