@@ -59,6 +59,32 @@ READ = "read_facts (accessible, pattern + tag, 50)"
 READ_BASE = "baseline: plain SELECT LIKE + tags, limit 50"
 DELETE = "delete_fact (exact key, own session)"
 DELETE_BASE = "baseline: plain DELETE by key"
+SOFT_BASE = "baseline: plain soft delete (UPDATE)"
+SOFT_HISTORY_BASE = "baseline: plain soft delete + history row"
+PLAIN_VERSIONS = (
+    "CREATE TABLE bench_plain_versions (k text NOT NULL, v jsonb NOT NULL, tags text[] NOT NULL, "
+    "system_time tstzrange NOT NULL, "
+    "EXCLUDE USING gist (k WITH =, system_time WITH &&))"
+)
+SOFT_DELETE = "UPDATE bench_plain SET deleted_at = now() WHERE k = %s AND deleted_at IS NULL"
+# The plain equivalent of a soft delete that keeps the version it replaces, with the same
+# no-overlap exclusion constraint pgfacts' history has.
+SOFT_DELETE_WITH_HISTORY = """
+WITH d AS (UPDATE bench_plain SET deleted_at = now() WHERE k = %s AND deleted_at IS NULL
+           RETURNING k, v, tags)
+INSERT INTO bench_plain_versions (k, v, tags, system_time)
+SELECT k, v, tags, tstzrange(now() - interval '1 hour', now()) FROM d
+"""
+# The history part of a write: the triggers that keep the previous version (archive it,
+# and on insert find where an earlier history of the same scope key ends).
+HISTORY_FUNCTIONS = (
+    "pgfacts_internal.facts_before_insert",
+    "pgfacts_internal.facts_before_update",
+    "pgfacts_internal.archive_fact_version",
+)
+FUNCTION_TIMES = """
+SELECT schemaname || '.' || funcname, calls, total_time, self_time FROM pg_stat_user_functions
+"""
 
 
 def session_id(index: int) -> str:
@@ -112,6 +138,26 @@ def relation(conn: psycopg.Connection[Any], table: str) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
+def history_share(conn: psycopg.Connection[Any], operation: Any, count: int) -> str:
+    """Run ``operation`` ``count`` times with function timing on (superuser; the bench
+    database only) and say what share of the SQL time the history triggers took."""
+    conn.execute("SET track_functions = 'all'")
+    conn.execute("SELECT pg_stat_reset()")
+    for _ in range(count):
+        operation()
+    conn.execute("SELECT pg_stat_force_next_flush()")
+    conn.execute("SET track_functions = 'none'")
+    times = {name: (calls, total, own) for name, calls, total, own in conn.execute(FUNCTION_TIMES)}
+    whole = times.get("pgfacts.call_tool", (count, 0.0, 0.0))[1]
+    history = sum(times.get(name, (0, 0.0, 0.0))[2] for name in HISTORY_FUNCTIONS)
+    if not whole:
+        return "history share: not measured"
+    return (
+        f"history triggers: {history / count * 1000:.0f} us of {whole / count * 1000:.0f} us "
+        f"SQL time per call ({history / whole:.0%}; track_functions over {count} calls)"
+    )
+
+
 def run(dsn: str, size: str) -> list[Result]:
     spec = SIZES[size]
     rng = random.Random(17)
@@ -141,11 +187,13 @@ def run(dsn: str, size: str) -> list[Result]:
         # each next to the same 100 rows as one plain multi-row INSERT.
         batch_ms: list[float] = []
         batch_base_ms: list[float] = []
+        loaded_keys: list[str] = []
         for index in range(sessions):
             facts = []
             for _ in range(FACTS_PER_SESSION):
                 n = next(numbers)
                 facts.append(make_fact(rng, f"proj/{rng.randrange(PROJECTS)}/item/{n}", n))
+            loaded_keys += [fact["key"] for fact in facts[:3]]
             args = Jsonb({"facts": facts})
             ctx = Jsonb(context(index))
             batch_ms += timed(
@@ -241,6 +289,42 @@ def run(dsn: str, size: str) -> list[Result]:
 
         delete_base_ms = timed(plain_delete, spec.repeat)
 
+        # The same rows soft-deleted in plain SQL, without and with a history row.
+        conn.execute("ALTER TABLE bench_plain ADD COLUMN deleted_at timestamptz")
+        conn.execute(PLAIN_VERSIONS)
+        soft_keys = iter(loaded_keys)
+
+        def soft_delete(statement: str) -> None:
+            cursor = conn.execute(statement, (next(soft_keys),))
+            assert cursor.rowcount == 1
+
+        count = min(spec.repeat, len(loaded_keys) // 2 - 5)
+        soft_ms = timed(lambda: soft_delete(SOFT_DELETE), count)
+        soft_history_ms = timed(lambda: soft_delete(SOFT_DELETE_WITH_HISTORY), count)
+
+        # The split: what share of a store and of a delete the history triggers take.
+        diagnostic = min(200, spec.repeat)
+        for _ in range(diagnostic):
+            store_one()
+        split_keys = iter(stored_keys[-diagnostic:])
+
+        def delete_again() -> None:
+            index, key = next(split_keys)
+            call(conn, "delete_fact", {"key": key}, context(index))
+
+        delete_split = history_share(conn, delete_again, diagnostic)
+        store_split = history_share(conn, store_one, diagnostic)
+
+        def store_batch() -> None:
+            index = next(numbers) % sessions
+            facts = []
+            for _ in range(FACTS_PER_SESSION):
+                n = next(numbers)
+                facts.append(make_fact(rng, f"proj/{n % PROJECTS}/extra/{n}", n))
+            call(conn, "store_fact", {"facts": facts}, context(index))
+
+        batch_split = history_share(conn, store_batch, max(5, diagnostic // 10))
+
     shape = f"{sessions:,} sessions in {spec.trees} trees of {len(TREE)}, 5 levels deep"
     return [
         Result(STORE_BASE, store_base_ms),
@@ -249,7 +333,7 @@ def run(dsn: str, size: str) -> list[Result]:
             store_ms,
             baseline=STORE_BASE,
             note="target: p95 <= 2 ms and within 3x of the plain INSERT; fresh keys, "
-            "existing sessions",
+            f"existing sessions; {store_split}",
         ),
         Result(
             BATCH_BASE,
@@ -265,7 +349,8 @@ def run(dsn: str, size: str) -> list[Result]:
             rows=facts_rows,
             bytes=facts_bytes,
             note=f"the load itself, one batch per session ({shape}), after "
-            f"{spec.shared:,} shared facts; rows/bytes: pgfacts_internal.facts with indexes",
+            f"{spec.shared:,} shared facts; rows/bytes: pgfacts_internal.facts with indexes; "
+            f"per batch: {batch_split}",
         ),
         Result(READ_BASE, read_base_ms),
         Result(
@@ -277,10 +362,18 @@ def run(dsn: str, size: str) -> list[Result]:
             f"{TAG}; rows: mean returned",
         ),
         Result(DELETE_BASE, delete_base_ms),
+        Result(SOFT_BASE, soft_ms, note="a tombstone, as PilotSwarm's delete writes"),
+        Result(
+            SOFT_HISTORY_BASE,
+            soft_history_ms,
+            baseline=SOFT_BASE,
+            note="the tombstone plus the old version in a table with a no-overlap exclusion "
+            "constraint, in one statement",
+        ),
         Result(
             DELETE,
             delete_ms,
-            baseline=DELETE_BASE,
-            note="a tombstone plus a history version, where the baseline deletes the row",
+            baseline=SOFT_HISTORY_BASE,
+            note=f"a tombstone plus a history version; {delete_split}",
         ),
     ]

@@ -270,6 +270,7 @@ CREATE TABLE pgfacts_internal.facts (
     etag bigint NOT NULL,
     last_crawled_at timestamp with time zone,
     system_time tstzrange NOT NULL,
+    writer_kind text,
     search_doc tsvector GENERATED ALWAYS AS (((((setweight(to_tsvector('simple'::regconfig, translate(key, '/_-.:'::text, '     '::text)), 'A'::"char") || setweight(to_tsvector('english'::regconfig, translate(key, '/_-.:'::text, '     '::text)), 'A'::"char")) || setweight(to_tsvector('simple'::regconfig, value), 'B'::"char")) || setweight(to_tsvector('english'::regconfig, value), 'B'::"char")) || setweight(array_to_tsvector(tags), 'C'::"char"))) STORED,
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
@@ -283,13 +284,13 @@ ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (key gin_trgm_ops) WHERE (deleted_at IS NULL);
-CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC, key) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (search_doc) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_session_key_idx ON pgfacts_internal.facts USING btree (tenant, session_id, key text_pattern_ops) WHERE ((NOT shared) AND (deleted_at IS NULL));
 CREATE INDEX facts_shared_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (shared AND (deleted_at IS NULL));
-CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC, key, scope_key) WHERE (shared AND (deleted_at IS NULL));
+CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
-CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops, fact_id) WHERE (last_crawled_at IS NULL);
+CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (last_crawled_at IS NULL);
 CREATE POLICY readable_keys ON pgfacts_internal.facts AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
 CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
@@ -302,6 +303,7 @@ CREATE TRIGGER facts_queue_embedding AFTER INSERT OR UPDATE OF key, value, delet
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
+COMMENT ON COLUMN pgfacts_internal.facts.writer_kind IS 'The agent kind of the caller that wrote the current version (NULL: written before 0008)';
 
 CREATE SEQUENCE pgfacts_internal.facts_etag_seq;
 ALTER SEQUENCE pgfacts_internal.facts_etag_seq OWNER TO pgfacts_owner;
@@ -625,6 +627,13 @@ CREATE FUNCTION pgfacts.facts_set_crawled(scope_keys jsonb DEFAULT NULL::jsonb, 
 ALTER FUNCTION pgfacts.facts_set_crawled(jsonb,text,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.facts_set_crawled(jsonb,text,boolean) TO pgfacts_crawler, pgfacts_facts_manager;
 
+CREATE FUNCTION pgfacts.facts_stats()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.facts_stats() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.facts_stats() TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.fail_embedding_work(items jsonb, error_code integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -681,6 +690,13 @@ CREATE FUNCTION pgfacts.purge_tombstones(ttl_seconds integer DEFAULT NULL::integ
 ALTER FUNCTION pgfacts.purge_tombstones(integer,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.purge_tombstones(integer,integer) TO pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.purge_tombstones_before(cutoff timestamp with time zone, include_unreconciled boolean DEFAULT false, key_prefix text DEFAULT NULL::text, "limit" integer DEFAULT 1000)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.purge_tombstones_before(timestamp with time zone,boolean,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.purge_tombstones_before(timestamp with time zone,boolean,text,integer) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.read_facts(key_pattern text DEFAULT NULL::text, tags text[] DEFAULT NULL::text[], session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, "limit" integer DEFAULT 50, scope text DEFAULT 'accessible'::text, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -688,6 +704,13 @@ CREATE FUNCTION pgfacts.read_facts(key_pattern text DEFAULT NULL::text, tags tex
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.read_facts_by_scope_keys(scope_keys text[], "limit" integer DEFAULT 1000)
+    RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.read_intake("limit" integer DEFAULT 100)
     RETURNS jsonb
@@ -807,6 +830,13 @@ CREATE FUNCTION pgfacts.store_facts(facts jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.store_facts(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.store_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.tombstone_stats(ttl_seconds integer DEFAULT NULL::integer)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.tombstone_stats(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.tombstone_stats(integer) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.tool_definitions()
     RETURNS jsonb
@@ -1187,12 +1217,26 @@ CREATE FUNCTION pgfacts_internal.facts_branch(enabled boolean, by_key boolean, w
 ALTER FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.facts_force_purge_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_force_purge_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_force_purge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.facts_notify_intake()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_notify_intake() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_notify_intake() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_purge_tombstones_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_purge_tombstones_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_purge_tombstones_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_read_uncrawled_tool(args jsonb)
     RETURNS jsonb
@@ -1221,6 +1265,20 @@ CREATE FUNCTION pgfacts_internal.facts_similar_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_similar_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_similar_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_stats_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_stats_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_tombstone_stats_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     RETURNS void
@@ -1282,6 +1340,13 @@ CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.key_access(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.key_access(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.key_bucket(key text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.key_bucket(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_bucket(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], pattern text, lim integer)
     RETURNS TABLE(item_id bigint, similarity real)
@@ -1345,6 +1410,13 @@ CREATE FUNCTION pgfacts_internal.next_instant(newest timestamp with time zone)
 ALTER FUNCTION pgfacts_internal.next_instant(timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.next_instant(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.normalize_session_id(session_id text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.normalize_session_id(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_session_id(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE STRICT SECURITY INVOKER
@@ -1394,12 +1466,26 @@ CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position 
 ALTER FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.raise_reserved_key(key text, kind text, action text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.ranked_hits(query text, query_vector vector, model text, lim integer, kind text, with_shared boolean, every_session boolean, sessions text[], want_facts boolean, want_claims boolean, key_prefix text, want_tags text[], history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, text_weight real, vector_weight real, exclude_kind text DEFAULT NULL::text, exclude_id bigint DEFAULT NULL::bigint)
     RETURNS TABLE(item_kind text, item_id bigint, score double precision, text_rank integer, vector_rank integer, similarity real)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.read_facts_tool(args jsonb)
     RETURNS jsonb
@@ -1446,6 +1532,13 @@ CREATE FUNCTION pgfacts_internal.require_read_committed(operation text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.require_read_committed(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.reserved_prefix(key text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.reserved_prefix(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.reserved_prefix(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.restore_assertion(tenant text, subject bigint, predicate text, assertion text, retracted_at timestamp with time zone, restore_at timestamp with time zone, strict boolean)
     RETURNS bigint[]

@@ -133,12 +133,24 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "fact_history",
         "facts_read_uncrawled",
         "facts_set_crawled",
+        "facts_stats",
+        "facts_tombstone_stats",
+        "facts_purge_tombstones",
+        "facts_force_purge",
         "facts_search",
         "facts_similar",
         "search_skills",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
-    assert tuner == ["read_facts", "fact_history", "facts_search", "facts_similar", "search_skills"]
+    assert tuner == [
+        "read_facts",
+        "fact_history",
+        "facts_stats",
+        "facts_tombstone_stats",
+        "facts_search",
+        "facts_similar",
+        "search_skills",
+    ]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"
     assert openai[0]["function"]["parameters"]["properties"]["key"]["type"] == "string"

@@ -178,7 +178,8 @@ def test_prefix_flush_skips_tombstones_and_requeue_includes_them(call: ToolCalle
         {"scopeKeys": [{"scopeKey": ""}]},
         {"scopeKeys": [{"scopeKey": "x", "etag": 0}]},
         {"scopeKeys": [{"scopeKey": "x", "etag": 1.5}]},
-        {"scopeKeys": [{"scopeKey": "x", "etag": "1"}]},
+        {"scopeKeys": [{"scopeKey": "x", "etag": "1.0"}]},  # a decimal string "1" is an etag
+        {"scopeKeys": [{"scopeKey": "x", "etag": "01"}]},
         {"scopeKeys": [{"scopeKey": "x", "etag": None}]},
         {"scopeKeys": [{"scopeKey": "x"}, {"scopeKey": "x"}]},
         {"scopeKeys": [{"scopeKey": f"k{i}"} for i in range(501)]},

@@ -14,6 +14,7 @@ Pass ``connection=`` to run inside your own transaction instead of the store's p
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass, replace
@@ -129,6 +130,10 @@ class _Api(Generic[R]):
             ),
         )
 
+    def read_facts_by_scope_keys(self, scope_keys: Sequence[str], *, limit: int | None = None) -> R:
+        """The readable facts with these exact scope keys (the read_facts tool's scopeKeys)."""
+        return self._tool("read_facts", _args(scopeKeys=list(scope_keys), limit=limit))
+
     def delete_fact(
         self, key: str, *, shared: bool = False, pattern: bool = False, scope: str | None = None
     ) -> R:
@@ -155,6 +160,35 @@ class _Api(Generic[R]):
         return self._tool(
             "facts_set_crawled",
             _args(scopeKeys=scope_keys, keyPrefix=key_prefix, crawled=crawled),
+        )
+
+    def facts_stats(self) -> R:
+        return self._tool("facts_stats", {})
+
+    def facts_tombstone_stats(self, *, ttl_seconds: int | None = None) -> R:
+        return self._tool("facts_tombstone_stats", _args(ttlSeconds=ttl_seconds))
+
+    def facts_purge_tombstones(
+        self, *, ttl_seconds: int | None = None, limit: int | None = None
+    ) -> R:
+        return self._tool("facts_purge_tombstones", _args(ttlSeconds=ttl_seconds, limit=limit))
+
+    def facts_force_purge(
+        self,
+        cutoff: str,
+        *,
+        include_unreconciled: bool | None = None,
+        key_prefix: str | None = None,
+        limit: int | None = None,
+    ) -> R:
+        return self._tool(
+            "facts_force_purge",
+            _args(
+                cutoff=cutoff,
+                includeUnreconciled=include_unreconciled,
+                keyPrefix=key_prefix,
+                limit=limit,
+            ),
         )
 
     # -- the rest of the SQL API -------------------------------------------------------
@@ -192,6 +226,25 @@ class _Api(Generic[R]):
 
     def purge_tombstones(self, *, ttl_seconds: int | None = None, limit: int = 1000) -> R:
         return self._api(queries.PURGE_TOMBSTONES, ttl_seconds=ttl_seconds, limit=limit)
+
+    def tombstone_stats(self, ttl_seconds: int | None = None) -> R:
+        return self._api(queries.TOMBSTONE_STATS, ttl_seconds=ttl_seconds)
+
+    def purge_tombstones_before(
+        self,
+        cutoff: Any,
+        *,
+        include_unreconciled: bool = False,
+        key_prefix: str | None = None,
+        limit: int = 1000,
+    ) -> R:
+        return self._api(
+            queries.PURGE_TOMBSTONES_BEFORE,
+            cutoff=cutoff,
+            include_unreconciled=include_unreconciled,
+            key_prefix=key_prefix,
+            limit=limit,
+        )
 
     def run_maintenance(self) -> R:
         return self._api(queries.RUN_MAINTENANCE)
@@ -489,6 +542,13 @@ def _async_cursor(conn: psycopg.AsyncConnection[Any]) -> psycopg.AsyncCursor[Any
     return cursor
 
 
+def _checked_dsn(dsn: str | None, own_pool: bool) -> str | None:
+    """A store that will open its own pool refuses a non-PostgreSQL DSN when it is made."""
+    if own_pool and (dsn or os.environ.get("PGFACTS_DSN")):
+        resolve_dsn(dsn)
+    return dsn
+
+
 def _context_params(context: Context) -> dict[str, Any]:
     return asdict(context)
 
@@ -509,7 +569,7 @@ class FactStore(_Api[Any]):
         self._connection = connection
         self._own_pool = pool is None and connection is None
         self._pool = pool
-        self._dsn = dsn
+        self._dsn = _checked_dsn(dsn, self._own_pool)
 
     def _share(self, context: Context) -> FactStore:
         return FactStore(
@@ -594,7 +654,7 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
         self._connection = connection
         self._own_pool = pool is None and connection is None
         self._pool = pool
-        self._dsn = dsn
+        self._dsn = _checked_dsn(dsn, self._own_pool)
 
     def _pool_object(self) -> AsyncConnectionPool:
         # Built here, opened on first use, so with_context can share it before any await.

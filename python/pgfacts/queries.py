@@ -107,6 +107,12 @@ SPAWN_TREE = (
 PURGE_TOMBSTONES = (
     'SELECT {schema}.purge_tombstones(ttl_seconds => %(ttl_seconds)s, "limit" => %(limit)s)'
 )
+TOMBSTONE_STATS = "SELECT {schema}.tombstone_stats(ttl_seconds => %(ttl_seconds)s)"
+PURGE_TOMBSTONES_BEFORE = """
+SELECT {schema}.purge_tombstones_before(
+    cutoff => %(cutoff)s, include_unreconciled => %(include_unreconciled)s,
+    key_prefix => %(key_prefix)s, "limit" => %(limit)s)
+"""
 RUN_MAINTENANCE = "SELECT {schema}.run_maintenance()"
 SET_SETTING = "SELECT {schema}.set_setting(name => %(name)s, value => %(value)s)"
 

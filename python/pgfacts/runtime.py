@@ -27,8 +27,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+
 from . import resources
-from .errors import RuntimeUnavailable
+from .errors import InvalidParameter, RuntimeUnavailable
 
 DEFAULT_PORT = 54317
 PG_BIN = "/usr/lib/postgresql/17/bin"
@@ -55,13 +58,46 @@ def default_port() -> int:
     return int(os.environ.get("PGFACTS_PORT", DEFAULT_PORT))
 
 
-def resolve_dsn(dsn: str | None = None, port: int | None = None) -> str:
-    """The DSN to use: the argument, else ``PGFACTS_DSN``, else the local runtime's."""
-    if dsn:
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def check_dsn(dsn: str, source: str = "the DSN") -> str:
+    """Refuse at once what cannot be a PostgreSQL DSN (``mysql://...``, ``redis://...``, a
+    file path), instead of letting a connection pool retry it until its timeout."""
+    scheme, sep, _ = dsn.partition("://")
+    if sep:
+        if scheme.lower() not in POSTGRES_SCHEMES:
+            raise InvalidParameter(
+                f"{source} is not a PostgreSQL DSN: scheme {scheme!r}",
+                sqlstate="22023",
+                detail="pgfacts stores memory in PostgreSQL 17 only",
+                hint="use postgresql://user:password@host:port/dbname (or postgres://), "
+                "or key=value pairs such as 'host=... dbname=...'",
+            )
         return dsn
+    try:
+        conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError as exc:
+        raise InvalidParameter(
+            f"{source} is not a PostgreSQL DSN: {dsn[:80]!r}",
+            sqlstate="22023",
+            detail=str(exc).strip(),
+            hint="use postgresql://user:password@host:port/dbname, or key=value pairs such as "
+            "'host=... dbname=...'; a file path is not a database",
+        ) from exc
+    return dsn
+
+
+def resolve_dsn(dsn: str | None = None, port: int | None = None) -> str:
+    """The DSN to use: the argument, else ``PGFACTS_DSN``, else the local runtime's.
+
+    A DSN that is not PostgreSQL's is refused at once (``check_dsn``, 22023).
+    """
+    if dsn:
+        return check_dsn(dsn)
     env = os.environ.get("PGFACTS_DSN")
     if env:
-        return env
+        return check_dsn(env, "PGFACTS_DSN")
     runtime = LocalRuntime(port=port)
     if runtime.password_file.exists():
         return runtime.dsn

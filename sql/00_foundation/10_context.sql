@@ -19,6 +19,8 @@ DECLARE
     kinds constant text[] := @schema@_internal.agent_kinds();
 BEGIN
     PERFORM @schema@_internal.check_tenant(tenant);
+    session_id := @schema@_internal.normalize_session_id(session_id);
+    parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     PERFORM @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
     IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
@@ -52,7 +54,8 @@ COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text) IS
 'Set the caller context for the current transaction: tenant (required; the login must hold '
 '@schema@_all_tenants or be bound to it), session_id, agent_id, agent_kind (agent | '
 'facts_manager | crawler | tuner | operator; the role must hold the matching NOLOGIN role) '
-'and parent_session_id (registers a spawn-tree child on first use). Returns the context as '
+'and parent_session_id (registers a spawn-tree child on first use); session ids in their '
+'normal form (session-<id> is <id>). Returns the context as '
 'jsonb. Errors: 22023 bad value, 42501 tenant or kind not granted.';
 
 CREATE OR REPLACE FUNCTION @schema@.current_context()
@@ -273,7 +276,8 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    session text := NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '');
+    session text := @schema@_internal.normalize_session_id(
+        NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''));
 BEGIN
     -- Checked again: set_config() can write the setting without set_context.
     PERFORM @schema@_internal.check_session_id(session, 'session_id');
@@ -292,11 +296,12 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    parent text := NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), '');
+    parent text := @schema@_internal.normalize_session_id(
+        NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''));
 BEGIN
     PERFORM @schema@_internal.check_session_id(parent, 'parent_session_id');
-    PERFORM @schema@_internal.check_parent(
-        NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''), parent);
+    PERFORM @schema@_internal.check_parent(@schema@_internal.normalize_session_id(
+        NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '')), parent);
     RETURN parent;
 END
 $fn$;

@@ -97,6 +97,29 @@ COMMENT ON FUNCTION @schema@_internal.check_key(text, text) IS
 'Raise 22023 unless key is 1 to 512 characters (1024 bytes) without control characters '
 '(key_problem).';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.reserved_prefix(key text)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- The reserved key namespaces, each with its own rule in key_access.
+    RETURN CASE
+        WHEN pg_catalog.starts_with(key, 'tools/') THEN 'tools/'
+        WHEN pg_catalog.starts_with(key, 'config/facts-manager/') THEN 'config/facts-manager/'
+        WHEN pg_catalog.starts_with(key, 'intake/') THEN 'intake/'
+        WHEN pg_catalog.starts_with(key, 'skills/') THEN 'skills/'
+        WHEN pg_catalog.starts_with(key, 'asks/') THEN 'asks/'
+    END;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.reserved_prefix(text) IS
+'The reserved namespace a key is in (tools/, config/facts-manager/, intake/, skills/, '
+'asks/), or NULL for an ordinary key.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.key_access(key text, kind text)
 RETURNS text
 LANGUAGE plpgsql
@@ -107,25 +130,55 @@ AS $fn$
 BEGIN
     -- 'none': the key is in a prefix this kind may not touch; 'read': it may read but not
     -- write or delete it; 'write': it may write it but not read or delete it (agents and
-    -- intake/); 'all': it may read, write and delete.
-    RETURN CASE
-        WHEN pg_catalog.starts_with(key, 'tools/') THEN 'none'
-        WHEN pg_catalog.starts_with(key, 'config/facts-manager/') THEN
-            CASE WHEN kind = 'facts_manager' THEN 'all'
-                 WHEN kind = 'tuner' THEN 'read' ELSE 'none' END
-        WHEN pg_catalog.starts_with(key, 'intake/') THEN
-            CASE WHEN kind = 'facts_manager' THEN 'all'
-                 WHEN kind = 'tuner' THEN 'read' ELSE 'write' END
-        WHEN kind = 'tuner' THEN 'read'
-        ELSE 'all'
+    -- intake/); 'all': it may read, write and delete. docs/concepts.md has this as a table.
+    RETURN CASE @schema@_internal.reserved_prefix(key)
+        WHEN 'tools/' THEN 'none'
+        WHEN 'config/facts-manager/' THEN
+            CASE kind WHEN 'facts_manager' THEN 'all' WHEN 'tuner' THEN 'read' ELSE 'none' END
+        WHEN 'intake/' THEN
+            CASE kind WHEN 'facts_manager' THEN 'all' WHEN 'tuner' THEN 'read' ELSE 'write' END
+        -- Curated by the facts manager from intake/, read by everyone.
+        WHEN 'skills/' THEN CASE kind WHEN 'facts_manager' THEN 'all' ELSE 'read' END
+        WHEN 'asks/' THEN CASE kind WHEN 'facts_manager' THEN 'all' ELSE 'read' END
+        ELSE CASE kind WHEN 'tuner' THEN 'read' ELSE 'all' END
     END;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
 'What an agent kind may do with a key: none, read, write (not delete) or all. tools/ is '
-'reserved to the tool layer; intake/ and config/facts-manager/ are readable only by the '
+'reserved to the tool layer; skills/ and asks/ are written and deleted only by the facts '
+'manager and read by every kind; intake/ and config/facts-manager/ are readable only by the '
 'facts manager and the tuner; other kinds may write intake/ but not delete it.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.raise_reserved_key(key text, kind text, action text)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    prefix text := @schema@_internal.reserved_prefix(key);
+BEGIN
+    IF prefix = 'tools/' THEN
+        RAISE EXCEPTION 'the ''tools/'' key namespace is reserved to the tool layer'
+            USING ERRCODE = '42501',
+                  DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action, key),
+                  HINT = 'no agent kind reads, writes or deletes tools/ keys';
+    END IF;
+    RAISE EXCEPTION 'the ''%'' key namespace is reserved for the facts manager',
+        coalesce(prefix, key)
+        USING ERRCODE = '42501',
+              DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action, key),
+              HINT = 'write observations to intake/<topic>/<your-session-id>; the facts manager '
+                     'curates skills/ and asks/ from there';
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.raise_reserved_key(text, text, text) IS
+'Raise 42501 for a write or delete (action) of a key in a reserved namespace the agent kind '
+'may not change, naming the namespace and who may.';
 
 -- No SET search_path here on purpose: a SQL function with a SET clause is never inlined,
 -- and reads evaluate this per row. Every name in it is qualified (tests/lint_sql.py

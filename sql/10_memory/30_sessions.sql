@@ -15,6 +15,8 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         @schema@_internal.writer_kinds(), 'register_session');
+    session_id := @schema@_internal.normalize_session_id(session_id);
+    parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
     IF session_id IS NULL THEN
         RAISE EXCEPTION 'session_id is required' USING ERRCODE = '22023';
     END IF;
@@ -52,6 +54,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(
         @schema@_internal.writer_kinds(), 'end_session');
+    session_id := @schema@_internal.normalize_session_id(session_id);
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     UPDATE @schema@_internal.sessions AS s
        SET ended_at = coalesce(s.ended_at, pg_catalog.clock_timestamp())
@@ -77,7 +80,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     ctx_tenant text := @schema@_internal.context_tenant();
-    target text := coalesce(session_id, @schema@_internal.context_session());
+    target text := coalesce(@schema@_internal.normalize_session_id(session_id),
+                            @schema@_internal.context_session());
 BEGIN
     PERFORM @schema@_internal.context_kind();
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
@@ -105,6 +109,7 @@ DECLARE
     tombstoned int;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'operator'], 'delete_session');
+    session_id := @schema@_internal.normalize_session_id(session_id);
     IF session_id IS NULL OR session_id = '' THEN
         RAISE EXCEPTION 'session_id must be a non-empty string' USING ERRCODE = '22023';
     END IF;

@@ -88,10 +88,7 @@ BEGIN
         RAISE EXCEPTION 'fact % (%): tags must be an array of at most 64 non-empty strings '
             'of at most 100 characters', fact_position, item_key USING ERRCODE = '22023';
     WHEN 'key_not_writable' THEN
-        RAISE EXCEPTION 'agent kind % may not write key %', kind, item_key
-            USING ERRCODE = '42501',
-                  HINT = 'tools/ is reserved to the tool layer; config/facts-manager/ to the '
-                         'facts manager';
+        PERFORM @schema@_internal.raise_reserved_key(item_key, kind, 'write');
     WHEN 'no_session' THEN
         RAISE EXCEPTION 'fact % (%): a session-scoped fact needs a session in the caller context',
             fact_position, item_key
@@ -139,19 +136,22 @@ BEGIN
     upserted AS (
         INSERT INTO @schema@_internal.facts AS f (
             tenant, scope_key, key, value, shared, session_id, agent_id, tags,
-            created_at, updated_at, system_time)
+            created_at, updated_at, system_time, writer_kind)
         SELECT for_tenant,
                CASE WHEN i.shared THEN 'shared:' || i.key ELSE 'session:' || session || ':' || i.key END,
                i.key, i.value, i.shared, session, agent, i.tags,
                pg_catalog.clock_timestamp(), pg_catalog.clock_timestamp(),
-               pg_catalog.tstzrange(pg_catalog.clock_timestamp(), NULL)
+               pg_catalog.tstzrange(pg_catalog.clock_timestamp(), NULL),
+               -- write_facts checked this kind against the login (context_kind)
+               coalesce(NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''), 'agent')
           FROM input AS i
          -- One lock order for every writer (and delete_session): concurrent batches
          -- touching the same keys wait for each other instead of deadlocking.
          ORDER BY 2
         ON CONFLICT ON CONSTRAINT facts_scope_key_key DO UPDATE
            SET value = excluded.value, tags = excluded.tags, agent_id = excluded.agent_id,
-               session_id = excluded.session_id, deleted_at = NULL
+               session_id = excluded.session_id, deleted_at = NULL,
+               writer_kind = excluded.writer_kind
          WHERE (f.value, f.tags, f.agent_id, f.session_id, f.deleted_at IS NULL)
                IS DISTINCT FROM
                (excluded.value, excluded.tags, excluded.agent_id, excluded.session_id, true)

@@ -119,9 +119,12 @@ BEGIN
             USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
     END IF;
     IF scope = 'session' AND caller IS NULL THEN
-        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
+        -- Refused rather than answered with shared facts or nothing: docs/concepts.md.
+        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023',
+            HINT = 'set_context(session_id => ...), or read scope shared for the shared facts';
     END IF;
     -- Caps bound the work of one call (docs/errors.md, "Limits").
+    session_id := @schema@_internal.normalize_session_id(session_id);
     PERFORM @schema@_internal.check_text(key_pattern, 'key_pattern', 1024);
     PERFORM @schema@_internal.check_tags(tags);
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
@@ -227,7 +230,7 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
     caller text := @schema@_internal.context_session();
-    target_session text := coalesce(session_id, caller);
+    target_session text := coalesce(@schema@_internal.normalize_session_id(session_id), caller);
     wanted text;
 BEGIN
     PERFORM @schema@_internal.check_key(key);

@@ -38,9 +38,7 @@ BEGIN
                 USING ERRCODE = '22023', HINT = 'pass pattern => true to delete by pattern';
         END IF;
         IF @schema@_internal.key_access(key, kind) <> 'all' THEN
-            RAISE EXCEPTION 'agent kind % may not delete key %', kind, key
-                USING ERRCODE = '42501', HINT = 'intake/ and config/facts-manager/ are deleted by '
-                                                'the facts manager; tools/ by the tool layer';
+            PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
         END IF;
         IF shared THEN
             target := 'shared:' || key;
@@ -50,22 +48,27 @@ BEGIN
         ELSE
             target := 'session:' || caller || ':' || key;
         END IF;
-        SELECT f.fact_id, f.owner_agent_id, f.owner_session_id INTO found_row
-          FROM @schema@_internal.facts AS f
-         WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL
-           FOR UPDATE;
-        IF FOUND AND shared AND NOT manager
-           AND NOT ((agent IS NOT NULL AND found_row.owner_agent_id = agent)
-                    OR (caller IS NOT NULL AND found_row.owner_session_id = caller)) THEN
-            RAISE EXCEPTION 'shared fact % belongs to another agent', key
-                USING ERRCODE = '42501',
-                      DETAIL = pg_catalog.format('created by agent %s in session %s',
-                                                 found_row.owner_agent_id, found_row.owner_session_id),
-                      HINT = 'agents delete only what they stored; ask the facts manager';
-        END IF;
+        -- One statement in the common case: the ownership rule is part of the UPDATE, and
+        -- only a shared fact it left alone is looked at again, to say why.
         UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
-         WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL;
+         WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL
+           AND (NOT shared OR manager
+                OR (agent IS NOT NULL AND f.owner_agent_id = agent)
+                OR (caller IS NOT NULL AND f.owner_session_id = caller));
         GET DIAGNOSTICS deleted = ROW_COUNT;
+        IF deleted = 0 AND shared AND NOT manager THEN
+            SELECT f.owner_agent_id, f.owner_session_id INTO found_row
+              FROM @schema@_internal.facts AS f
+             WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL;
+            IF FOUND THEN
+                RAISE EXCEPTION 'shared fact % belongs to another agent', key
+                    USING ERRCODE = '42501',
+                          DETAIL = pg_catalog.format('created by agent %s in session %s',
+                                                     found_row.owner_agent_id,
+                                                     found_row.owner_session_id),
+                          HINT = 'agents delete only what they stored; ask the facts manager';
+            END IF;
+        END IF;
         RETURN pg_catalog.jsonb_build_object('key', key, 'shared', shared, 'deleted', deleted > 0);
     END IF;
 
@@ -82,6 +85,11 @@ BEGIN
     END IF;
     SELECT p.like_pattern, p.literal_head INTO like_key, head
       FROM @schema@_internal.parse_key_pattern(key) AS p;
+    -- A pattern inside a reserved namespace is refused; a wider one (a/*, *) skips the
+    -- reserved keys the kind may not delete.
+    IF @schema@_internal.key_access(head, kind) <> 'all' THEN
+        PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
+    END IF;
     -- Lock in scope-key order first, as writers do, so concurrent batches cannot deadlock.
     WITH doomed AS (
         SELECT f.fact_id FROM @schema@_internal.facts AS f

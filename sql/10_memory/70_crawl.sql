@@ -97,13 +97,15 @@ BEGIN
         OR pg_catalog.jsonb_typeof(e.item -> 'scopeKey') IS DISTINCT FROM 'string'
         OR e.item ->> 'scopeKey' = ''
         OR pg_catalog.length(e.item ->> 'scopeKey') > 2048
-        OR (e.item ? 'etag' AND NOT (pg_catalog.jsonb_typeof(e.item -> 'etag') = 'number'
+        -- a positive integer, or the same as a decimal string (PilotSwarm crawlers send both)
+        OR (e.item ? 'etag' AND NOT (pg_catalog.jsonb_typeof(e.item -> 'etag') IN ('number', 'string')
                                      AND (e.item ->> 'etag') ~ '^[1-9][0-9]{0,17}$'))
         OR EXISTS (SELECT 1 FROM pg_catalog.jsonb_object_keys(e.item) AS k
                     WHERE k NOT IN ('scopeKey', 'etag'));
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION 'each scope_keys entry needs a non-empty scopeKey of at most 2048 '
-            'characters and, optionally, a positive integer etag' USING ERRCODE = '22023', DETAIL = 'bad: ' || bad,
+            'characters and, optionally, a positive integer etag (a number or a decimal string)'
+            USING ERRCODE = '22023', DETAIL = 'bad: ' || bad,
             HINT = 'omit etag only for an intentional stomp';
     END IF;
     SELECT pg_catalog.string_agg(d.k, ', ') INTO bad
@@ -136,7 +138,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.facts_set_crawled(jsonb, text, boolean) IS
 'Crawler / facts manager: mark facts crawled (or requeue with crawled => false). scope_keys: '
-'[{scopeKey, etag?}] (1..500), each a compare-and-set on etag (no etag = intentional '
-'stomp); or key_prefix (literal) to flip a prefix, where crawled => true skips tombstones. '
+'[{scopeKey, etag?}] (1..500), each a compare-and-set on etag (a positive integer or a '
+'decimal string; no etag = intentional stomp); or key_prefix (literal) to flip a prefix, '
+'where crawled => true skips tombstones. '
 'Returns {affected, skipped}: skipped rows exist but were already in that state or changed '
 'since read (etag mismatch); unknown scope keys count as neither.';

@@ -66,6 +66,61 @@ COMMENT ON FUNCTION @schema@.purge_tombstones(integer, integer) IS
 '(marked crawled) or older than ttl_seconds (default: the tenant''s tombstone_ttl_seconds, '
 '21600), reconciled first, at most limit. The fact''s earlier versions stay in its history.';
 
+CREATE OR REPLACE FUNCTION @schema@.purge_tombstones_before(
+    cutoff timestamptz,
+    include_unreconciled boolean DEFAULT false,
+    key_prefix text DEFAULT NULL,
+    "limit" integer DEFAULT 1000
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    purged integer;
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'purge_tombstones_before');
+    IF cutoff IS NULL OR cutoff > pg_catalog.clock_timestamp() THEN
+        RAISE EXCEPTION 'cutoff must be a past instant, not %', coalesce(cutoff::text, 'null')
+            USING ERRCODE = '22023', HINT = 'tombstones deleted before cutoff are purged';
+    END IF;
+    IF include_unreconciled IS NULL THEN
+        RAISE EXCEPTION 'include_unreconciled must be true or false' USING ERRCODE = '22023';
+    END IF;
+    IF key_prefix = '' THEN
+        RAISE EXCEPTION 'key_prefix must be a non-empty string or omitted' USING ERRCODE = '22023';
+    END IF;
+    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100000 THEN
+        RAISE EXCEPTION 'limit must be an integer from 1 to 100000' USING ERRCODE = '22023';
+    END IF;
+    -- Never a live fact; reconciled tombstones first; a literal key prefix.
+    WITH doomed AS (
+        SELECT f.tenant, f.fact_id
+          FROM @schema@_internal.facts AS f
+         WHERE f.tenant = tenant AND f.deleted_at IS NOT NULL AND f.deleted_at < cutoff
+           AND (include_unreconciled OR f.last_crawled_at IS NOT NULL)
+           AND (key_prefix IS NULL OR pg_catalog.starts_with(f.key, key_prefix))
+         ORDER BY f.last_crawled_at IS NULL, f.deleted_at, f.fact_id
+         LIMIT "limit"
+           FOR UPDATE SKIP LOCKED
+    )
+    DELETE FROM @schema@_internal.facts AS f
+     USING doomed AS d
+     WHERE f.tenant = d.tenant AND f.fact_id = d.fact_id;
+    GET DIAGNOSTICS purged = ROW_COUNT;
+    RETURN pg_catalog.jsonb_build_object('purged', purged);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.purge_tombstones_before(timestamptz, boolean, text, integer) IS
+'Operator only: hard-delete this tenant''s tombstones deleted before cutoff (a past instant), '
+'whatever the TTL: only reconciled ones unless include_unreconciled (which can strand graph '
+'evidence a crawler has not removed), only keys starting with key_prefix (literal) when '
+'given, reconciled first, at most limit. Live facts are never touched; the history stays.';
+
 -- Created by the maintainer itself (the owner may SET ROLE to it, never inherits it).
 SET LOCAL ROLE @schema@_maintainer;
 

@@ -40,6 +40,9 @@ AS $fn$
 DECLARE
     result jsonb;
 BEGIN
+    IF pg_catalog.jsonb_typeof(args -> 'scopeKeys') <> 'null' THEN
+        RETURN @schema@_internal.read_facts_by_scope_keys_tool(args);
+    END IF;
     SELECT pg_catalog.jsonb_build_object(
                'count', pg_catalog.count(*),
                'facts', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -65,7 +68,49 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.read_facts_tool(jsonb) IS
 'The read_facts tool: {count, facts: [{key, value, scopeKey, shared, sessionId, agentId, '
-'tags, createdAt, updatedAt, etag}]}.';
+'tags, createdAt, updatedAt, etag}]}; by exact scopeKeys when they are given.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.read_facts_by_scope_keys_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    others text;
+    result jsonb;
+BEGIN
+    -- Exact keys are the whole selection: a filter beside them would be ignored or
+    -- ambiguous, so it is refused.
+    SELECT pg_catalog.string_agg(k, ', ' ORDER BY k) INTO others
+      FROM pg_catalog.jsonb_object_keys(args) AS k
+     WHERE k NOT IN ('scopeKeys', 'limit') AND pg_catalog.jsonb_typeof(args -> k) <> 'null';
+    IF others IS NOT NULL THEN
+        RAISE EXCEPTION 'read_facts takes scopeKeys alone (with limit), not with %', others
+            USING ERRCODE = '22023', HINT = 'read by scopeKeys, or by the filters';
+    END IF;
+    SELECT pg_catalog.jsonb_build_object(
+               'count', pg_catalog.count(*),
+               'facts', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                   'key', r.key, 'value', r.value, 'scopeKey', r.scope_key,
+                   'shared', r.shared, 'sessionId', r.fact_session_id,
+                   'agentId', r.fact_agent_id, 'tags', r.fact_tags,
+                   'createdAt', r.created_at, 'updatedAt', r.updated_at, 'etag', r.etag)
+                   ORDER BY r.ord), '[]'))
+      INTO result
+      FROM @schema@.read_facts_by_scope_keys(
+               scope_keys => @schema@_internal.arg_text_array(args, 'scopeKeys'),
+               "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 1000))
+           WITH ORDINALITY AS r (scope_key, key, value, shared, fact_session_id, fact_agent_id,
+                                 fact_tags, created_at, updated_at, etag, ord);
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.read_facts_by_scope_keys_tool(jsonb) IS
+'The read_facts tool given scopeKeys: the readable facts with those exact scope keys, in the '
+'same shape as read_facts.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.delete_fact_tool(args jsonb)
 RETURNS jsonb
@@ -139,15 +184,23 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    key_prefix text := @schema@_internal.arg_text(args, 'keyPrefix');
+    namespace text := @schema@_internal.arg_text(args, 'namespace');
 BEGIN
+    -- namespace: PilotSwarm's older name of keyPrefix, accepted as an alias.
+    IF key_prefix IS NOT NULL AND namespace IS NOT NULL AND key_prefix <> namespace THEN
+        RAISE EXCEPTION 'keyPrefix % and its alias namespace % differ', key_prefix, namespace
+            USING ERRCODE = '22023', HINT = 'pass one of them';
+    END IF;
     RETURN @schema@.facts_read_uncrawled(
-        key_prefix => @schema@_internal.arg_text(args, 'keyPrefix'),
+        key_prefix => coalesce(key_prefix, namespace),
         "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 20));
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_read_uncrawled_tool(jsonb) IS
-'The facts_read_uncrawled tool (the crawl queue).';
+'The facts_read_uncrawled tool (the crawl queue); namespace is an alias of keyPrefix.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_set_crawled_tool(args jsonb)
 RETURNS jsonb
@@ -189,7 +242,8 @@ $json$);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'read_facts', handler => '@schema@_internal.read_facts_tool',
-    api_functions => '{"@schema@.read_facts(text,text[],text,text,integer,text,timestamptz)"}',
+    api_functions => '{"@schema@.read_facts(text,text[],text,text,integer,text,timestamptz)",'
+                     '"@schema@.read_facts_by_scope_keys(text[],integer)"}',
     description => 'Read facts visible to you: your spawn tree''s session facts and shared '
         'facts, most recently updated first.',
     input_schema => $json$
@@ -198,9 +252,10 @@ SELECT @schema@_internal.register_tool(
   "tags": {"type": "array", "items": {"type": "string"}, "description": "All listed tags must be present"},
   "session_id": {"type": "string", "description": "Only facts stored by this session (must be in your spawn tree for its private facts)"},
   "agent_id": {"type": "string", "description": "Only facts stored by this agent"},
-  "limit": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Max rows (default 50)"},
+  "limit": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "Max rows (default 50; 1000 with scopeKeys)"},
   "scope": {"type": "string", "enum": ["accessible", "shared", "session", "descendants"], "description": "Default accessible"},
-  "known_at": {"type": "string", "format": "date-time", "description": "Read what was visible at this past instant"}}}
+  "known_at": {"type": "string", "format": "date-time", "description": "Read what was visible at this past instant"},
+  "scopeKeys": {"type": "array", "maxItems": 1000, "items": {"type": "string"}, "description": "Exact scope keys (shared:<key>, session:<id>:<key>) instead of the filters; unreadable ones are left out like unknown ones"}}}
 $json$);
 
 SELECT @schema@_internal.register_tool(
@@ -246,6 +301,7 @@ SELECT @schema@_internal.register_tool(
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
   "keyPrefix": {"type": "string", "description": "Literal key prefix"},
+  "namespace": {"type": "string", "description": "Alias of keyPrefix (PilotSwarm's older name)"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 20"}}}
 $json$);
 
@@ -257,7 +313,148 @@ SELECT @schema@_internal.register_tool(
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
   "scopeKeys": {"type": "array", "minItems": 1, "maxItems": 500, "items": {"type": "object", "required": ["scopeKey"], "additionalProperties": false,
-                "properties": {"scopeKey": {"type": "string"}, "etag": {"type": "integer", "minimum": 1}}}},
+                "properties": {"scopeKey": {"type": "string"}, "etag": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[1-9][0-9]*$", "description": "A positive integer, or the same as a decimal string"}}}},
   "keyPrefix": {"type": "string", "minLength": 1},
   "crawled": {"type": "boolean", "description": "Default true"}}}
+$json$);
+
+-- Statistics and purges for the facts manager, the tuner and operators.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_stats_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    stats jsonb := @schema@.facts_stats();
+BEGIN
+    PERFORM args;  -- takes no arguments (call_tool refused any)
+    RETURN pg_catalog.jsonb_build_object(
+        'live', stats -> 'live', 'tombstones', stats -> 'tombstones',
+        'uncrawled', stats -> 'uncrawled', 'uncrawledTombstones', stats -> 'uncrawled_tombstones',
+        'buckets', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                        'bucket', b -> 'bucket', 'scope', b -> 'scope', 'facts', b -> 'facts',
+                        'valueBytes', b -> 'value_bytes') ORDER BY b.ord), '[]')
+                      FROM pg_catalog.jsonb_array_elements(stats -> 'buckets')
+                           WITH ORDINALITY AS b (b, ord)),
+        'writerKinds', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                            'writerKind', w -> 'writer_kind', 'facts', w -> 'facts') ORDER BY w.ord),
+                            '[]')
+                          FROM pg_catalog.jsonb_array_elements(stats -> 'writer_kinds')
+                               WITH ORDINALITY AS w (w, ord)));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_stats_tool(jsonb) IS
+'The facts_stats tool: facts_stats() with camelCase keys.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_tombstone_stats_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    stats jsonb := @schema@.tombstone_stats(
+        ttl_seconds => @schema@_internal.arg_int(args, 'ttlSeconds'));
+BEGIN
+    RETURN pg_catalog.jsonb_build_object(
+        'ttlSeconds', stats -> 'ttl_seconds', 'pending', stats -> 'pending',
+        'reconciled', stats -> 'reconciled', 'unreconciled', stats -> 'unreconciled',
+        'blockedByTtl', stats -> 'blocked_by_ttl',
+        'oldestUnreconciledAgeSeconds', stats -> 'oldest_unreconciled_age_seconds');
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_tombstone_stats_tool(jsonb) IS
+'The facts_tombstone_stats tool: tombstone_stats() with camelCase keys.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_purge_tombstones_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN @schema@.purge_tombstones(
+        ttl_seconds => @schema@_internal.arg_int(args, 'ttlSeconds'),
+        "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 1000));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_purge_tombstones_tool(jsonb) IS
+'The facts_purge_tombstones tool: purge reconciled or expired tombstones.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_force_purge_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF @schema@_internal.arg_text(args, 'cutoff') IS NULL THEN
+        RAISE EXCEPTION 'facts_force_purge needs a cutoff (an ISO 8601 instant)'
+            USING ERRCODE = '22023';
+    END IF;
+    RETURN @schema@.purge_tombstones_before(
+        cutoff => @schema@_internal.arg_timestamp(args, 'cutoff'),
+        include_unreconciled => coalesce(
+            @schema@_internal.arg_bool(args, 'includeUnreconciled'), false),
+        key_prefix => @schema@_internal.arg_text(args, 'keyPrefix'),
+        "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 1000));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_force_purge_tool(jsonb) IS
+'The facts_force_purge tool: purge tombstones deleted before a cutoff, whatever the TTL.';
+
+SELECT @schema@_internal.register_tool(
+    layer => 'memory', name => 'facts_stats', handler => '@schema@_internal.facts_stats_tool',
+    api_functions => '{"@schema@.facts_stats()"}',
+    description => 'Working memory in numbers: live facts by bucket (skills, asks, config, '
+        'intake, other) and scope, by the agent kind that wrote them, tombstones and the '
+        'uncrawled backlog.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "properties": {}}
+$json$);
+
+SELECT @schema@_internal.register_tool(
+    layer => 'memory', name => 'facts_tombstone_stats',
+    handler => '@schema@_internal.facts_tombstone_stats_tool',
+    api_functions => '{"@schema@.tombstone_stats(integer)"}',
+    description => 'Tombstones waiting to be purged: pending, reconciled, unreconciled, '
+        'blocked by the TTL, and the age of the oldest unreconciled one.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "properties": {
+  "ttlSeconds": {"type": "integer", "minimum": 0, "description": "Default: the tenant's tombstone TTL (21600)"}}}
+$json$);
+
+SELECT @schema@_internal.register_tool(
+    layer => 'memory', name => 'facts_purge_tombstones',
+    handler => '@schema@_internal.facts_purge_tombstones_tool',
+    api_functions => '{"@schema@.purge_tombstones(integer,integer)"}',
+    description => 'Hard-delete tombstones that a crawler reconciled or that outlived the TTL, '
+        'reconciled first.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "properties": {
+  "ttlSeconds": {"type": "integer", "minimum": 0, "description": "Default: the tenant's tombstone TTL (21600)"},
+  "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Default 1000"}}}
+$json$);
+
+SELECT @schema@_internal.register_tool(
+    layer => 'memory', name => 'facts_force_purge', handler => '@schema@_internal.facts_force_purge_tool',
+    api_functions => '{"@schema@.purge_tombstones_before(timestamptz,boolean,text,integer)"}',
+    description => 'Operators: hard-delete tombstones deleted before cutoff, whatever the TTL; '
+        'only reconciled ones unless includeUnreconciled (which can strand graph evidence).',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "required": ["cutoff"], "properties": {
+  "cutoff": {"type": "string", "format": "date-time", "description": "Purge tombstones deleted before this past instant"},
+  "includeUnreconciled": {"type": "boolean", "description": "Also tombstones no crawler has reconciled (default false)"},
+  "keyPrefix": {"type": "string", "minLength": 1, "description": "Only keys starting with this literal prefix"},
+  "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Default 1000"}}}
 $json$);

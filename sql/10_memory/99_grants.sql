@@ -7,6 +7,8 @@ SELECT @schema@_internal.register_api(
 SELECT @schema@_internal.register_api('@schema@.fact_history(text,boolean,text)',
                                       @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.spawn_tree(text)', @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.read_facts_by_scope_keys(text[],integer)',
+                                      @schema@_internal.agent_kinds());
 
 -- Writers (the tuner writes nothing, so raw SQL cannot write for it either).
 SELECT @schema@_internal.register_api('@schema@.register_session(text,text,text)',
@@ -27,6 +29,12 @@ SELECT @schema@_internal.register_api('@schema@.delete_session(text)', '{facts_m
 SELECT @schema@_internal.register_api('@schema@.read_intake(integer)', '{facts_manager,tuner}');
 SELECT @schema@_internal.register_api('@schema@.purge_tombstones(integer,integer)',
                                       '{facts_manager,operator}');
+SELECT @schema@_internal.register_api('@schema@.purge_tombstones_before(timestamptz,boolean,text,integer)',
+                                      '{operator}');
+-- Statistics: the kinds that see the whole tenant.
+SELECT @schema@_internal.register_api('@schema@.facts_stats()', '{facts_manager,tuner,operator}');
+SELECT @schema@_internal.register_api('@schema@.tombstone_stats(integer)',
+                                      '{facts_manager,tuner,operator}');
 -- Cross-tenant maintenance: the operator (and the worker's login) only.
 SELECT @schema@_internal.register_api('@schema@.run_maintenance()', '{operator}');
 

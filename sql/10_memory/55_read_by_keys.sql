@@ -1,0 +1,61 @@
+-- read_facts_by_scope_keys: the facts named by exact scope keys (crawlers resolve graph
+-- evidence this way), as far as the caller may read them.
+
+CREATE OR REPLACE FUNCTION @schema@.read_facts_by_scope_keys(
+    scope_keys text [],
+    "limit" integer DEFAULT 1000
+) RETURNS TABLE (
+    scope_key text, key text, value jsonb, shared boolean, fact_session_id text,
+    fact_agent_id text, fact_tags text [], created_at timestamptz, updated_at timestamptz,
+    etag bigint
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
+    caller text := @schema@_internal.context_session();
+    -- Kinds that see every session's facts: those that read the whole tenant, and the
+    -- crawler, whose queue (facts_read_uncrawled) already hands it every session's facts.
+    every_session boolean := kind IN ('tuner', 'facts_manager', 'operator', 'crawler');
+    sessions text [] := '{}';
+BEGIN
+    IF scope_keys IS NULL OR pg_catalog.cardinality(scope_keys) > 1000 THEN
+        RAISE EXCEPTION 'scope_keys must be an array of at most 1000 scope keys'
+            USING ERRCODE = '22023', HINT = 'page larger sets; an empty array reads nothing';
+    END IF;
+    IF "limit" IS NULL OR "limit" < 0 OR "limit" > 1000 THEN
+        RAISE EXCEPTION 'limit must be an integer from 0 to 1000, not %', coalesce("limit"::text, 'null')
+            USING ERRCODE = '22023';
+    END IF;
+    IF NOT every_session AND caller IS NOT NULL THEN
+        sessions := @schema@_internal.spawn_tree(tenant, caller);
+    END IF;
+    -- Live facts only, in the order asked (first mention). A key the caller may not read
+    -- is left out exactly like an unknown one: no error, no count.
+    RETURN QUERY
+    SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
+           f.created_at, f.updated_at, f.etag
+      FROM (SELECT k.wanted, pg_catalog.min(k.position) AS position
+              FROM pg_catalog.unnest(scope_keys) WITH ORDINALITY AS k (wanted, position)
+             WHERE k.wanted IS NOT NULL
+             GROUP BY k.wanted) AS w
+      JOIN @schema@_internal.facts AS f ON f.tenant = tenant AND f.scope_key = w.wanted
+     WHERE f.deleted_at IS NULL
+       AND @schema@_internal.readable_by(f.key, kind)
+       AND (f.shared OR every_session OR f.session_id = ANY (sessions))
+     ORDER BY w.position
+     LIMIT "limit";
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.read_facts_by_scope_keys(text [], integer) IS
+'The live facts with these exact scope keys (shared:<key>, session:<id>:<key>; at most '
+'1000) that the caller may read, in the order asked, at most limit (default 1000). Readable: '
+'shared facts, session facts of the caller''s spawn tree (every session for the tuner, facts '
+'manager, operator and crawler), never a reserved key the kind may not read. An unreadable '
+'key is left out exactly like an unknown one.';
