@@ -271,7 +271,8 @@ def tool_calls(
     draw: st.DrawFn, tools: dict[str, list[str]]
 ) -> tuple[str, dict[str, Any], dict[str, Any]]:
     name = draw(st.one_of(st.sampled_from(sorted(tools)), st.sampled_from(sorted(tools)), text))
-    known = tools.get(name, ["key", "value"])
+    # A tool without arguments (facts_stats) still gets unknown ones thrown at it.
+    known = tools.get(name, ["key", "value"]) or ["unknown"]
     args = draw(
         st.dictionaries(
             st.one_of(st.sampled_from(known), st.sampled_from(known), plain_text),
