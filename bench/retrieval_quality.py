@@ -16,7 +16,7 @@ from . import retrieval_set as rs
 from .runner import Result, timed
 
 TENANT = "quality"
-SIZES = {"smoke": (60, 2), "full": (300, 1)}  # memories, questions per memory
+SIZES = {"smoke": (30, 2), "full": (320, 1)}  # memories, questions per memory
 
 
 def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
@@ -66,15 +66,19 @@ def run(dsn: str, size: str) -> list[Result]:
                 conn.execute("SELECT pgfacts.set_context(tenant => %s)", (TENANT,))
                 conn.execute(
                     rs.SEARCH,
-                    (sample[i].text, vectors[i] if with_vector else None,
-                     embedder.model if with_vector else None),
+                    (
+                        sample[i].text,
+                        vectors[i] if with_vector else None,
+                        embedder.model if with_vector else None,
+                    ),
                 ).fetchall()
 
         repeat = 50 if size == "smoke" else 300
         return [
             Result("search lexical (baseline)", timed(lambda: ask(False), repeat)),
             Result(
-                "search hybrid 384-d", timed(lambda: ask(True), repeat),
+                "search hybrid 384-d",
+                timed(lambda: ask(True), repeat),
                 baseline="search lexical (baseline)",
             ),
         ]

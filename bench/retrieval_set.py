@@ -29,33 +29,203 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-FIRST = (
-    "Anna Ola Marek Lena Tomas Ivo Greta Pavel Nina Oskar Hana Bruno Klara Emil Rosa Felix "
-    "Ida Leon Vera Hugo Maja Otto Zofia Jonas Alma Viktor Irma Kaspar Edda Milan Sara Rafael "
-    "Lotte Anton Mira Gustav Runa Boris Tilda Aron"
-).split()
-LAST = (
-    "Kowalski Berg Novak Lindqvist Moreau Horvat Jensen Petrov Silva Keller Dvorak Weber "
-    "Nilsen Rossi Kaminski Varga Costa Meyer Fischer Hansen Laine Duarte Brandt Sorensen "
-    "Vidal Kuznetsov Haas Olsen Marin Fontaine"
-).split()
-CITIES = (
-    "Lviv Kyiv Oslo Bergen Porto Lisbon Krakow Gdansk Vienna Graz Tallinn Riga Vilnius Dublin "
-    "Cork Lyon Nantes Seville Valencia Turin Bologna Leipzig Dresden Malmo Aarhus Tampere Brno "
-    "Zagreb Ljubljana Salzburg"
-).split()
-COMPANIES = (
-    "Initech Globex Umbrella Hooli Vandelay Soylent Stark Wayne Tyrell Cyberdyne Aperture "
-    "Wonka Acme Monarch Gringotts Oscorp Nakatomi Massive Dynamic Pied Piper Dunder"
-).split()
-CARS = "Volvo Skoda Tesla Fiat Renault Toyota Subaru Peugeot Mazda Kia Saab Honda".split()
-LANGUAGES = "Go Rust SQL Python Java Kotlin Elixir Haskell Scala Ruby OCaml Zig Swift".split()
-PETS = "beagle parrot tortoise ferret labrador tabby hamster poodle iguana rabbit".split()
-SPORTS = "tennis chess climbing rowing fencing cycling badminton squash curling karate".split()
-TITLES = (
-    "nurse architect pilot teacher chemist plumber lawyer baker dentist editor geologist "
-    "translator"
-).split()
+FIRST = [
+    "Anna",
+    "Ola",
+    "Marek",
+    "Lena",
+    "Tomas",
+    "Ivo",
+    "Greta",
+    "Pavel",
+    "Nina",
+    "Oskar",
+    "Hana",
+    "Bruno",
+    "Klara",
+    "Emil",
+    "Rosa",
+    "Felix",
+    "Ida",
+    "Leon",
+    "Vera",
+    "Hugo",
+    "Maja",
+    "Otto",
+    "Zofia",
+    "Jonas",
+    "Alma",
+    "Viktor",
+    "Irma",
+    "Kaspar",
+    "Edda",
+    "Milan",
+    "Sara",
+    "Rafael",
+    "Lotte",
+    "Anton",
+    "Mira",
+    "Gustav",
+    "Runa",
+    "Boris",
+    "Tilda",
+    "Aron",
+]
+LAST = [
+    "Kowalski",
+    "Berg",
+    "Novak",
+    "Lindqvist",
+    "Moreau",
+    "Horvat",
+    "Jensen",
+    "Petrov",
+    "Silva",
+    "Keller",
+    "Dvorak",
+    "Weber",
+    "Nilsen",
+    "Rossi",
+    "Kaminski",
+    "Varga",
+    "Costa",
+    "Meyer",
+    "Fischer",
+    "Hansen",
+    "Laine",
+    "Duarte",
+    "Brandt",
+    "Sorensen",
+    "Vidal",
+    "Kuznetsov",
+    "Haas",
+    "Olsen",
+    "Marin",
+    "Fontaine",
+]
+CITIES = [
+    "Lviv",
+    "Kyiv",
+    "Oslo",
+    "Bergen",
+    "Porto",
+    "Lisbon",
+    "Krakow",
+    "Gdansk",
+    "Vienna",
+    "Graz",
+    "Tallinn",
+    "Riga",
+    "Vilnius",
+    "Dublin",
+    "Cork",
+    "Lyon",
+    "Nantes",
+    "Seville",
+    "Valencia",
+    "Turin",
+    "Bologna",
+    "Leipzig",
+    "Dresden",
+    "Malmo",
+    "Aarhus",
+    "Tampere",
+    "Brno",
+    "Zagreb",
+    "Ljubljana",
+    "Salzburg",
+]
+COMPANIES = [
+    "Initech",
+    "Globex",
+    "Umbrella",
+    "Hooli",
+    "Vandelay",
+    "Soylent",
+    "Stark",
+    "Wayne",
+    "Tyrell",
+    "Cyberdyne",
+    "Aperture",
+    "Wonka",
+    "Acme",
+    "Monarch",
+    "Gringotts",
+    "Oscorp",
+    "Nakatomi",
+    "Massive",
+    "Dynamic",
+    "Pied",
+    "Piper",
+    "Dunder",
+]
+CARS = [
+    "Volvo",
+    "Skoda",
+    "Tesla",
+    "Fiat",
+    "Renault",
+    "Toyota",
+    "Subaru",
+    "Peugeot",
+    "Mazda",
+    "Kia",
+    "Saab",
+    "Honda",
+]
+LANGUAGES = [
+    "Go",
+    "Rust",
+    "SQL",
+    "Python",
+    "Java",
+    "Kotlin",
+    "Elixir",
+    "Haskell",
+    "Scala",
+    "Ruby",
+    "OCaml",
+    "Zig",
+    "Swift",
+]
+PETS = [
+    "beagle",
+    "parrot",
+    "tortoise",
+    "ferret",
+    "labrador",
+    "tabby",
+    "hamster",
+    "poodle",
+    "iguana",
+    "rabbit",
+]
+SPORTS = [
+    "tennis",
+    "chess",
+    "climbing",
+    "rowing",
+    "fencing",
+    "cycling",
+    "badminton",
+    "squash",
+    "curling",
+    "karate",
+]
+TITLES = [
+    "nurse",
+    "architect",
+    "pilot",
+    "teacher",
+    "chemist",
+    "plumber",
+    "lawyer",
+    "baker",
+    "dentist",
+    "editor",
+    "geologist",
+    "translator",
+]
 
 
 @dataclass(frozen=True)
@@ -63,6 +233,7 @@ class Slot:
     """A predicate, how a claim states a value, and the questions asked about it."""
 
     predicate: str
+    description: str  # define_predicate's description
     values: tuple[str, ...]
     statement: str  # {name}, {v}
     questions: dict[str, tuple[str, ...]]  # intent -> templates ({name}, {first}, {year})
@@ -71,6 +242,7 @@ class Slot:
 SLOTS = (
     Slot(
         "lives_in",
+        "the city where a person lives: home, address, based in",
         tuple(CITIES),
         "{name} lives in {v}",
         {
@@ -95,6 +267,7 @@ SLOTS = (
     ),
     Slot(
         "works_at",
+        "the company a person works for: employer, job",
         tuple(COMPANIES),
         "{name} works at {v}",
         {
@@ -111,13 +284,14 @@ SLOTS = (
             "historical_year": ("Which company was {name} working at in {year}?",),
             "both": (
                 "Has {name}'s employer changed?",
-                "Give me the history of {name}'s jobs",
+                "Give me the history of {name}'s employers",
             ),
             "unknown": ("{name} employer", "company {name} works at"),
         },
     ),
     Slot(
         "drives",
+        "the car a person drives",
         tuple(CARS),
         "{name} drives a {v}",
         {
@@ -136,6 +310,7 @@ SLOTS = (
     ),
     Slot(
         "codes_in",
+        "the programming language a person mostly writes code in",
         tuple(LANGUAGES),
         "{name} mostly codes in {v}",
         {
@@ -154,6 +329,7 @@ SLOTS = (
     ),
     Slot(
         "has_pet",
+        "an animal a person keeps as a pet",
         tuple(PETS),
         "{name} has a pet {v}",
         {
@@ -166,10 +342,14 @@ SLOTS = (
     ),
     Slot(
         "plays",
+        "a sport or hobby a person plays",
         tuple(SPORTS),
         "{name} plays {v} on weekends",
         {
-            "current": ("What sport does {name} play these days?", "Which sport is {name} into now?"),
+            "current": (
+                "What sport does {name} play these days?",
+                "Which sport is {name} into now?",
+            ),
             "historical": ("What sport did {name} use to play?",),
             "historical_year": ("Which sport did {name} play in {year}?",),
             "both": ("Compare the sports {name} played before and now",),
@@ -178,6 +358,7 @@ SLOTS = (
     ),
     Slot(
         "job_title",
+        "a person's occupation: profession, role, what they work as",
         tuple(TITLES),
         "{name} works as a {v}",
         {
@@ -226,7 +407,7 @@ def statement(memory: Memory, predicate: str, value: str) -> str:
 
 def build_memories(count: int, seed: int = 13) -> list[Memory]:
     rng = random.Random(seed)
-    names = [f"{f} {l}" for l in LAST for f in FIRST]
+    names = [f"{first} {last}" for last in LAST for first in FIRST]
     rng.shuffle(names)
     memories = []
     for name in names[:count]:
@@ -273,7 +454,9 @@ def build_queries(memories: list[Memory], per_memory: int, seed: int = 29) -> li
             changed = [p for p in memory.slots if len(memory.true_versions(p)) > 1]
             if intent in ("historical", "both") and not changed:
                 intent = "current"
-            predicate = rng.choice(changed if intent in ("historical", "both") else list(memory.slots))
+            predicate = rng.choice(
+                changed if intent in ("historical", "both") else list(memory.slots)
+            )
             templates = SLOT_BY_NAME[predicate].questions
             year = None
             kind = intent
@@ -284,7 +467,9 @@ def build_queries(memories: list[Memory], per_memory: int, seed: int = 29) -> li
                 year = rng.randrange(true[past].year, true[past + 1].year)
             text = rng.choice(templates[kind]).format(name=memory.name, year=year)
             queries.append(
-                Query(text, intent, _relevant(memory, predicate, intent, year), memory.name, predicate)
+                Query(
+                    text, intent, _relevant(memory, predicate, intent, year), memory.name, predicate
+                )
             )
     return queries
 
@@ -318,10 +503,17 @@ def load(conn: psycopg.Connection[Any], tenant: str, memories: list[Memory]) -> 
     labels: dict[str, Label] = {}
     rng = random.Random(5)
     with conn.transaction():
-        conn.execute("SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (tenant,))
+        conn.execute(
+            "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (tenant,)
+        )
         for slot in SLOTS:
-            conn.execute("SELECT pgfacts.define_predicate(%s, 'one')", (slot.predicate,))
-        conn.execute("SELECT pgfacts.store_facts(%s)", (Jsonb(_distractors(len(memories) * 2, rng)),))
+            conn.execute(
+                "SELECT pgfacts.define_predicate(%s, 'one', %s)",
+                (slot.predicate, slot.description),
+            )
+        conn.execute(
+            "SELECT pgfacts.store_facts(%s)", (Jsonb(_distractors(len(memories) * 2, rng)),)
+        )
     for memory in memories:
         with conn.transaction():
             conn.execute(
@@ -357,9 +549,7 @@ def load(conn: psycopg.Connection[Any], tenant: str, memories: list[Memory]) -> 
                         "text": text,
                         "valid_from": f"{version.year}-01-01",
                     }
-                    conn.execute(
-                        "SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb([claim]))
-                    )
+                    conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb([claim])))
     return labels
 
 
@@ -411,8 +601,7 @@ def judge(
 
 INTENTS = ("current", "historical", "both", "unknown")
 SEARCH = (
-    "SELECT content FROM pgfacts.search(%s, query_vector => %s::vector, model => %s, "
-    '"limit" => 10)'
+    'SELECT content FROM pgfacts.search(%s, query_vector => %s::vector, model => %s, "limit" => 10)'
 )
 
 
@@ -460,7 +649,9 @@ def evaluate(
 
 def print_scores(title: str, scores: dict[str, Scores]) -> None:
     print(f"\n{title}")
-    header = f"{'intent':<12} {'queries':>8} {'recall@5':>9} {'nDCG@10':>8} {'stale share (top 5)':>20}"
+    header = (
+        f"{'intent':<12} {'queries':>8} {'recall@5':>9} {'nDCG@10':>8} {'stale share (top 5)':>20}"
+    )
     print(header)
     print("-" * len(header))
     for intent, s in scores.items():
