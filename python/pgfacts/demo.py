@@ -190,5 +190,5 @@ def _retrieval(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
                 highlight=False,
             )
             for hit in hits:
-                state = "current" if hit["current"] else f"until {(hit['valid_to'] or '')[:10]}"
+                state = "current" if hit["current"] else "no longer current"
                 out.print(f"  {hit['content']}  ({state})", highlight=False)
