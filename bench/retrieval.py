@@ -1,9 +1,9 @@
 """Retrieval workload: nearest neighbours and hybrid search over clustered embeddings.
 
-The data (``full``): 50,000 claims of tenant ``bench`` with 1024-dimension embeddings drawn
+The data (``full``): 50,000 claims of tenant ``retrieval`` with 1024-dimension embeddings drawn
 around 1,000 cluster centres (uniform random vectors make every index look bad), a tenth
 of them no longer valid (their valid time ended in 2015, so the time filter drops them),
-and a second tenant ``small`` holding 1% as many rows, for the filtered case. Rows are
+and a second tenant ``retrieval-small`` holding 1% as many rows, for the filtered case. Rows are
 written as the admin in a few set-based statements (the write path is benchmarked in
 ``knowledge``); the text and embedding of a claim are what the API would store.
 
@@ -24,8 +24,8 @@ import psycopg
 
 from .runner import Result, timed
 
-TENANT = "bench"
-SMALL = "small"
+TENANT = "retrieval"
+SMALL = "retrieval-small"
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def _load(conn: psycopg.Connection[Any], tenant: str, rows: int, dims: int, clus
                      FROM generate_series(1, %(d)s) AS d WHERE x.claim_id > 0)::halfvec
              FROM pgfacts_internal.claims AS x
              JOIN bench_centres AS ce ON ce.c = substr(x.object_value #>> '{}', 8)::int
-            WHERE x.tenant = %(t)s""",
+            WHERE x.tenant = %(t)s AND x.predicate = 'notes'""",
         {"m": model, "d": dims, "t": tenant},
     )
 
@@ -165,7 +165,7 @@ def options(
         f"""CREATE TABLE bench_opt AS SELECT e.item_id AS id, e.embedding::halfvec({d}) AS h
               FROM pgfacts_internal.embeddings AS e
               JOIN pgfacts_internal.claims AS c ON c.tenant = e.tenant AND c.claim_id = e.item_id
-             WHERE e.tenant = 'bench' AND c.valid @> now()"""
+             WHERE e.tenant = 'retrieval' AND c.valid @> now()"""
     )
     conn.execute("ALTER TABLE bench_opt ALTER COLUMN h SET STORAGE PLAIN")
     conn.execute("VACUUM ANALYZE bench_opt")
