@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import time
 
-from . import foundation, knowledge, working_memory
+from . import foundation, knowledge, retrieval, retrieval_quality, working_memory
 from .runner import SIZES, bench_database, print_table
 
 WORKLOADS = {
     "foundation": ("foundation: one SQL API call", foundation.run),
     "working_memory": ("working memory: store, read, delete facts", working_memory.run),
     "knowledge": ("knowledge: ingest claims, as_of, history", knowledge.run),
+    "retrieval": ("retrieval: nearest, hybrid search, storage options", retrieval.run),
+    "retrieval_quality": ("retrieval: the labelled set through search()", retrieval_quality.run),
 }
 
 

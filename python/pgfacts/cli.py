@@ -285,14 +285,40 @@ def worker_cmd(
         float, typer.Option("--interval", help="seconds between maintenance runs")
     ] = 21600,
     once: Annotated[bool, typer.Option("--once", help="run maintenance once and exit")] = False,
+    embed_tenant: Annotated[
+        str | None,
+        typer.Option("--embed-tenant", help="work this tenant's embedding queue instead"),
+    ] = None,
+    embedder: Annotated[
+        str,
+        typer.Option(
+            "--embedder",
+            help="offline (deterministic HashEmbedder), offline:DIM, or module:factory "
+            "returning an Embedder",
+        ),
+    ] = "offline",
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=1000)] = 64,
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
-    """Run the periodic maintenance (tombstone purge) every --interval seconds."""
-    from .worker import run_forever
+    """Run the periodic maintenance (tombstone purge) every --interval seconds, or, with
+    --embed-tenant, the embedding queue (--once: until it is empty)."""
+    from .worker import run_embeddings, run_forever
 
     try:
-        run_forever(dsn, schema, interval=interval, once=once, report=_progress)
+        if embed_tenant is not None:
+            run_embeddings(
+                dsn,
+                schema,
+                embed_tenant,
+                embedder,
+                interval=interval,
+                once=once,
+                batch_size=batch_size,
+                report=_progress,
+            )
+        else:
+            run_forever(dsn, schema, interval=interval, once=once, report=_progress)
     except PgfactsError as exc:
         _fail(exc)
 

@@ -91,6 +91,7 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
         _show(out, "the shared fact outlives the tree", stranger.read_facts(scope="shared"))
 
     _knowledge(dsn, schema, tenant, out)
+    _retrieval(dsn, schema, tenant, out)
 
 
 def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
@@ -150,3 +151,44 @@ def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
             "explain_claim(net-45)",
             {key: why[key] for key in ("trust", "version", "sources", "predecessors")},
         )
+
+
+def _retrieval(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
+    _section(out, "retrieval: a current and a historical question from the same memory")
+    from .retrieval import HashEmbedder, run_embedding_queue
+
+    context = Context(tenant=tenant, agent_id="demo", agent_kind="operator")
+    embedder = HashEmbedder(384)  # offline and deterministic; a real model plugs in the same way
+    with FactStore(dsn, schema=schema, context=context) as k:
+        k.define_predicate("lives_in", "one", "the city where a person lives: home, address")
+        anna = k.ensure_entity("person", "Anna Kowalski")
+        for ref, city, since, trust in (
+            ("note-2015", "Lviv", "2015-03-01", "agent"),
+            ("note-2024", "Kyiv", "2024-06-01", "owner"),
+        ):
+            claim = {
+                "subject": anna,
+                "predicate": "lives_in",
+                "object": city,
+                "valid_from": since,
+                "text": f"Anna Kowalski lives in {city}",
+            }
+            k.ingest(
+                {"source_kind": "note", "source_ref": ref, "content_hash": ref, "trust": trust},
+                [claim],
+            )
+        k.register_embedding_model(embedder.model, embedder.dimension)
+    done = run_embedding_queue(embedder, context, dsn=dsn, schema=schema)
+    out.print(f"embedding queue: {done.embedded} rows embedded with {embedder.model}")
+    with FactStore(dsn, schema=schema, context=context) as k:
+        for question in ("Where does Anna live now?", "Where did Anna live in 2016?"):
+            [vector] = embedder.embed([question])
+            intent = k.detect_intent(question)
+            hits = k.search(question, query_vector=vector, model=embedder.model, limit=3)
+            out.print(
+                f"[bold]{question}[/]  intent {intent['intent']} {intent['signals']}",
+                highlight=False,
+            )
+            for hit in hits:
+                state = "current" if hit["current"] else "no longer current"
+                out.print(f"  {hit['content']}  ({state})", highlight=False)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from collections.abc import Callable
+from typing import Any
 
-from .client import FactStore
+from .client import Context, FactStore
 from .errors import PgfactsError
 
 
@@ -33,3 +35,54 @@ def run_forever(
             if once:
                 return
             time.sleep(interval)
+
+
+def load_embedder(spec: str) -> Any:
+    """``offline`` / ``offline:DIM``: the deterministic HashEmbedder; ``module:factory``: a
+    callable (or class) returning an Embedder, for a configured model."""
+    from .retrieval import Embedder, HashEmbedder
+
+    if spec == "offline" or spec.startswith("offline:"):
+        _, _, dim = spec.partition(":")
+        return HashEmbedder(int(dim) if dim else 384)
+    module, _, name = spec.partition(":")
+    if not module or not name:
+        raise ValueError(f"--embedder must be offline, offline:DIM or module:factory, not {spec!r}")
+    embedder = getattr(importlib.import_module(module), name)()
+    if not isinstance(embedder, Embedder):
+        raise TypeError(f"{spec} did not return an Embedder (model, dimension, embed)")
+    return embedder
+
+
+def run_embeddings(
+    dsn: str | None,
+    schema: str,
+    tenant: str,
+    embedder_spec: str,
+    *,
+    interval: float = 5,
+    once: bool = False,
+    batch_size: int = 64,
+    report: Callable[[str], None] = print,
+) -> None:
+    """Work ``tenant``'s embedding queue (as the facts manager): until empty with ``once``,
+    else again every ``interval`` seconds. A progress line per batch."""
+    from .retrieval import QueueReport, run_embedding_queue
+
+    embedder = load_embedder(embedder_spec)
+    context = Context(tenant=tenant, agent_kind="facts_manager", agent_id="embedding-worker")
+
+    def progress(totals: QueueReport) -> None:
+        report(
+            f"embeddings {embedder.model}: {totals.embedded} embedded, {totals.failed_rows} "
+            f"failed in {totals.failed_batches} batches, {totals.batches} batches"
+        )
+
+    while True:
+        totals = run_embedding_queue(
+            embedder, context, dsn=dsn, schema=schema, batch_size=batch_size, report=progress
+        )
+        report(f"embedding queue empty: {totals.embedded} embedded, {totals.failed_rows} failed")
+        if once:
+            return
+        time.sleep(min(interval, 60))

@@ -26,6 +26,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     names text;
+    meaning text;
 BEGIN
     -- The entities' names and aliases as they are when the claim is written.
     SELECT pg_catalog.string_agg(e.name || ' ' || pg_catalog.array_to_string(e.aliases, ' '), ' ')
@@ -33,14 +34,19 @@ BEGIN
       FROM @schema@_internal.entities AS e
      WHERE e.tenant = claim_document.tenant
        AND e.entity_id IN (claim_document.subject_id, claim_document.object_entity_id);
+    -- The predicate's description says in words what it means ("employer", "home city"),
+    -- so a question in those words finds claims whose text does not use them.
+    SELECT NULLIF(p.description, '') INTO meaning
+      FROM @schema@_internal.predicates AS p
+     WHERE p.tenant = claim_document.tenant AND p.name = claim_document.predicate;
     RETURN pg_catalog.concat_ws(' ', claim_text, object_value #>> '{}',
-                                pg_catalog.translate(predicate, '_', ' '), names);
+                                pg_catalog.translate(predicate, '_', ' '), names, meaning);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_document(text, text, jsonb, text, bigint, bigint) IS
-'The text a claim is found by: its text, object, predicate (words) and the names and aliases '
-'of its subject and object entities.';
+'The text a claim is found by: its text, object, predicate (words), the names and aliases '
+'of its subject and object entities, and the predicate''s description.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.claims_set_search_doc()
 RETURNS trigger

@@ -104,6 +104,8 @@ CREATE OR REPLACE FUNCTION @schema@_internal.fact_text_candidates(
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
+-- A limited list: the planner joins it to the tables by primary key, not by a scan.
+ROWS 50
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -137,6 +139,8 @@ CREATE OR REPLACE FUNCTION @schema@_internal.claim_text_candidates(
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
+-- A limited list: the planner joins it to the tables by primary key, not by a scan.
+ROWS 50
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
@@ -165,6 +169,8 @@ CREATE OR REPLACE FUNCTION @schema@_internal.key_candidates(
 LANGUAGE sql
 STABLE
 SECURITY DEFINER
+-- A limited list: the planner joins it to the tables by primary key, not by a scan.
+ROWS 50
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT f.fact_id, public.similarity(f.key, pattern)

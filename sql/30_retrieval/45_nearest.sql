@@ -16,6 +16,8 @@ CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates(
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
+-- A limited list: the planner joins it to the tables by primary key, not by a scan.
+ROWS 50
 SET search_path = pg_catalog, pg_temp
 -- Filters (tenant, scope, time) apply inside the index scan: it goes on past rows that fail
 -- them until the limit is met, so filtering loses no rows (pgvector 0.8 iterative scans).

@@ -11,7 +11,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- Patterns are matched against the lower-cased question (\m, \M: word bounds).
     SELECT m.pattern, m.side, m.signal, m.weight::real FROM (VALUES
-        ('\mused to\M', 'historical', 'hist:used to', 2.5),
+        -- "did she use to" is the question form of "used to"; "what do we use to deploy" is not.
+        ('\mused to\M|\mdid\M.*\muse to\M', 'historical', 'hist:used to', 2.5),
         ('\m(previously|formerly)\M', 'historical', 'hist:previously', 2.5),
         ('\mformer\M', 'historical', 'hist:former', 2),
         ('\mback (then|when|in)\M', 'historical', 'hist:back then', 2.5),
@@ -30,6 +31,7 @@ AS $fn$
         ('\mthese days\M', 'current', 'cur:these days', 2.5),
         ('\mat (the moment|present)\M', 'current', 'cur:at the moment', 2.5),
         ('\mpresently\M', 'current', 'cur:presently', 2.5),
+        ('\mpresent\M', 'current', 'cur:present', 2),
         ('\mstill\M', 'current', 'cur:still', 2.5),
         ('\m(latest|up to date|up-to-date)\M', 'current', 'cur:latest', 2),
         ('\mthis (year|month|week)\M', 'current', 'cur:this year', 2),
@@ -45,6 +47,7 @@ AS $fn$
         ('\mno longer\M', 'both', 'both:no longer', 3),
         ('\many ?more\M', 'both', 'both:anymore', 3),
         ('\m(switch|switched|moved from)\M', 'both', 'both:switch', 2),
+        ('\m(replace|replaced|replacing|replacement|superseded)\M', 'both', 'both:replaced', 2.5),
         ('\mtimeline\M', 'both', 'both:timeline', 3)
     ) AS m (pattern, side, signal, weight)
 $fn$;

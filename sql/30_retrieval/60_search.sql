@@ -165,7 +165,7 @@ AS $fn$
     -- historical (suppression off), both (at least one superseded row is kept).
     WITH detailed AS (
         SELECT h.item_kind, h.item_id, d.ref, d.key, d.content, d.value, d.current,
-               d.superseded AND mode IN ('current', 'fallback') AS stale, h.score,
+               d.superseded, d.superseded AND mode IN ('current', 'fallback') AS stale, h.score,
                h.text_rank, h.vector_rank, h.similarity, d.valid_from, d.valid_to,
                d.recorded_at, d.retired_at
           FROM pg_catalog.jsonb_to_recordset(hits) AS h (
@@ -173,14 +173,18 @@ AS $fn$
                    vector_rank integer, similarity real)
          CROSS JOIN LATERAL @schema@_internal.item_details(
                    pg_catalog.current_setting('pgfacts.tenant'), h.item_kind, h.item_id) AS d),
-    -- Identical content stored twice is one hit (the better ranked; current first): a
-    -- fact's value, a claim's content.
+    -- Identical content stored twice is one hit (a fact's value, a claim's content): the
+    -- row not superseded if there is one, else the better ranked, at the best score of the
+    -- group (a fact that states what a claim states ranks where the claim did).
     distinct_content AS (
-        SELECT DISTINCT ON (x.same) x.*
-          FROM (SELECT d.*, pg_catalog.md5(pg_catalog.lower(CASE d.item_kind
-                            WHEN 'fact' THEN d.value #>> '{}' ELSE d.content END)) AS same
-                  FROM detailed AS d) AS x
-         ORDER BY x.same, x.current DESC, x.score DESC),
+        SELECT DISTINCT ON (x.same) x.item_kind, x.item_id, x.ref, x.key, x.content, x.value,
+               x.current, x.stale, x.best AS score, x.text_rank, x.vector_rank, x.similarity,
+               x.valid_from, x.valid_to, x.recorded_at, x.retired_at
+          FROM (SELECT d.*, pg_catalog.max(d.score) OVER (PARTITION BY d.same) AS best
+                  FROM (SELECT e.*, pg_catalog.md5(pg_catalog.lower(CASE e.item_kind
+                                WHEN 'fact' THEN e.value #>> '{}' ELSE e.content END)) AS same
+                          FROM detailed AS e) AS d) AS x
+         ORDER BY x.same, x.superseded, x.score DESC),
     kept AS (
         SELECT y.* FROM distinct_content AS y
          WHERE NOT y.stale OR NOT EXISTS (SELECT 1 FROM distinct_content AS z WHERE NOT z.stale)),

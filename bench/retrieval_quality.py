@@ -1,0 +1,84 @@
+"""Retrieval quality: the labelled set (bench/retrieval_set.py) asked through ``search``,
+lexical only and hybrid with the deterministic offline embedder (HashEmbedder, 384
+dimensions); recall@5, nDCG@10 per intent and the stale share of current answers. The
+timing rows are the hybrid search beside a lexical-only search of the same questions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from pgfacts.client import Context
+from pgfacts.retrieval import HashEmbedder, run_embedding_queue
+
+from . import retrieval_set as rs
+from .runner import Result, timed
+
+TENANT = "quality"
+SIZES = {"smoke": (30, 2), "full": (320, 1)}  # memories, questions per memory
+
+
+def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
+    mems = rs.build_memories(memories)
+    queries = rs.build_queries(mems, per_memory)
+    embedder = HashEmbedder(384)
+    with psycopg.connect(dsn) as conn:
+        labels = rs.load(conn, TENANT, mems)
+        with conn.transaction():
+            conn.execute(
+                "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (TENANT,)
+            )
+            conn.execute(
+                "SELECT pgfacts.register_embedding_model(%s, %s)",
+                (embedder.model, embedder.dimension),
+            )
+    run_embedding_queue(embedder, Context(tenant=TENANT, agent_kind="operator"), dsn=dsn)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
+    return mems, queries, labels, embedder
+
+
+def run(dsn: str, size: str) -> list[Result]:
+    count, per_memory = SIZES[size]
+    mems, queries, labels, embedder = prepare(dsn, count, per_memory)
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT (SELECT count(*) FROM pgfacts_internal.claims WHERE tenant = %s), "
+            "(SELECT count(*) FROM pgfacts_internal.facts WHERE tenant = %s)",
+            (TENANT, TENANT),
+        ).fetchone()
+        print(
+            f"\nlabelled set: {len(mems)} memories, {len(queries)} questions, "
+            f"{rows[0] if rows else 0} claim rows, {rows[1] if rows else 0} facts"
+        )
+        lexical = rs.evaluate(conn, TENANT, mems, queries, labels, None)
+        rs.print_scores("retrieval quality, lexical only (baseline)", lexical)
+        hybrid = rs.evaluate(conn, TENANT, mems, queries, labels, embedder)
+        rs.print_scores(f"retrieval quality, hybrid ({embedder.model})", hybrid)
+        sample = queries[: min(len(queries), 100)]
+        vectors = [rs.vector_literal(v) for v in embedder.embed([q.text for q in sample])]
+        state = {"i": 0}
+
+        def ask(with_vector: bool) -> None:
+            i = state["i"] = (state["i"] + 1) % len(sample)
+            with conn.transaction():
+                conn.execute("SELECT pgfacts.set_context(tenant => %s)", (TENANT,))
+                conn.execute(
+                    rs.SEARCH,
+                    (
+                        sample[i].text,
+                        vectors[i] if with_vector else None,
+                        embedder.model if with_vector else None,
+                    ),
+                ).fetchall()
+
+        repeat = 50 if size == "smoke" else 300
+        return [
+            Result("search lexical (baseline)", timed(lambda: ask(False), repeat)),
+            Result(
+                "search hybrid 384-d",
+                timed(lambda: ask(True), repeat),
+                baseline="search lexical (baseline)",
+            ),
+        ]
