@@ -220,7 +220,7 @@ LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
--- Keys against tables that keep growing: never a whole-table plan (see write_claims).
+-- Keys against tables that keep growing: never a whole-table plan (see check_claims).
 SET enable_seqscan = off
 SET enable_hashjoin = off
 SET enable_mergejoin = off
