@@ -555,12 +555,12 @@ DECLARE
     slots @schema@_internal.slot_picture [];
     slot @schema@_internal.slot_picture;
     d @schema@_internal.claim_decision;
-    newest timestamptz;
+    picture record;
     new_id bigint;
     outcome jsonb;
     outcomes jsonb := '[]';
     counters jsonb := '{}';
-    changes @schema@_internal.slot_row [] := '{}';
+    changes @schema@_internal.slot_row [];
     -- The claims accepted (stored, corroborating or outranked), as the purge replay needs
     -- them: the episode keeps this list.
     written @schema@_internal.episode_claim [] := '{}';
@@ -571,8 +571,9 @@ BEGIN
             PERFORM @schema@_internal.raise_claim_problem(c, claims -> c.position);
         END IF;
     END LOOP;
-    SELECT r.slots, r.newest INTO slots, newest FROM @schema@_internal.read_slots(tenant, inputs) AS r;
-    write_at := coalesce(write_at, @schema@_internal.next_instant(newest));
+    picture := @schema@_internal.read_slots(tenant, inputs);
+    slots := picture.slots;
+    write_at := coalesce(write_at, @schema@_internal.next_instant(picture.newest));
 
     FOREACH c IN ARRAY inputs LOOP
         slot := slots[c.slot];
@@ -620,9 +621,15 @@ BEGIN
                 written, write_at,
                 pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
     END IF;
-    FOREACH slot IN ARRAY coalesce(slots, '{}') LOOP
-        changes := changes || slot.rows;
-    END LOOP;
+    -- The rows this write changes, each with only the source lines it adds.
+    SELECT pg_catalog.array_agg(ROW(r.claim, r.state, r.trust, ARRAY(
+               SELECT l FROM pg_catalog.unnest(r.lines) AS l WHERE l.write
+           ))::@schema@_internal.slot_row)
+      INTO changes
+      FROM pg_catalog.unnest(slots) AS s
+     CROSS JOIN LATERAL pg_catalog.unnest(s.rows) AS r
+     WHERE r.state <> 'dropped' AND (r.state <> 'live' OR EXISTS (
+               SELECT 1 FROM pg_catalog.unnest(r.lines) AS l WHERE l.write));
     PERFORM @schema@_internal.write_claim_changes(tenant, write_at, changes);
     RETURN pg_catalog.jsonb_build_object('write_at', write_at, 'counters', counters,
                                          'outcomes', outcomes);
