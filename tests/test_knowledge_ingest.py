@@ -281,9 +281,11 @@ def test_bad_claims_refuse_the_episode_and_write_nothing(
     k: Knowledge, db: Database, claim: dict[str, Any], fragment: str
 ) -> None:
     ka = person(k, "ka")
-    with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+    with pytest.raises(psycopg.Error) as info:
         k.ingest("bad", [lives(ka, "Ok", "2025-01-01"), {"subject": ka, **claim}])
     assert fragment in str(info.value)
+    # An unknown predicate has its own SQLSTATE; any other bad claim is a bad parameter.
+    assert info.value.sqlstate == ("PF002" if fragment == "unknown predicate" else "22023")
     with db.admin() as admin:
         counts = admin.execute(
             "SELECT (SELECT count(*) FROM pgfacts_internal.claims), "
@@ -295,9 +297,10 @@ def test_bad_claims_refuse_the_episode_and_write_nothing(
 def test_an_entity_of_another_tenant_is_unknown(k: Knowledge, db: Database) -> None:
     other = Knowledge(db, tenant="k2")
     stranger = person(other, "stranger")
-    with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+    with pytest.raises(psycopg.Error) as info:
         k.ingest("x", [lives(stranger, "Bern", "2026-01-01")])
     assert "unknown entity" in str(info.value)
+    assert info.value.sqlstate == "PF001"  # UnknownEntity
 
 
 def test_known_at_in_the_future_is_refused(k: Knowledge) -> None:
@@ -308,8 +311,9 @@ def test_known_at_in_the_future_is_refused(k: Knowledge) -> None:
 
 def test_vocabulary_rules(k: Knowledge) -> None:
     assert person(k, "mo") == person(k, "mo")  # the same ref never makes a second entity
-    with pytest.raises(psycopg.errors.InvalidParameterValue):
+    with pytest.raises(psycopg.Error) as info:
         k.one("SELECT pgfacts.define_predicate('lives_in', 'many')")
+    assert info.value.sqlstate == "PF003"  # a predicate's cardinality never changes
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         k.one("SELECT pgfacts.define_predicate('Bad Name', 'one')")
 
@@ -522,18 +526,23 @@ def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) 
         except BaseException as exc:  # the terminated connection raises here
             outcome.append(exc)
 
-    thread = threading.Thread(target=run)
-    thread.start()
-    with db.admin() as admin:
-        deadline = time.monotonic() + 10
+    # The interleaving is explicit, not timed: the source lines are the write path's last
+    # insert, so with their table share-locked the ingest has written its episode and claim
+    # rows and waits there; it is killed while it waits.
+    with db.admin() as admin, admin.transaction():
+        admin.execute("LOCK TABLE pgfacts_internal.claim_sources IN SHARE MODE")
+        thread = threading.Thread(target=run)
+        thread.start()
+        deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            row = admin.execute("SELECT query FROM pg_stat_activity WHERE pid = %s", (pid,))
-            query = (row.fetchone() or ("",))[0] or ""
-            if "pgfacts.ingest" in query:
+            row = admin.execute(
+                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,)
+            ).fetchone()
+            if row and row[0] == "Lock":
                 break
             time.sleep(0.005)
-        time.sleep(0.15)  # well inside the ingest (it takes several hundred milliseconds)
-        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with db.admin() as killer:
+            killer.execute("SELECT pg_terminate_backend(%s)", (pid,))
     thread.join()
     assert outcome and isinstance(outcome[0], psycopg.OperationalError)
     with db.admin() as admin:

@@ -58,6 +58,35 @@ class RetryTransaction(PgfactsError):
     """Class 40 (40001, 40P01): a concurrent transaction got in the way; run it again."""
 
 
+# Knowledge refusals a caller must tell apart: SQLSTATE class PF (pgfacts). Each subclasses the
+# class its refusal was before it had a code of its own, so ``except NotFound`` and
+# ``except InvalidParameter`` keep catching what they caught.
+
+
+class UnknownEntity(InvalidParameter, NotFound):
+    """PF001: a claim names an entity (subject or object_entity) this tenant does not have."""
+
+
+class UnknownPredicate(InvalidParameter, NotFound):
+    """PF002: a claim names a predicate this tenant has not defined."""
+
+
+class CardinalityMismatch(InvalidParameter):
+    """PF003: a predicate is defined again with another cardinality (it never changes)."""
+
+
+class ClaimNotLive(PgfactsError):
+    """PF004: retract names a claim that is no longer live (retired or outranked)."""
+
+
+class ClaimNotRetracted(NotFound):
+    """PF005: restore names a claim whose assertion is not retracted."""
+
+
+class IntervalTaken(PgfactsError):
+    """PF006: restore refused: a newer one value holds an interval the retracted rows covered."""
+
+
 class MigrationError(PgfactsError):
     """The schema cannot be migrated as asked (edited migration, newer database, ...)."""
 
@@ -74,6 +103,12 @@ _BY_SQLSTATE: dict[str, type[PgfactsError]] = {
     "22023": InvalidParameter,
     "42501": PermissionDenied,
     "P0002": NotFound,
+    "PF001": UnknownEntity,
+    "PF002": UnknownPredicate,
+    "PF003": CardinalityMismatch,
+    "PF004": ClaimNotLive,
+    "PF005": ClaimNotRetracted,
+    "PF006": IntervalTaken,
 }
 _BY_CLASS: dict[str, type[PgfactsError]] = {
     "22": InvalidParameter,

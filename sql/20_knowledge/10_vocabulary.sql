@@ -27,7 +27,7 @@ BEGIN
      WHERE p.tenant = tenant AND p.name = define_predicate.name;
     IF existing IS NOT NULL AND existing <> cardinality THEN
         RAISE EXCEPTION 'predicate % is already defined as %', name, existing
-            USING ERRCODE = '22023', HINT = 'a predicate''s cardinality never changes; define a new one';
+            USING ERRCODE = 'PF003', HINT = 'a predicate''s cardinality never changes; define a new one';
     END IF;
     INSERT INTO @schema@_internal.predicates AS p (tenant, name, cardinality, description)
     VALUES (tenant, name, cardinality, coalesce(description, ''))

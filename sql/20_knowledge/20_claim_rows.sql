@@ -1,5 +1,6 @@
--- The row operations every knowledge write goes through: copy with another valid range,
--- retire. System time is the writing transaction's instant (now()), the same rule the
+-- The row operations every knowledge write goes through: retire a row, copy it with another
+-- valid range (both in memory, as rows of a slot picture), and the one writer that stores
+-- such changes (write_claim_changes). System time is the writing transaction's instant (now()), the same rule the
 -- working-memory history follows, moved just past the last change in the history of the
 -- slots it holds (next_instant): past a row a later-started transaction wrote or retired
 -- first, and past an earlier write of the same transaction. So a slot's system time only
@@ -157,59 +158,123 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.require_read_committed(text) IS
 'Refuse a knowledge write outside READ COMMITTED, where the slot locks could not serialize it.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.retire_claim(
-    tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamptz
-) RETURNS boolean
+CREATE OR REPLACE FUNCTION @schema@_internal.retire_row(
+    one @schema@_internal.slot_row, reason text, successor bigint
+) RETURNS @schema@_internal.slot_row
 LANGUAGE plpgsql
-VOLATILE
+IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    UPDATE @schema@_internal.claims AS c
-       SET system_time = pg_catalog.tstzrange(pg_catalog.lower(c.system_time),
-               GREATEST(retire_at, pg_catalog.lower(c.system_time) + interval '1 microsecond')),
-           retired_reason = reason,
-           superseded_by = successor
-     WHERE c.tenant = retire_claim.tenant AND c.claim_id = retire_claim.claim_id
-       AND pg_catalog.upper_inf(c.system_time);
-    RETURN FOUND;
+    -- Its system time ends when the writer stores it (write_claim_changes).
+    one.state := 'retire';
+    one.claim.retired_reason := reason;
+    one.claim.superseded_by := successor;
+    RETURN one;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.retire_claim(text, bigint, text, bigint, timestamptz) IS
-'End a live claim''s system time at retire_at (at least a microsecond after it began) with a '
-'reason and successor; false when it was no longer live.';
+COMMENT ON FUNCTION @schema@_internal.retire_row(@schema@_internal.slot_row, text, bigint) IS
+'A row marked to be retired with a reason and successor (stored by write_claim_changes).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.copy_claim(
-    tenant text, claim_id bigint, valid tstzrange, write_at timestamptz
-) RETURNS bigint
+CREATE OR REPLACE FUNCTION @schema@_internal.copy_row(
+    source @schema@_internal.slot_row, valid tstzrange, write_at timestamptz
+) RETURNS @schema@_internal.slot_row
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    copy_id bigint;
+    copy @schema@_internal.slot_row := source;
+    line @schema@_internal.source_line;
 BEGIN
-    INSERT INTO @schema@_internal.claims AS c (
-        tenant, subject_id, predicate, cardinality, object_value, object_entity_id, text,
-        confidence, assertion, valid, asserted_valid, system_time, copied_from)
-    SELECT o.tenant, o.subject_id, o.predicate, o.cardinality, o.object_value,
-           o.object_entity_id, o.text, o.confidence, o.assertion, copy_claim.valid,
-           o.asserted_valid,
-           pg_catalog.tstzrange(write_at, NULL), coalesce(o.copied_from, o.claim_id)
-      FROM @schema@_internal.claims AS o
-     WHERE o.tenant = copy_claim.tenant AND o.claim_id = copy_claim.claim_id
-    RETURNING c.claim_id INTO copy_id;
-    INSERT INTO @schema@_internal.claim_sources (
-        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
-    SELECT s.tenant, copy_id, s.episode_id, s.locator, s.quote, s.asserted_valid, s.added_at
-      FROM @schema@_internal.claim_sources AS s
-     WHERE s.tenant = copy_claim.tenant AND s.claim_id = copy_claim.claim_id;
-    RETURN copy_id;
+    -- The same assertion and sources under a new id, live from write_at, pointing at the
+    -- row it copies (or at the row that one copied).
+    copy.claim.claim_id := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
+    copy.claim.copied_from := coalesce((source.claim).copied_from, (source.claim).claim_id);
+    copy.claim.valid := valid;
+    copy.claim.system_time := pg_catalog.tstzrange(write_at, NULL);
+    copy.claim.retired_reason := NULL;
+    copy.claim.superseded_by := NULL;
+    copy.state := 'new';
+    copy.lines := '{}';
+    FOREACH line IN ARRAY coalesce(source.lines, '{}') LOOP
+        line.line.claim_id := (copy.claim).claim_id;
+        line.write := true;
+        copy.lines := copy.lines || line;
+    END LOOP;
+    RETURN copy;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.copy_claim(text, bigint, tstzrange, timestamptz) IS
-'Write a claim again with another valid range (same assertion, same sources).';
+COMMENT ON FUNCTION @schema@_internal.copy_row(@schema@_internal.slot_row, tstzrange, timestamptz) IS
+'A row written again with another valid range: same assertion and source lines, a new id, '
+'live from write_at (stored by write_claim_changes).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.write_claim_changes(
+    tenant text, write_at timestamptz, changes @schema@_internal.slot_row []
+) RETURNS integer
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+-- Keys against tables that keep growing: never a whole-table plan (see check_claims).
+SET enable_seqscan = off
+SET enable_hashjoin = off
+SET enable_mergejoin = off
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+-- The one writer of knowledge rows: one UPDATE for the rows to retire (their system time
+-- ends at write_at, at least a microsecond after it began; a row a concurrent writer
+-- retired first is left alone), one INSERT for the new rows, one INSERT for the new source
+-- lines (of every row but a dropped one). Returns how many rows it retired.
+#variable_conflict use_variable
+DECLARE
+    retired integer := 0;
+BEGIN
+    IF changes IS NULL THEN
+        RETURN 0;
+    END IF;
+    UPDATE @schema@_internal.claims AS cl
+       SET system_time = pg_catalog.tstzrange(pg_catalog.lower(cl.system_time),
+               GREATEST(write_at, pg_catalog.lower(cl.system_time) + interval '1 microsecond')),
+           retired_reason = (u.claim).retired_reason,
+           superseded_by = (u.claim).superseded_by
+      FROM pg_catalog.unnest(changes) AS u
+     WHERE cl.tenant = tenant AND cl.claim_id = (u.claim).claim_id AND u.state = 'retire'
+       AND cl.claim_id = ANY (ARRAY(SELECT (r.claim).claim_id FROM pg_catalog.unnest(changes) AS r
+                                     WHERE r.state = 'retire'))
+       AND pg_catalog.upper_inf(cl.system_time);
+    GET DIAGNOSTICS retired = ROW_COUNT;
+    INSERT INTO @schema@_internal.claims AS cl (
+        claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
+        text, confidence, assertion, valid, asserted_valid, system_time, retired_reason,
+        superseded_by, copied_from)
+    OVERRIDING SYSTEM VALUE
+    SELECT (u.claim).claim_id, tenant, (u.claim).subject_id, (u.claim).predicate,
+           (u.claim).cardinality, (u.claim).object_value, (u.claim).object_entity_id,
+           (u.claim).text, (u.claim).confidence, (u.claim).assertion, (u.claim).valid,
+           (u.claim).asserted_valid, (u.claim).system_time, (u.claim).retired_reason,
+           (u.claim).superseded_by, (u.claim).copied_from
+      FROM pg_catalog.unnest(changes) AS u
+     WHERE u.state IN ('new', 'new_retired')
+     ORDER BY (u.claim).claim_id;
+    INSERT INTO @schema@_internal.claim_sources AS s (
+        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+    SELECT tenant, (l.line).claim_id, (l.line).episode_id, (l.line).locator, (l.line).quote,
+           (l.line).asserted_valid, (l.line).added_at
+      FROM pg_catalog.unnest(changes) AS u
+     CROSS JOIN LATERAL pg_catalog.unnest(u.lines) AS l
+     WHERE u.state <> 'dropped' AND l.write
+    ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
+    RETURN retired;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.write_claim_changes(
+    text, timestamptz, @schema@_internal.slot_row []) IS
+'The one writer of knowledge rows (write_claims, retract, restore, source changed, purge '
+'replay): retire the rows marked retire, insert the new rows, insert the new source lines, '
+'one statement each; returns how many rows it retired.';

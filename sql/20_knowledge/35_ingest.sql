@@ -65,8 +65,7 @@ DECLARE
     held bigint [] := '{}';
     wanted bigint [];
     lock_key bigint;
-    stale_claim bigint;
-    changed integer := 0;
+    changes @schema@_internal.slot_row [];
 BEGIN
     SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
      WHERE e.tenant = tenant AND e.episode_id = new_episode;
@@ -93,19 +92,19 @@ BEGIN
         RETURN 0;
     END IF;
     -- Read again under the locks: what is stale now stays so until this transaction ends.
-    FOR stale_claim IN
-        SELECT st.claim_id
-          FROM @schema@_internal.stale_claims(tenant, source.source_kind, source.source_ref,
-                                              new_episode) AS st
-         WHERE only_subject IS NULL
-            OR (st.subject_id = only_subject AND st.predicate = only_predicate)
-         ORDER BY st.claim_id
-    LOOP
-        IF @schema@_internal.retire_claim(tenant, stale_claim, 'source_changed', NULL, retire_at) THEN
-            changed := changed + 1;
-        END IF;
-    END LOOP;
-    RETURN changed;
+    SELECT pg_catalog.array_agg(@schema@_internal.retire_row(
+               ROW(cl, 'live', 0, '{}')::@schema@_internal.slot_row, 'source_changed', NULL)
+               ORDER BY cl.claim_id)
+      INTO changes
+      FROM @schema@_internal.claims AS cl
+     WHERE cl.tenant = tenant
+       AND cl.claim_id IN (
+               SELECT st.claim_id
+                 FROM @schema@_internal.stale_claims(tenant, source.source_kind,
+                                                     source.source_ref, new_episode) AS st
+                WHERE only_subject IS NULL
+                   OR (st.subject_id = only_subject AND st.predicate = only_predicate));
+    RETURN @schema@_internal.write_claim_changes(tenant, retire_at, changes);
 END
 $fn$;
 

@@ -13,20 +13,16 @@ AS $fn$
 -- by the purge replay, which applies each retraction again at its instant.
 #variable_conflict use_variable
 DECLARE
-    doomed bigint;
-    retired integer := 0;
+    changes @schema@_internal.slot_row [];
 BEGIN
-    FOR doomed IN
-        SELECT c.claim_id FROM @schema@_internal.claims AS c
-         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-           AND c.assertion = assertion AND pg_catalog.upper_inf(c.system_time)
-         ORDER BY c.claim_id
-    LOOP
-        IF @schema@_internal.retire_claim(tenant, doomed, 'retracted', NULL, retract_at) THEN
-            retired := retired + 1;
-        END IF;
-    END LOOP;
-    RETURN retired;
+    SELECT pg_catalog.array_agg(@schema@_internal.retire_row(
+               ROW(c, 'live', 0, '{}')::@schema@_internal.slot_row, 'retracted', NULL)
+               ORDER BY c.claim_id)
+      INTO changes
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
+       AND c.assertion = assertion AND pg_catalog.upper_inf(c.system_time);
+    RETURN @schema@_internal.write_claim_changes(tenant, retract_at, changes);
 END
 $fn$;
 
@@ -47,31 +43,41 @@ AS $fn$
 -- purge replay, where the slot may have changed under it). Returns the new claim ids.
 #variable_conflict use_variable
 DECLARE
-    retracted record;
-    restored bigint [] := '{}';
+    retracted @schema@_internal.claims;
+    changes @schema@_internal.slot_row [] := '{}';
 BEGIN
     FOR retracted IN
-        SELECT c.claim_id, c.valid, c.cardinality FROM @schema@_internal.claims AS c
+        SELECT c.* FROM @schema@_internal.claims AS c
          WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
            AND c.assertion = assertion AND c.retired_reason = 'retracted'
            AND pg_catalog.upper(c.system_time) >= retracted_at
          ORDER BY c.claim_id
     LOOP
-        IF retracted.cardinality = 'one' AND EXISTS (
+        IF retracted.cardinality = 'one' AND (EXISTS (
             SELECT 1 FROM @schema@_internal.claims AS c
              WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-               AND pg_catalog.upper_inf(c.system_time) AND c.valid && retracted.valid) THEN
+               AND pg_catalog.upper_inf(c.system_time) AND c.valid && retracted.valid)
+            OR EXISTS (SELECT 1 FROM pg_catalog.unnest(changes) AS u
+                        WHERE (u.claim).valid && retracted.valid)) THEN
             IF strict THEN
                 RAISE EXCEPTION 'a newer claim holds the interval claim % covered',
                     retracted.claim_id
-                    USING ERRCODE = '55000', HINT = 'retract or correct the newer claim first';
+                    USING ERRCODE = 'PF006', HINT = 'retract or correct the newer claim first';
             END IF;
             CONTINUE;
         END IF;
-        restored := restored || @schema@_internal.copy_claim(
-            tenant, retracted.claim_id, retracted.valid, restore_at);
+        -- The row again with its source lines, live from restore_at (copy_row).
+        changes := changes || @schema@_internal.copy_row(
+            ROW(retracted, 'retire', 0, ARRAY(
+                SELECT ROW(s, false)::@schema@_internal.source_line
+                  FROM @schema@_internal.claim_sources AS s
+                 WHERE s.tenant = tenant AND s.claim_id = retracted.claim_id
+            ))::@schema@_internal.slot_row,
+            retracted.valid, restore_at);
     END LOOP;
-    RETURN restored;
+    PERFORM @schema@_internal.write_claim_changes(tenant, restore_at, changes);
+    RETURN ARRAY(SELECT (u.claim).claim_id FROM pg_catalog.unnest(changes) WITH ORDINALITY AS u
+                  ORDER BY u.ordinality);
 END
 $fn$;
 
@@ -106,7 +112,7 @@ BEGIN
     END IF;
     IF NOT target.live THEN
         RAISE EXCEPTION 'claim % is not live', claim_id
-            USING ERRCODE = '55000', HINT = 'only a live claim can be retracted';
+            USING ERRCODE = 'PF004', HINT = 'only a live claim can be retracted';
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
         tenant, target.subject_id::text, target.predicate));
@@ -161,7 +167,8 @@ BEGIN
                  WHERE r2.tenant = tenant AND r2.claim_id = restore.claim_id
                    AND r2.restored_at IS NULL));
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'claim % is not retracted', claim_id USING ERRCODE = 'P0002';
+        RAISE EXCEPTION 'claim % is not retracted', claim_id
+            USING ERRCODE = 'PF005', HINT = 'restore takes a claim whose assertion is retracted';
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
         tenant, target.subject_id::text, target.predicate));
@@ -169,7 +176,8 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
                     WHERE r.tenant = tenant AND r.assertion = target.assertion
                       AND r.restored_at IS NULL) THEN
-        RAISE EXCEPTION 'claim % is not retracted', claim_id USING ERRCODE = 'P0002';
+        RAISE EXCEPTION 'claim % is not retracted', claim_id
+            USING ERRCODE = 'PF005', HINT = 'restore takes a claim whose assertion is retracted';
     END IF;
     restore_at := @schema@_internal.slot_instant(tenant, target.subject_id, target.predicate);
     restored := @schema@_internal.restore_assertion(tenant, target.subject_id, target.predicate,
@@ -184,7 +192,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.restore(bigint) IS
 'Lift a retraction and write again every row it retired (new rows with the same sources and '
-'valid ranges); refused (55000) when a newer one value holds one of those intervals. '
+'valid ranges); refused (PF006) when a newer one value holds one of those intervals. '
 'Returns {claim_id, restored_as: [new claim ids]}.';
 
 CREATE OR REPLACE FUNCTION @schema@.override(idempotency_key text, claim jsonb)
