@@ -65,7 +65,7 @@ AS_OF = (
     "subject => %s, predicate => %s, valid_at => %s, known_at => %s)"
 )
 HISTORY = (
-    "SELECT object_value, valid_from, valid_to, retired_at FROM pgfacts.history("
+    "SELECT object_value, valid_from, valid_to, retired_at FROM pgfacts.claim_history("
     "subject => %s, predicate => %s)"
 )
 AS_OF_NOW = (

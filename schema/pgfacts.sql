@@ -11,10 +11,19 @@ GRANT USAGE ON SCHEMA pgfacts_internal TO pgfacts_agent, pgfacts_crawler, pgfact
 GRANT USAGE, CREATE ON SCHEMA pgfacts_internal TO pgfacts_maintainer, pgfacts_searcher;
 COMMENT ON SCHEMA pgfacts_internal IS 'pgfacts internal tables and helpers; not an API';
 
+CREATE TYPE pgfacts_internal.claim_decision AS (
+    outcome text,
+    reason text,
+    target integer,
+    retire_reason text,
+    valid tstzrange,
+    copies tstzrange[]
+);
+ALTER TYPE pgfacts_internal.claim_decision OWNER TO pgfacts_owner;
+
 CREATE TYPE pgfacts_internal.claim_input AS (
     position integer,
     problem text,
-    hint text,
     subject bigint,
     predicate text,
     cardinality text,
@@ -28,7 +37,8 @@ CREATE TYPE pgfacts_internal.claim_input AS (
     quote text,
     replaces bigint,
     assertion text,
-    retracted boolean
+    retracted boolean,
+    slot integer
 );
 ALTER TYPE pgfacts_internal.claim_input OWNER TO pgfacts_owner;
 
@@ -78,7 +88,7 @@ CREATE TABLE pgfacts_internal.claims (
     CONSTRAINT claims_one_live_value EXCLUDE USING gist (tenant WITH =, subject_id WITH =, predicate WITH =, valid WITH &&) WHERE (((cardinality = 'one'::text) AND upper_inf(system_time))),
     CONSTRAINT claims_pkey PRIMARY KEY (tenant, claim_id),
     CONSTRAINT claims_predicate_fkey FOREIGN KEY (tenant, predicate) REFERENCES pgfacts_internal.predicates(tenant, name),
-    CONSTRAINT claims_retired_reason_check CHECK ((retired_reason = ANY (ARRAY['superseded'::text, 'narrowed'::text, 'replaced'::text, 'retracted'::text, 'source_changed'::text, 'outranked'::text, 'rewritten'::text]))),
+    CONSTRAINT claims_retired_reason_check CHECK ((retired_reason = ANY (ARRAY['superseded'::text, 'replaced'::text, 'retracted'::text, 'source_changed'::text, 'outranked'::text]))),
     CONSTRAINT claims_retired_shape CHECK (((retired_reason IS NULL) = upper_inf(system_time))),
     CONSTRAINT claims_subject_fkey FOREIGN KEY (tenant, subject_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_system_time_not_empty CHECK ((NOT isempty(system_time))),
@@ -447,6 +457,27 @@ CREATE TYPE pgfacts_internal.slot_event AS (
     retracted_at timestamp with time zone
 );
 ALTER TYPE pgfacts_internal.slot_event OWNER TO pgfacts_owner;
+
+CREATE TYPE pgfacts_internal.slot_picture AS (
+    subject bigint,
+    predicate text,
+    rows pgfacts_internal.slot_row[]
+);
+ALTER TYPE pgfacts_internal.slot_picture OWNER TO pgfacts_owner;
+
+CREATE TYPE pgfacts_internal.slot_row AS (
+    claim pgfacts_internal.claims,
+    state text,
+    trust integer,
+    lines pgfacts_internal.source_line[]
+);
+ALTER TYPE pgfacts_internal.slot_row OWNER TO pgfacts_owner;
+
+CREATE TYPE pgfacts_internal.source_line AS (
+    line pgfacts_internal.claim_sources,
+    write boolean
+);
+ALTER TYPE pgfacts_internal.source_line OWNER TO pgfacts_owner;
 
 CREATE TABLE pgfacts_internal.tenant_logins (
     tenant text NOT NULL,
@@ -865,6 +896,13 @@ CREATE FUNCTION pgfacts_internal.agent_kinds()
 ALTER FUNCTION pgfacts_internal.agent_kinds() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.apply_decision(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, d pgfacts_internal.claim_decision, new_id bigint, tenant text, episode_id bigint, episode_trust integer, write_at timestamp with time zone)
+    RETURNS pgfacts_internal.slot_picture
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.archive_fact_version(version pgfacts_internal.facts, known_until timestamp with time zone)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -927,6 +965,17 @@ CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_agent_id(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_agent_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurred_at timestamp with time zone)
+    RETURNS pgfacts_internal.claim_input[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET enable_seqscan = off
+    SET enable_hashjoin = off
+    SET enable_mergejoin = off
+    SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_item_kinds(item_kinds text[])
     RETURNS void
@@ -1088,12 +1137,47 @@ CREATE FUNCTION pgfacts_internal.context_tenant()
 ALTER FUNCTION pgfacts_internal.context_tenant() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.copy_claim(tenant text, claim_id bigint, valid tstzrange, write_at timestamp with time zone)
-    RETURNS bigint
+CREATE FUNCTION pgfacts_internal.copy_row(source pgfacts_internal.slot_row, valid tstzrange, write_at timestamp with time zone)
+    RETURNS pgfacts_internal.slot_row
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.copy_claim(text,bigint,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_claim(text,bigint,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input)
+    RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.decide_claim(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, episode_trust integer, floor real, replay boolean)
+    RETURNS pgfacts_internal.claim_decision
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.decide_claim(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer,real,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_claim(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer,real,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.decide_event(c pgfacts_internal.claim_input)
+    RETURNS pgfacts_internal.claim_decision
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.decide_many(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input)
+    RETURNS pgfacts_internal.claim_decision
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.decide_many(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_many(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.decide_one(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, episode_trust integer)
+    RETURNS pgfacts_internal.claim_decision
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.decide_one(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_one(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.delete_fact_tool(args jsonb)
     RETURNS jsonb
@@ -1286,13 +1370,6 @@ CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.grant_internal_functions() OWNER TO pgfacts_owner;
 
-CREATE FUNCTION pgfacts_internal.index_add(map jsonb, key text, item integer)
-    RETURNS jsonb
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.index_add(jsonb,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.index_add(jsonb,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
-
 CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1459,6 +1536,13 @@ CREATE FUNCTION pgfacts_internal.queue_embedding()
 ALTER FUNCTION pgfacts_internal.queue_embedding() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.raise_claim_problem(c pgfacts_internal.claim_input, claim jsonb)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_claim_problem(pgfacts_internal.claim_input,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_claim_problem(pgfacts_internal.claim_input,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1493,6 +1577,17 @@ CREATE FUNCTION pgfacts_internal.read_facts_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.read_facts_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.read_slots(tenant text, inputs pgfacts_internal.claim_input[], OUT slots pgfacts_internal.slot_picture[], OUT newest timestamp with time zone)
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET enable_seqscan = off
+    SET enable_hashjoin = off
+    SET enable_mergejoin = off
+    SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts_internal.read_slots(text,pgfacts_internal.claim_input[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.read_slots(text,pgfacts_internal.claim_input[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.readable_by(key text, kind text)
     RETURNS boolean
@@ -1554,12 +1649,12 @@ CREATE FUNCTION pgfacts_internal.retire_changed_source(tenant text, new_episode 
 ALTER FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.retire_claim(tenant text, claim_id bigint, reason text, successor bigint, retire_at timestamp with time zone)
-    RETURNS boolean
-    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+CREATE FUNCTION pgfacts_internal.retire_row(one pgfacts_internal.slot_row, reason text, successor bigint)
+    RETURNS pgfacts_internal.slot_row
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.retire_claim(text,bigint,text,bigint,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_claim(text,bigint,text,bigint,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.retire_row(pgfacts_internal.slot_row,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_row(pgfacts_internal.slot_row,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retract_assertion(tenant text, subject bigint, predicate text, assertion text, retract_at timestamp with time zone)
     RETURNS integer
@@ -1682,14 +1777,21 @@ CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, 
 ALTER FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.write_claims(tenant text, episode pgfacts_internal.episodes, claims jsonb, floor real, write_at timestamp with time zone, replay boolean)
-    RETURNS jsonb
+CREATE FUNCTION pgfacts_internal.write_claim_changes(tenant text, write_at timestamp with time zone, changes pgfacts_internal.slot_row[])
+    RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp
     SET enable_seqscan = off
     SET enable_hashjoin = off
     SET enable_mergejoin = off
     SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts_internal.write_claim_changes(text,timestamp with time zone,pgfacts_internal.slot_row[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claim_changes(text,timestamp with time zone,pgfacts_internal.slot_row[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.write_claims(tenant text, episode pgfacts_internal.episodes, claims jsonb, floor real, write_at timestamp with time zone, replay boolean)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 

@@ -4,6 +4,7 @@ Installs the real migrations into a scratch database and checks:
 * plpgsql_check over every PL/pgSQL function (trigger functions with their table): zero errors;
 * every function of the API schema has a COMMENT (the comments are the SQL API reference);
 * every function pins its search_path; SECURITY DEFINER ones are not executable by PUBLIC;
+* no function body runs past 120 lines: a rule buried in a long body has no name;
 * every table has a ``tenant`` column and ENABLEd and FORCEd row level security (the
   migration ledger, which holds no tenant data, is the one exception).
 """
@@ -59,6 +60,15 @@ SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p
  ORDER BY 1
 """
 
+MAX_BODY_LINES = 120
+LONG_BODIES = f"""
+SELECT p.oid::regprocedure::text, array_length(string_to_array(p.prosrc, E'\\n'), 1) - 1
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+ WHERE n.nspname = ANY(%(schemas)s)
+   AND array_length(string_to_array(p.prosrc, E'\\n'), 1) - 1 > {MAX_BODY_LINES}
+ ORDER BY 1
+"""
+
 PUBLIC_DEFINERS = """
 SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
  WHERE n.nspname = ANY(%(schemas)s) AND p.prosecdef
@@ -103,6 +113,11 @@ def check(dsn: str) -> list[str]:
             if name in INLINED_HELPERS:
                 continue
             problems.append(f"{name}: function without SET search_path")
+        for name, lines in conn.execute(LONG_BODIES, {"schemas": schemas}).fetchall():
+            problems.append(
+                f"{name}: body of {lines} lines (at most {MAX_BODY_LINES}); give its rules "
+                "named functions of their own"
+            )
         for (name,) in conn.execute(PUBLIC_DEFINERS, {"schemas": schemas}).fetchall():
             problems.append(f"{name}: SECURITY DEFINER function executable by PUBLIC")
         for table, rls, forced, has_tenant in conn.execute(TABLES, {"schemas": schemas}).fetchall():

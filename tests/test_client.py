@@ -211,9 +211,11 @@ def test_knowledge_through_the_client(db: Database) -> None:
         assert [r["object_value"] for r in k.as_of(anna, "lives_in", valid_at="2026-04-01")] == [
             "Lviv"
         ]
-        assert len(k.history(anna, "lives_in")) == 3
+        assert len(k.claim_history(anna, "lives_in")) == 3
+        assert k.history(anna, "lives_in") == k.claim_history(anna, "lives_in")  # old name
         lviv = done["outcomes"][0]["claim_id"]
-        assert k.explain(lviv)["sources"][0]["source_ref"] == "n2"
+        assert k.explain_claim(lviv)["sources"][0]["source_ref"] == "n2"
+        assert k.explain(lviv) == k.explain_claim(lviv)  # old name, one more release
         assert k.search_claims("Lviv")[0]["claim_id"] == lviv
         assert k.retract(lviv)["retracted"] is True
         assert k.current_claims(anna) == []

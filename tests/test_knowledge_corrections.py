@@ -64,16 +64,21 @@ def test_explain_in_one_call(k: Knowledge, db: Database) -> None:  # noqa: F811
     second = k.ingest("note-2", [lives(sa, "Lviv", "2026-03-01")], trust="owner")
     lviv = second["outcomes"][0]["claim_id"]
     kyiv = second["outcomes"][0]["retired"]
-    old = k.one("SELECT pgfacts.explain(%s)", kyiv)
+    old = k.one("SELECT pgfacts.explain_claim(%s)", kyiv)
     assert old["version"]["retired_reason"] == "superseded"
     assert old["sources"][0]["source_ref"] == "note-1"
     assert old["sources"][0]["quote"] == "moved to Kyiv"
     assert old["trust"] == "agent"
     assert lviv in old["successors"] and len(old["successors"]) == 2  # successor + narrowed copy
-    new = k.one("SELECT pgfacts.explain(%s)", lviv)
+    new = k.one("SELECT pgfacts.explain_claim(%s)", lviv)
     assert new["predecessors"] == [kyiv] and new["trust"] == "owner"
     other_tenant = Knowledge(db, tenant="k2")
-    assert other_tenant.one("SELECT pgfacts.explain(%s)", lviv) is None
+    assert other_tenant.one("SELECT pgfacts.explain_claim(%s)", lviv) is None
+    # The names of the previous release answer the same, for one more release.
+    assert k.one("SELECT pgfacts.explain(%s)", lviv) == new
+    assert k.rows("SELECT * FROM pgfacts.history(%s, 'lives_in')", sa) == k.rows(
+        "SELECT * FROM pgfacts.claim_history(%s, 'lives_in')", sa
+    )
 
 
 def test_search_with_history_and_confidence_floor(k: Knowledge) -> None:  # noqa: F811

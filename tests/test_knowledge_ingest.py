@@ -10,6 +10,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
+from .interleave import Step, backend_pid, wait_until_blocked
 
 
 class Knowledge:
@@ -70,7 +71,7 @@ class Knowledge:
     def history(self, subject: int, predicate: str) -> list[tuple[Any, ...]]:
         return self.rows(
             "SELECT object_value, valid_from::date::text, valid_to::date::text, "
-            "retired_reason FROM pgfacts.history(%s, %s)",
+            "retired_reason FROM pgfacts.claim_history(%s, %s)",
             subject,
             predicate,
         )
@@ -392,7 +393,8 @@ def test_knowledge_writes_need_read_committed(k: Knowledge, isolation: str) -> N
         with pytest.raises(psycopg.errors.FeatureNotSupported) as refused, k.conn.transaction():
             k.conn.execute(f"SET TRANSACTION ISOLATION LEVEL {isolation}")
             k._ctx()
-            assert k.conn.execute("SELECT count(*) FROM pgfacts.history(%s, 'lives_in')", (py,))
+            reads = "SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')"
+            assert k.conn.execute(reads, (py,))
             k.conn.execute(sql, params)
         assert "READ COMMITTED" in (refused.value.diag.message_hint or "")
     assert k.as_of(py, "lives_in", "2026-03-01") == ["Genf"]
@@ -419,11 +421,10 @@ def test_a_new_version_waits_for_writers_of_the_slots_it_retires_in(
                 ),
             )
         )
-        newer = threading.Thread(target=lambda: k.ingest("src", [], content="v2"))
-        newer.start()
-        newer.join(timeout=1.0)
-        assert newer.is_alive()  # waiting for the slot the other transaction holds
-    newer.join(timeout=10)
+        newer = Step(lambda: k.ingest("src", [], content="v2"))
+        with db.admin() as observer:  # waiting for the slot the other transaction holds
+            wait_until_blocked(observer, backend_pid(k.conn), newer)
+    newer.result()
     other.conn.close()
     assert k.as_of(ka, "lives_in", "2026-02-01") == []  # the narrowed Kyiv retired as well
     assert k.as_of(ka, "lives_in", "2026-04-01") == ["Lviv"]
@@ -443,25 +444,15 @@ def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
     version_2 = [
         {"subject": ma, "predicate": "works_with", "object": "Ed", "valid_from": "2026-01-01"}
     ]
-    failure: list[BaseException] = []
-
-    def ingest_version_2() -> None:
-        try:
-            k2 = Knowledge(db)
-            k2.ingest("src", version_2, content="v2")
-        except BaseException as exc:  # collected and asserted below
-            failure.append(exc)
-
+    k2 = Knowledge(db)
     writer = Knowledge(db)
     with db.admin() as holder, holder.transaction():
         holder.execute(  # another writer of the slot version 2 writes in
             "SELECT pg_advisory_xact_lock(pgfacts_internal.slot_lock_key('k1', %s, 'works_with'))",
             (str(ma),),
         )
-        newer = threading.Thread(target=ingest_version_2)
-        newer.start()
-        newer.join(timeout=1.0)
-        assert newer.is_alive()
+        newer = Step(lambda: k2.ingest("src", version_2, content="v2"))
+        wait_until_blocked(holder, backend_pid(k2.conn), newer)
         k.one("SELECT pgfacts.restore(%s)", x)  # Kyiv live again, only v1 says it
         writer.conn.execute("BEGIN")
         writer._ctx()
@@ -472,10 +463,10 @@ def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
                 Jsonb([lives(ma, "Lviv", "2026-06-01")]),
             ),
         )
-    newer.join(timeout=10)
+    with pytest.raises(psycopg.errors.SerializationFailure):
+        newer.result()
     writer.conn.commit()
     writer.conn.close()
-    assert len(failure) == 1 and isinstance(failure[0], psycopg.errors.SerializationFailure)
     retried = k.ingest("src", version_2, content="v2")
     assert retried["counters"]["source_changed"] == 1  # the narrowed Kyiv
     assert k.as_of(ma, "lives_in", "2026-02-01") == []
@@ -503,7 +494,7 @@ def test_a_write_is_recorded_after_a_retirement_that_committed_first(
         )
     early.conn.close()
     rows = k.rows(
-        "SELECT object_value, recorded_at, retired_at FROM pgfacts.history(%s, 'lives_in') "
+        "SELECT object_value, recorded_at, retired_at FROM pgfacts.claim_history(%s, 'lives_in') "
         "ORDER BY recorded_at",
         la,
     )
@@ -512,39 +503,23 @@ def test_a_write_is_recorded_after_a_retirement_that_committed_first(
 
 
 def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) -> None:
-    import time
 
     subjects = [person(k, f"crash-{i}") for i in range(50)]
     claims = [lives(s, f"city-{r}", f"2026-{1 + r:02}-01") for r in range(12) for s in subjects]
     victim = Knowledge(db)
-    pid = victim.conn.info.backend_pid
-    outcome: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            victim.ingest("big", claims[:600])
-        except BaseException as exc:  # the terminated connection raises here
-            outcome.append(exc)
+    pid = backend_pid(victim.conn)
 
     # The interleaving is explicit, not timed: the source lines are the write path's last
     # insert, so with their table share-locked the ingest has written its episode and claim
     # rows and waits there; it is killed while it waits.
     with db.admin() as admin, admin.transaction():
         admin.execute("LOCK TABLE pgfacts_internal.claim_sources IN SHARE MODE")
-        thread = threading.Thread(target=run)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            row = admin.execute(
-                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s", (pid,)
-            ).fetchone()
-            if row and row[0] == "Lock":
-                break
-            time.sleep(0.005)
+        ingest = Step(lambda: victim.ingest("big", claims[:600]))
+        wait_until_blocked(admin, pid, ingest)
         with db.admin() as killer:
             killer.execute("SELECT pg_terminate_backend(%s)", (pid,))
-    thread.join()
-    assert outcome and isinstance(outcome[0], psycopg.OperationalError)
+    with pytest.raises(psycopg.OperationalError):
+        ingest.result()
     with db.admin() as admin:
         counts = admin.execute(
             "SELECT (SELECT count(*) FROM pgfacts_internal.claims), "
@@ -576,7 +551,7 @@ def test_two_ingests_in_one_transaction_on_one_slot(k: Knowledge) -> None:
     assert k.as_of(ty, "lives_in", "2026-01-15") == ["Gent"]
     assert k.as_of(ty, "lives_in", "2026-03-15") == ["Mons"]
     sources = k.rows(
-        "SELECT jsonb_array_length(pgfacts.explain(claim_id) -> 'sources') "
+        "SELECT jsonb_array_length(pgfacts.explain_claim(claim_id) -> 'sources') "
         "FROM pgfacts.as_of(%s, 'lives_in', '2026-01-15')",
         ty,
     )

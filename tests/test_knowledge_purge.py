@@ -75,7 +75,7 @@ def test_purge_replays_retractions_at_their_instants(k: Knowledge) -> None:  # n
     # The retraction is still remembered, and still restorable after the rebuild.
     assert k.ingest("d-src", [lives(ra, "Genf", "2026-05-01")])["counters"]["rejected"] == 1
     retracted = k.one(
-        "SELECT max(claim_id) FROM pgfacts.history(%s, 'lives_in') "
+        "SELECT max(claim_id) FROM pgfacts.claim_history(%s, 'lives_in') "
         "WHERE retired_reason = 'retracted'",
         ra,
     )
@@ -93,7 +93,7 @@ def test_retract_retires_every_live_row_of_the_assertion(k: Knowledge) -> None: 
     assert k.as_of(sa, "lives_in", "2026-03-15") == ["Bari"]
     assert k.as_of(sa, "lives_in", "2026-06-01") == []
     restored = k.one(
-        "SELECT pgfacts.restore(claim_id) FROM pgfacts.history(%s, 'lives_in') "
+        "SELECT pgfacts.restore(claim_id) FROM pgfacts.claim_history(%s, 'lives_in') "
         "WHERE retired_reason = 'retracted' ORDER BY claim_id LIMIT 1",
         sa,
     )
@@ -114,7 +114,8 @@ def test_purge_keeps_none_of_the_purged_sources_words(k: Knowledge) -> None:  # 
     assert rows == [("public profile", 0.8)]
     assert (
         k.one(
-            "SELECT count(*) FROM pgfacts.history(%s, 'lives_in') WHERE claim_text LIKE 'SECRET%%'",
+            "SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in') "
+            "WHERE claim_text LIKE 'SECRET%%'",
             ua,
         )
         == 0
@@ -154,7 +155,7 @@ correction = st.tuples(st.sampled_from(["retract", "restore"]), st.sampled_from(
 
 def live_claim(kn: Knowledge, who: int, value: str, reason: str | None) -> int | None:
     return kn.one(  # type: ignore[no-any-return]
-        "SELECT max(claim_id) FROM pgfacts.history(%s, 'lives_in') "
+        "SELECT max(claim_id) FROM pgfacts.claim_history(%s, 'lives_in') "
         "WHERE object_value = to_jsonb(%s::text) AND retired_reason IS NOT DISTINCT FROM %s",
         who,
         value,

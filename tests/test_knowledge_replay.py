@@ -69,8 +69,8 @@ def test_a_value_retracted_in_the_transaction_that_wrote_it_can_be_restored(
     assert retracted is not None and retracted[0]["rows"] == 1
     assert k.as_of(ha, "lives_in", "2026-06-01") == []  # a gap: Bern stays cut at May
     history = k.rows(
-        "SELECT retired_reason, retired_at > recorded_at FROM pgfacts.history(%s, 'lives_in') "
-        "WHERE claim_id = %s",
+        "SELECT retired_reason, retired_at > recorded_at "
+        "FROM pgfacts.claim_history(%s, 'lives_in') WHERE claim_id = %s",
         ha,
         genf,
     )

@@ -10,8 +10,6 @@ schema is not granted to the test logins, so they run as the inspecting superuse
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -33,7 +31,6 @@ from pgfacts.errors import (
 from .conftest import Database
 from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401
 
-KNOWLEDGE_SQL = Path(__file__).resolve().parent.parent / "sql" / "20_knowledge"
 INTERNAL = "pgfacts_internal"
 
 
@@ -299,18 +296,3 @@ def test_knowledge_refusals_map_to_their_own_exception_classes(
     # Existing handlers keep catching what they caught before the codes.
     assert issubclass(UnknownEntity, InvalidParameter) and issubclass(UnknownEntity, NotFound)
     assert issubclass(ClaimNotRetracted, NotFound) and issubclass(IntervalTaken, Exception)
-
-
-def test_no_knowledge_function_is_over_120_lines() -> None:
-    """Each rule has its own function: no PL/pgSQL body in sql/20_knowledge grows past 120."""
-    body = re.compile(
-        r"CREATE OR REPLACE FUNCTION\s+([\w@.]+)\s*\(.*?AS \$fn\$\n(.*?)\$fn\$",
-        re.DOTALL | re.IGNORECASE,
-    )
-    lengths = {
-        f"{path.name}:{name}": text.count("\n")
-        for path in sorted(KNOWLEDGE_SQL.glob("*.sql"))
-        for name, text in body.findall(path.read_text())
-    }
-    assert lengths
-    assert {name: n for name, n in lengths.items() if n > 120} == {}

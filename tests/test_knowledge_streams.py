@@ -148,10 +148,11 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
                     model.events.add((start, value))
         elif op[0] == "reingest" and episodes:
             ref, body, trust = episodes[op[1] % len(episodes)]
-            rows_before = k.one("SELECT count(*) FROM pgfacts.history(%s, 'lives_in')", who)
+            rows_before = k.one("SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')", who)
             again = k.ingest(ref, body, trust=trust)
             assert again["duplicate"] is True
-            assert k.one("SELECT count(*) FROM pgfacts.history(%s, 'lives_in')", who) == rows_before
+            count = "SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')"
+            assert k.one(count, who) == rows_before
         elif op[0] == "retract":
             t = op[1]
             live = k.rows("SELECT claim_id FROM pgfacts.as_of(%s, 'lives_in', %s)", who, day(t))

@@ -2,7 +2,11 @@
 
 from .client import AsyncFactStore, Context, FactStore
 from .errors import (
+    CardinalityMismatch,
+    ClaimNotLive,
+    ClaimNotRetracted,
     Conflict,
+    IntervalTaken,
     InvalidParameter,
     MigrationError,
     NotFound,
@@ -11,15 +15,21 @@ from .errors import (
     RetryTransaction,
     RuntimeUnavailable,
     SchemaNewerWarning,
+    UnknownEntity,
+    UnknownPredicate,
 )
 from .migrator import MigrationReport, migrate
 from .runtime import resolve_dsn
 
 __all__ = [
     "AsyncFactStore",
+    "CardinalityMismatch",
+    "ClaimNotLive",
+    "ClaimNotRetracted",
     "Conflict",
     "Context",
     "FactStore",
+    "IntervalTaken",
     "InvalidParameter",
     "MigrationError",
     "MigrationReport",
@@ -29,6 +39,8 @@ __all__ = [
     "RetryTransaction",
     "RuntimeUnavailable",
     "SchemaNewerWarning",
+    "UnknownEntity",
+    "UnknownPredicate",
     "migrate",
     "resolve_dsn",
 ]

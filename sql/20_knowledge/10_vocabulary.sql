@@ -14,7 +14,7 @@ DECLARE
     existing text;
 BEGIN
     PERFORM @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'define_predicate');
+        @schema@_internal.writer_kinds(), 'define_predicate');
     IF name IS NULL OR name !~ '^[a-z][a-z0-9_]{0,99}$' THEN
         RAISE EXCEPTION 'predicate name % must be lower_snake_case, 1 to 100 characters',
             pg_catalog.quote_nullable(name) USING ERRCODE = '22023';
@@ -55,7 +55,7 @@ DECLARE
     found_id bigint;
 BEGIN
     PERFORM @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'ensure_entity');
+        @schema@_internal.writer_kinds(), 'ensure_entity');
     IF kind IS NULL OR pg_catalog.length(kind) NOT BETWEEN 1 AND 100
        OR name IS NULL OR pg_catalog.length(name) NOT BETWEEN 1 AND 500 THEN
         RAISE EXCEPTION 'an entity needs a kind (1 to 100 characters) and a name (1 to 500)'

@@ -124,7 +124,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'ingest');
+        @schema@_internal.writer_kinds(), 'ingest');
     trust text := coalesce(episode ->> 'trust', 'agent');
     new_episode @schema@_internal.episodes;
     written jsonb;
@@ -188,7 +188,7 @@ BEGIN
               ORDER BY 1) AS held;
 
     -- The episode row is written by write_claims, with the claims it accepted.
-    floor := coalesce(floor, (@schema@_internal.setting(tenant, 'confidence_floor', '0.55'))::real);
+    floor := coalesce(floor, @schema@_internal.confidence_floor(tenant));
     written := @schema@_internal.write_claims(tenant, new_episode, claims, floor, NULL, false);
     write_at := (written ->> 'write_at')::timestamptz;
     counters := counters || (written -> 'counters');

@@ -101,7 +101,7 @@ DECLARE
     retract_at timestamptz;
 BEGIN
     PERFORM @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'retract');
+        @schema@_internal.writer_kinds(), 'retract');
     PERFORM @schema@_internal.require_read_committed('retract');
     SELECT c.subject_id, c.predicate, c.assertion, pg_catalog.upper_inf(c.system_time) AS live
       INTO target
@@ -152,7 +152,7 @@ DECLARE
     restore_at timestamptz;
 BEGIN
     PERFORM @schema@_internal.require_kind(
-        ARRAY['agent', 'facts_manager', 'crawler', 'operator'], 'restore');
+        @schema@_internal.writer_kinds(), 'restore');
     PERFORM @schema@_internal.require_read_committed('restore');
     -- The active retraction of the claim's assertion, found through the claim row or, once
     -- a purge has rewritten the slot with new ids, through the id it was made with.
