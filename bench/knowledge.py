@@ -7,7 +7,7 @@ add three: it syncs the pipeline after ``BEGIN`` and before and after ``COMMIT``
 baseline is the same kind of transaction against a plain table (``bench_plain_claims``,
 btree on subject, predicate, valid_from), sent the same way, in the same run.
 
-The data (seed 001, ``full``): 50,000 claims, 5 per episode (10,000 episodes, each its own
+The data (``full``): 50,000 claims, 5 per episode (10,000 episodes, each its own
 source), over 2,000 entities and five predicates (four ``one``, one ``many``), so 10,000
 slots. A slot's first claim inserts; most later ones assert a new value after the slot's
 newest start (the live row is retired and written again narrowed to end there), some a

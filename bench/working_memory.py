@@ -4,7 +4,7 @@ Every agent tool call is one statement, ``SELECT pgfacts.call_tool(name, args, c
 so one round trip; each is measured next to the plain-SQL statement a hand-rolled store
 would run against a plain table (``bench_plain``) holding the same rows, in the same run.
 
-The data (issue sizes, ``full``): 1,000 sessions as 100 spawn trees of 10 sessions, up to
+The data (``full``): 1,000 sessions as 100 spawn trees of 10 sessions, up to
 five levels deep, each session holding 100 facts (100,000), plus 10,000 shared facts; keys
 ``proj/<p>/...`` over 50 projects, tags ``["t<k>", "batch"]`` on about half. Sessions are
 registered by their first write (parent_session_id in the context), and the load itself
