@@ -22,7 +22,7 @@ import psycopg
 from .client import Context, FactStore
 from .runtime import resolve_dsn
 
-# The embedder error codes the queue records (seed 000); fail_embedding_work checks them.
+# The embedder error codes the queue records; fail_embedding_work checks them.
 TOO_LARGE = 1001
 BAD_INPUT = 1400
 AUTH = 1401

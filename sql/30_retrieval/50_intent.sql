@@ -1,4 +1,4 @@
--- Temporal intent (seed 002): does a question want what is true now, what was true, or
+-- Temporal intent: does a question want what is true now, what was true, or
 -- how it changed? Scored from separate historical, present and change markers; an explicit
 -- year weighs heavily. The signals that fired are returned for the retrieval trace.
 

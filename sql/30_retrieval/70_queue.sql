@@ -1,4 +1,4 @@
--- The embedding queue (seed 000's durable embedder): rows whose content is new or changed
+-- The embedding queue: rows whose content is new or changed
 -- are queued in the writing transaction; workers claim batches with SKIP LOCKED and store
 -- the vectors with set_embeddings in the same transaction, so a worker killed mid-batch
 -- loses nothing and embeds nothing twice.
@@ -16,7 +16,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.embedding_error_codes() IS
-'The embedder error codes a row can record (seed 000).';
+'The embedder error codes a row can record.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.enqueue_item(
     for_tenant text, item_kind text, item_id bigint

@@ -1,5 +1,5 @@
 -- context_pack(): what to hand a model for a question, within a token budget, each item
--- with why it is there, and the trace that explains the era chosen (seed 002).
+-- with why it is there, and the trace that explains the era chosen.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.intent_guidance(intent text)
 RETURNS text

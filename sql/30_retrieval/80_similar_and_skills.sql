@@ -1,4 +1,4 @@
--- similar_facts (facts_similar) and search_skills (search_skills), seed 000.
+-- similar_facts (facts_similar) and search_skills (search_skills).
 
 CREATE OR REPLACE FUNCTION @schema@.similar_facts(
     scope_key text, k integer DEFAULT 8, model text DEFAULT NULL

@@ -1,4 +1,4 @@
--- The retrieval agent tools (seed 000's enhanced search): facts_search, facts_similar and
+-- The retrieval agent tools: facts_search, facts_similar and
 -- search_skills, with PilotSwarm's argument names. SQL cannot embed text: the caller (the
 -- Python client, CLI and MCP server embed the query with the configured embedder) passes
 -- vector and model.
