@@ -179,14 +179,10 @@ LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
--- Every read here is a handful of keys against tables that keep growing: the planner must
--- not hash a whole table because it takes a claims array for 100 rows (the default estimate
--- for jsonb_array_elements and unnest) or a table for as small as it last analyzed it.
+-- The planner settings of check_claims, for the same reason: a handful of keys each time.
 SET enable_seqscan = off
 SET enable_hashjoin = off
 SET enable_mergejoin = off
--- With those, the one generic plan per statement is right for every episode; planning the
--- statements again for each call would cost more than running them.
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 -- The picture of the touched slots, in (subject, predicate) order (a claim's slot number
