@@ -99,7 +99,7 @@ ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
 CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (search_doc);
 CREATE INDEX claims_search_idx ON pgfacts_internal.claims USING gin (search_vector);
-CREATE INDEX claims_slot_idx ON pgfacts_internal.claims USING btree (subject_id, predicate, claim_id);
+CREATE INDEX claims_tenant_slot_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate, claim_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_embedding();
@@ -317,6 +317,16 @@ COMMENT ON COLUMN pgfacts_internal.facts.writer_kind IS 'The agent kind of the c
 
 CREATE SEQUENCE pgfacts_internal.facts_etag_seq;
 ALTER SEQUENCE pgfacts_internal.facts_etag_seq OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_internal.install_secret (
+    singleton boolean DEFAULT true NOT NULL,
+    secret text NOT NULL,
+    CONSTRAINT install_secret_length CHECK ((length(secret) >= 64)),
+    CONSTRAINT install_secret_pkey PRIMARY KEY (singleton),
+    CONSTRAINT install_secret_singleton CHECK (singleton)
+);
+ALTER TABLE pgfacts_internal.install_secret OWNER TO pgfacts_owner;
+COMMENT ON TABLE pgfacts_internal.install_secret IS 'The secret of this install that every advisory lock key hashes (lock_key); owner only.';
 
 CREATE SEQUENCE pgfacts_internal.knowledge_event_seq;
 ALTER SEQUENCE pgfacts_internal.knowledge_event_seq OWNER TO pgfacts_owner;
@@ -966,6 +976,13 @@ CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT
 ALTER FUNCTION pgfacts_internal.check_agent_id(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_agent_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_bytes(input text, what text, max_bytes integer)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_bytes(text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_bytes(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurred_at timestamp with time zone)
     RETURNS pgfacts_internal.claim_input[]
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -976,6 +993,13 @@ CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurre
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_episode(episode jsonb)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_episode(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_episode(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_item_kinds(item_kinds text[])
     RETURNS void
@@ -1025,6 +1049,13 @@ CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_session_id(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_session_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_source(source_kind text, source_ref text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_source(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_tags(tags text[], what text DEFAULT 'tags'::text)
     RETURNS text[]
@@ -1459,6 +1490,12 @@ CREATE FUNCTION pgfacts_internal.live_slot(tenant text, subject bigint, predicat
 ALTER FUNCTION pgfacts_internal.live_slot(text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.lock_key(input text)
+    RETURNS bigint
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.lock_key(text) OWNER TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1707,10 +1744,9 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_instant(text,bigint,text) TO pgf
 
 CREATE FUNCTION pgfacts_internal.slot_lock_key(tenant text, subject text, predicate text)
     RETURNS bigint
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.slot_lock_key(text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_lock_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.spawn_tree(tenant text, session_id text)
     RETURNS text[]

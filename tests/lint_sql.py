@@ -21,8 +21,9 @@ from pgfacts import migrate, resolve_dsn
 from .conftest import with_db
 
 SCHEMA = "pgfacts"
-# Install-level tables that hold no tenant data: the migration ledger and the tool registry.
-NO_TENANT_TABLES = {"schema_ledger", "tools"}
+# Install-level tables that hold no tenant data: the migration ledger, the tool registry and
+# the install secret of the advisory lock keys (owner only, granted to no one).
+NO_TENANT_TABLES = {"schema_ledger", "tools", "install_secret"}
 # Inlinable SQL helpers evaluated per row: a SET clause would stop inlining, so they carry
 # none and qualify every name instead.
 INLINED_HELPERS = {

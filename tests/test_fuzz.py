@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import random
 from typing import Any
 
 import psycopg
@@ -84,6 +85,28 @@ big_text = st.builds(
     st.integers(min_value=100, max_value=40_000),
 )
 text = st.one_of(plain_text, st.sampled_from(ODD), big_text)
+
+
+def incompressible(seed: int, size: int, wide: bool) -> str:
+    """Random text that no compression shrinks (printable ASCII or 3-byte CJK), so a value
+    over a byte index's row limit or the tsvector limit reaches it as it is."""
+    rng = random.Random(seed)
+    low, high = (0x4E00, 0x9FFF) if wide else (0x21, 0x7E)
+    return "".join(chr(rng.randint(low, high)) for _ in range(size))
+
+
+long_random = st.builds(
+    incompressible,
+    st.integers(0, 2**32),
+    st.one_of(st.integers(90, 1100), st.integers(1100, 6000)),
+    st.booleans(),
+)
+huge_random = st.builds(
+    incompressible, st.integers(0, 2**32), st.integers(60_000, 70_000), st.booleans()
+)
+# Knowledge arguments: the tool text plus random incompressible long text near and over the
+# caps (docs/errors.md, "Limits").
+knowledge_text = st.one_of(text, long_random)
 
 
 def nested(depth: int, container: str) -> Any:
@@ -286,6 +309,7 @@ def tool_calls(
 def knowledge_calls(
     ids: dict[str, list[int]],
 ) -> st.SearchStrategy[tuple[str, str, tuple[Any, ...]]]:
+    text = knowledge_text
     some_id = st.one_of(
         st.sampled_from(ids["t1"] or [1]),
         st.sampled_from(ids["t2"] or [2]),
@@ -296,7 +320,7 @@ def knowledge_calls(
         optional={
             "subject": st.one_of(some_id, any_json),
             "predicate": st.one_of(st.sampled_from(["lives_in", "knows"]), text),
-            "object": any_json,
+            "object": st.one_of(any_json, long_random, huge_random),
             "object_entity": st.one_of(some_id, any_json),
             "text": text,
             "confidence": st.one_of(st.floats(allow_nan=False), any_json),

@@ -43,6 +43,29 @@ COMMENT ON FUNCTION @schema@_internal.check_text(text, text, integer) IS
 'Raise 22023 naming the limit when a free-text argument is longer than max_chars (NULL '
 'passes); returns it.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.check_bytes(input text, what text, max_bytes integer)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- For text that lands in a btree index: its limit (2704 bytes a row) is in bytes.
+    IF pg_catalog.octet_length(input) > max_bytes THEN
+        RAISE EXCEPTION '% is longer than % bytes', what, max_bytes
+            USING ERRCODE = '22023',
+                  DETAIL = pg_catalog.format('%s bytes', pg_catalog.octet_length(input)),
+                  HINT = 'see "Limits" in docs/errors.md';
+    END IF;
+    RETURN input;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_bytes(text, text, integer) IS
+'Raise 22023 naming the limit when a free-text argument is longer than max_bytes in UTF-8 '
+'(NULL passes); returns it.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id')
 RETURNS text
 LANGUAGE plpgsql

@@ -17,12 +17,14 @@ BEGIN
         @schema@_internal.writer_kinds(), 'define_predicate');
     IF name IS NULL OR name !~ '^[a-z][a-z0-9_]{0,99}$' THEN
         RAISE EXCEPTION 'predicate name % must be lower_snake_case, 1 to 100 characters',
-            pg_catalog.quote_nullable(name) USING ERRCODE = '22023';
+            @schema@_internal.shown(name) USING ERRCODE = '22023';
     END IF;
     IF cardinality IS NULL OR cardinality NOT IN ('one', 'many', 'event') THEN
         RAISE EXCEPTION 'cardinality must be one, many or event, not %',
-            pg_catalog.quote_nullable(cardinality) USING ERRCODE = '22023';
+            @schema@_internal.shown(cardinality) USING ERRCODE = '22023';
     END IF;
+    -- The description is part of every claim's search document (claim_document).
+    PERFORM @schema@_internal.check_text(description, 'description', 2000);
     SELECT p.cardinality INTO existing FROM @schema@_internal.predicates AS p
      WHERE p.tenant = tenant AND p.name = define_predicate.name;
     IF existing IS NOT NULL AND existing <> cardinality THEN
@@ -39,7 +41,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.define_predicate(text, text, text) IS
 'Define (or re-describe) a predicate: one (a single value at a time), many (values coexist) '
-'or event (a point in time). A predicate''s cardinality never changes.';
+'or event (a point in time). A predicate''s cardinality never changes. The description has '
+'at most 2000 characters.';
 
 CREATE OR REPLACE FUNCTION @schema@.ensure_entity(
     kind text, name text, aliases text [] DEFAULT '{}', external_ref text DEFAULT NULL
@@ -61,6 +64,15 @@ BEGIN
         RAISE EXCEPTION 'an entity needs a kind (1 to 100 characters) and a name (1 to 500)'
             USING ERRCODE = '22023';
     END IF;
+    -- Names and aliases are part of the search document of every claim about the entity.
+    IF pg_catalog.cardinality(aliases) > 64
+       OR EXISTS (SELECT 1 FROM pg_catalog.unnest(aliases) AS a
+                   WHERE a IS NULL OR a = '' OR pg_catalog.length(a) > 200) THEN
+        RAISE EXCEPTION 'aliases must be at most 64 aliases, each a non-empty string of at most '
+            '200 characters' USING ERRCODE = '22023', HINT = 'see "Limits" in docs/errors.md';
+    END IF;
+    -- In the unique index (external_ref, tenant), whose rows have at most 2704 bytes.
+    PERFORM @schema@_internal.check_bytes(external_ref, 'external_ref', 1024);
     IF external_ref IS NOT NULL THEN
         -- The same external reference never makes a second entity.
         INSERT INTO @schema@_internal.entities AS e (tenant, kind, name, aliases, external_ref)
@@ -89,4 +101,6 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.ensure_entity(text, text, text [], text) IS
 'The id of the entity with this external_ref (created if new; the same ref never makes a '
-'second entity), or without a ref the one of this kind and name (case-insensitive).';
+'second entity), or without a ref the one of this kind and name (case-insensitive). Kind 1 '
+'to 100 characters, name 1 to 500, at most 64 aliases of 1 to 200, external_ref at most 1024 '
+'bytes.';

@@ -82,6 +82,22 @@ BEGIN
                pg_catalog.dense_rank() OVER (ORDER BY t.subject, t.predicate)::integer AS slot,
                CASE
                    WHEN NOT t.is_object THEN 'not_an_object'
+                   -- Sizes first: an over-long value is refused before it is echoed or
+                   -- looked up. The caps keep a claim's search document (claim_document)
+                   -- far under the tsvector limit (1 MB).
+                   WHEN pg_catalog.length(t.predicate) > 100 THEN 'predicate_too_long'
+                   WHEN pg_catalog.octet_length(t.object::text) > 65536 THEN 'object_too_large'
+                   WHEN pg_catalog.jsonb_typeof(t.object) IN ('array', 'object')
+                        AND pg_catalog.jsonb_path_exists(t.object,
+                                'strict $.**{64} ? (@.type() == "array" || @.type() == "object")')
+                       THEN 'object_too_deep'
+                   WHEN pg_catalog.length(t.c ->> 'text') > 10000 THEN 'text_too_long'
+                   WHEN pg_catalog.length(t.c ->> 'quote') > 10000 THEN 'quote_too_long'
+                   WHEN pg_catalog.octet_length((t.c -> 'locator')::text) > 4096
+                        OR (pg_catalog.jsonb_typeof(t.c -> 'locator') IN ('array', 'object')
+                            AND pg_catalog.jsonb_path_exists(t.c -> 'locator',
+                                'strict $.**{64} ? (@.type() == "array" || @.type() == "object")'))
+                       THEN 'locator_too_large'
                    WHEN t.subject IS NULL THEN 'subject_not_an_id'
                    WHEN NOT t.subject_known THEN 'unknown_entity'
                    WHEN t.cardinality IS NULL THEN 'unknown_predicate'
@@ -89,7 +105,6 @@ BEGIN
                    WHEN NOT t.c ? 'object_entity'
                         AND coalesce(pg_catalog.jsonb_typeof(t.c -> 'object'), 'null') = 'null'
                        THEN 'no_object'
-                   WHEN pg_catalog.length(t.c ->> 'text') > 10000 THEN 'text_too_long'
                    WHEN NOT t.confidence_ok OR t.confidence < 0 OR t.confidence > 1
                        THEN 'confidence_out_of_range'
                    WHEN NOT t.times_ok THEN 'bad_timestamp'
@@ -123,7 +138,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_claims(text, jsonb, timestamptz) IS
 'The input rule of the write path: every claim typed and checked in one statement, with a '
-'problem code (unknown_entity, unknown_predicate, empty_range, ...; NULL when fine).';
+'problem code (unknown_entity, unknown_predicate, empty_range, object_too_large, ...; NULL '
+'when fine).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_claim_problem(c @schema@_internal.claim_input, claim jsonb)
 RETURNS void
@@ -146,7 +162,7 @@ BEGIN
             HINT = 'create it with ensure_entity() in this tenant';
     ELSIF c.problem = 'unknown_predicate' THEN
         RAISE EXCEPTION USING ERRCODE = 'PF002',
-            MESSAGE = pg_catalog.format('unknown predicate %s', pg_catalog.quote_nullable(c.predicate)),
+            MESSAGE = pg_catalog.format('unknown predicate %s', @schema@_internal.shown(c.predicate)),
             DETAIL = pg_catalog.format('claim %s: %s', c.position, c.problem),
             HINT = 'define it with define_predicate()';
     END IF;
@@ -154,7 +170,13 @@ BEGIN
         WHEN 'not_an_object' THEN pg_catalog.format('claim %s is not an object', c.position)
         WHEN 'subject_not_an_id' THEN 'claim subject must be an entity id'
         WHEN 'no_object' THEN 'a claim needs an object or an object_entity'
+        WHEN 'predicate_too_long' THEN 'a claim''s predicate name is longer than 100 characters'
+        WHEN 'object_too_large' THEN 'a claim object is larger than 65536 bytes of JSON text'
+        WHEN 'object_too_deep' THEN 'a claim object is nested over 64 levels'
         WHEN 'text_too_long' THEN 'claim text is longer than 10000 characters'
+        WHEN 'quote_too_long' THEN 'a claim quote is longer than 10000 characters'
+        WHEN 'locator_too_large' THEN
+            'a claim locator is larger than 4096 bytes of JSON text or nested over 64 levels'
         WHEN 'confidence_out_of_range' THEN 'confidence must be between 0 and 1'
         WHEN 'bad_timestamp' THEN 'valid_from / valid_to must be ISO 8601 timestamps'
         WHEN 'no_valid_from' THEN 'a claim needs valid_from (or the episode an occurred_at)'
@@ -162,6 +184,11 @@ BEGIN
                                                   c.valid_to, c.valid_from)
         WHEN 'replaces_not_an_id' THEN 'replaces must be a claim id'
         ELSE pg_catalog.format('claim %s: %s', c.position, c.problem) END;
+    IF c.problem ~ '_too_(long|large|deep)$' THEN
+        RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = message,
+            DETAIL = pg_catalog.format('claim %s: %s', c.position, c.problem),
+            HINT = 'see "Limits" in docs/errors.md';
+    END IF;
     RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = message,
         DETAIL = pg_catalog.format('claim %s: %s', c.position, c.problem);
 END

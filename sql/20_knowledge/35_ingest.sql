@@ -112,6 +112,54 @@ COMMENT ON FUNCTION @schema@_internal.retire_changed_source(text, bigint, bigint
 'Retire the live claims only older versions of new_episode''s source supported, under their '
 'slots'' locks; returns how many.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.check_source(source_kind text, source_ref text)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Both are in the unique index (source_ref, source_kind, content_hash, tenant), whose
+    -- rows have at most 2704 bytes: 1024 + 4 * 100 + 4 * 128 + 128 leave room.
+    PERFORM @schema@_internal.check_text(source_kind, 'source_kind', 100);
+    PERFORM @schema@_internal.check_bytes(source_ref, 'source_ref', 1024);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_source(text, text) IS
+'Raise 22023 naming the limit unless source_kind has at most 100 characters and source_ref '
+'at most 1024 bytes (ingest, purge_source).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_episode(episode jsonb)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF episode IS NULL OR pg_catalog.jsonb_typeof(episode) <> 'object'
+       OR coalesce(episode ->> 'source_kind', '') = '' OR coalesce(episode ->> 'source_ref', '') = ''
+       OR coalesce(episode ->> 'content_hash', '') = '' THEN
+        RAISE EXCEPTION 'episode needs source_kind, source_ref and content_hash'
+            USING ERRCODE = '22023';
+    END IF;
+    PERFORM @schema@_internal.check_source(episode ->> 'source_kind', episode ->> 'source_ref');
+    PERFORM @schema@_internal.check_text(episode ->> 'content_hash', 'content_hash', 128);
+    PERFORM @schema@_internal.check_text(episode ->> 'extractor', 'extractor', 200);
+    IF @schema@_internal.trust_rank(coalesce(episode ->> 'trust', 'agent')) IS NULL THEN
+        RAISE EXCEPTION 'unknown trust %', @schema@_internal.shown(episode ->> 'trust')
+            USING ERRCODE = '22023', HINT = 'operator, owner, agent or third_party';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_episode(jsonb) IS
+'Raise 22023 unless an episode is an object with source_kind (at most 100 characters), '
+'source_ref (at most 1024 bytes), content_hash (at most 128 characters), an optional '
+'extractor (at most 200 characters) and a known trust.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.ingest_episode(
     episode jsonb, claims jsonb, floor real
 ) RETURNS jsonb
@@ -133,16 +181,7 @@ DECLARE
     changed integer;
     write_at timestamptz;
 BEGIN
-    IF episode IS NULL OR pg_catalog.jsonb_typeof(episode) <> 'object'
-       OR coalesce(episode ->> 'source_kind', '') = '' OR coalesce(episode ->> 'source_ref', '') = ''
-       OR coalesce(episode ->> 'content_hash', '') = '' THEN
-        RAISE EXCEPTION 'episode needs source_kind, source_ref and content_hash'
-            USING ERRCODE = '22023';
-    END IF;
-    IF @schema@_internal.trust_rank(trust) IS NULL THEN
-        RAISE EXCEPTION 'unknown trust %', trust
-            USING ERRCODE = '22023', HINT = 'operator, owner, agent or third_party';
-    END IF;
+    PERFORM @schema@_internal.check_episode(episode);
     PERFORM @schema@_internal.require_read_committed('ingest');
     IF trust = 'operator' AND kind <> 'operator' THEN
         RAISE EXCEPTION 'only an operator ingests with operator trust' USING ERRCODE = '42501';
@@ -163,8 +202,8 @@ BEGIN
     -- Ingests of one source take turns: the same (source kind, ref, content hash) again is
     -- a no-op (a concurrent ingest of it waits here for the first and then finds it), and a
     -- new version sees every older one when it retires what only they said.
-    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(pg_catalog.concat_ws(
-        ':', '@schema@:source', tenant, new_episode.source_kind, new_episode.source_ref), 0));
+    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.lock_key(pg_catalog.concat_ws(
+        ':', '@schema@:source', tenant, new_episode.source_kind, new_episode.source_ref)));
     IF EXISTS (SELECT 1 FROM @schema@_internal.episodes AS e
                 WHERE e.tenant = tenant AND e.source_ref = new_episode.source_ref
                   AND e.source_kind = new_episode.source_kind

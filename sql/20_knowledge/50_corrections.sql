@@ -217,8 +217,8 @@ BEGIN
         RAISE EXCEPTION 'claim must be a JSON object' USING ERRCODE = '22023';
     END IF;
     -- One override per key at a time: a retry waits for the first and then finds it.
-    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
-        '@schema@:override:' || tenant || ':' || idempotency_key, 0));
+    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.lock_key(
+        '@schema@:override:' || tenant || ':' || idempotency_key));
     SELECT o.request_hash, o.result INTO earlier FROM @schema@_internal.override_requests AS o
      WHERE o.tenant = tenant AND o.idempotency_key = override.idempotency_key;
     IF FOUND THEN

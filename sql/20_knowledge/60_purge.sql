@@ -119,6 +119,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'purge_source');
     PERFORM @schema@_internal.require_read_committed('purge_source');
+    PERFORM @schema@_internal.check_source(source_kind, source_ref);
     SELECT pg_catalog.array_agg(e.episode_id) INTO doomed FROM @schema@_internal.episodes AS e
      WHERE e.tenant = tenant AND e.source_kind = purge_source.source_kind
        AND e.source_ref = purge_source.source_ref;
