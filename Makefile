@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test lint unit bench bench-smoke schema venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test lint unit bench bench-smoke schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,10 @@ bench: db-up
 # tests/test_schema_snapshot.py fails when it is stale).
 schema: db-up
 	$(PY) -m tests.catalog schema/pgfacts.sql
+
+# An install of release FROM (a git revision) upgraded to this checkout equals a fresh one.
+upgrade-check: db-up
+	$(PY) -m tests.upgrade_from $(FROM)
 
 test: lint unit bench-smoke
 

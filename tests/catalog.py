@@ -311,8 +311,9 @@ def render(rows: Rows, superuser: str) -> str:
 
 
 @contextmanager
-def scratch_install(schema: str = SCHEMA) -> Iterator[str]:
-    """A scratch database with the migrations installed; dropped afterwards."""
+def scratch_install(schema: str = SCHEMA, install: bool = True) -> Iterator[str]:
+    """A scratch database with the migrations installed (unless not install); dropped
+    afterwards."""
     from pgfacts import migrate, resolve_dsn
 
     server = resolve_dsn()
@@ -323,7 +324,8 @@ def scratch_install(schema: str = SCHEMA) -> Iterator[str]:
         params = conninfo_to_dict(server)
         params["dbname"] = name
         dsn = make_conninfo(**params)
-        migrate(dsn, schema)
+        if install:
+            migrate(dsn, schema)
         yield dsn
     finally:
         with psycopg.connect(server, autocommit=True) as admin:
