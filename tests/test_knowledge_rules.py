@@ -96,7 +96,8 @@ def decide(db: Database, expression: str) -> dict[str, Any]:
     with db.admin() as admin:
         found = admin.execute(
             f"SELECT d.outcome, d.reason, d.target, d.retire_reason, d.valid::text, "
-            f"d.copies::text[], d.corroborates, d.pieces::text[] FROM (SELECT ({expression}).*) AS d"
+            f"d.copies::text[], d.corroborates, d.pieces::text[] "
+            f"FROM (SELECT ({expression}).*) AS d"
         ).fetchone()
     assert found is not None
     keys = ("outcome", "reason", "target", "retire_reason", "valid", "copies")

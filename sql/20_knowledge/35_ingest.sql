@@ -258,4 +258,4 @@ COMMENT ON FUNCTION @schema@.ingest(jsonb, jsonb) IS
 'predicate, object | object_entity, text?, confidence?, valid_from | valid_at, valid_to?, '
 'locator?, quote?, replaces?}] in one transaction. Returns {duplicate, episode_id, '
 'counters: {inserted, superseded, corroborated, duplicate, outranked, below_floor, rejected, '
-'source_changed}, outcomes: [{index, outcome, claim_id?, reason?}]}.';
+'source_changed}, outcomes: [{index, outcome, claim_id?, retired?, corroborates?, reason?}]}.';
