@@ -37,13 +37,11 @@ class Slot:
         return None
 
     def ingest(self, start: int, end: int | None, value: str) -> None:
-        if any(v == value and s <= start and (e is None or start < e) for s, e, v in self.segments):
-            return  # corroboration: a source, not a row
+        others = [(s, e, v) for s, e, v in self.segments if v != value]
         holder = next(
-            ((s, e, v) for s, e, v in self.segments if s <= start and (e is None or start < e)),
-            None,
+            ((s, e, v) for s, e, v in others if s <= start and (e is None or start < e)), None
         )
-        later = [s for s, _, _ in self.segments if s > start]
+        later = [s for s, _, _ in others if s > start]
         new_end = end
         if later and (new_end is None or min(later) < new_end):
             new_end = min(later)
@@ -55,7 +53,22 @@ class Slot:
             if end is not None and (e is None or end < e):
                 self.segments.append((end, e, v))
                 new_end = end
-        self.segments.append((start, new_end, value))
+        # Corroboration: rows of the value inside the extent get a source; the rest is new.
+        pieces = [(start, new_end)]
+        for s, e, v in self.segments:
+            if v != value:
+                continue
+            rest = []
+            for ps, pe in pieces:
+                if (e is not None and e <= ps) or (pe is not None and pe <= s):
+                    rest.append((ps, pe))
+                    continue
+                if ps < s:
+                    rest.append((ps, s))
+                if e is not None and (pe is None or e < pe):
+                    rest.append((e, pe))
+            pieces = rest
+        self.segments.extend((ps, pe, value) for ps, pe in pieces)
 
 
 claim = st.tuples(

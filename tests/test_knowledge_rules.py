@@ -96,10 +96,12 @@ def decide(db: Database, expression: str) -> dict[str, Any]:
     with db.admin() as admin:
         found = admin.execute(
             f"SELECT d.outcome, d.reason, d.target, d.retire_reason, d.valid::text, "
-            f"d.copies::text[] FROM (SELECT ({expression}).*) AS d"
+            f"d.copies::text[], d.corroborates, d.pieces::text[] "
+            f"FROM (SELECT ({expression}).*) AS d"
         ).fetchone()
     assert found is not None
     keys = ("outcome", "reason", "target", "retire_reason", "valid", "copies")
+    keys += ("corroborates", "pieces")
     return dict(zip(keys, found, strict=True))
 
 
@@ -176,6 +178,8 @@ def test_decide_one_supersedes_the_row_holding_its_start(db: Database) -> None:
         "retire_reason": "superseded",
         "valid": f"[{day('2026-03-01')},)",
         "copies": [f"[{day('2026-01-01')},{day('2026-03-01')})"],
+        "corroborates": None,  # (decide_claim adds corroboration within the extent)
+        "pieces": None,
     }
     # A closed new range resumes the old value after it.
     closed = decide(
@@ -193,6 +197,10 @@ def test_decide_one_ends_a_late_value_at_the_next_start_and_respects_trust(db: D
     late = decide(db, f"{INTERNAL}.decide_one({slot}, {claim('Odesa', '2026-01-01')}, 2)")
     assert late["outcome"] == "inserted" and late["target"] is None
     assert late["valid"] == f"[{day('2026-01-01')},{day('2026-03-01')})"
+    # Its own value does not end it: the extent runs on, for corroboration to split.
+    own = picture(row(10, "Kyiv", "2026-03-01", "2026-04-01"))
+    extent = decide(db, f"{INTERNAL}.decide_one({own}, {claim('Kyiv', '2026-01-01')}, 2)")
+    assert extent["valid"] == f"[{day('2026-01-01')},)"
     trusted = picture(row(10, "Kyiv", "2026-01-01", trust=3))
     outranked = decide(db, f"{INTERNAL}.decide_one({trusted}, {claim('Lviv', '2026-02-01')}, 2)")
     assert outranked["outcome"] == "outranked" and outranked["target"] == 1
@@ -203,15 +211,29 @@ def test_decide_one_ends_a_late_value_at_the_next_start_and_respects_trust(db: D
     ] == ("inserted")
 
 
-def test_corroboration_finds_the_same_assertion_holding_the_start(db: Database) -> None:
+def test_corroboration_finds_the_rows_of_the_assertion_an_extent_overlaps(db: Database) -> None:
     slot = picture(row(10, "Kyiv", "2026-01-01"), row(11, "Kyiv", "2025-01-01", "2025-06-01"))
-    with db.admin() as admin:
-        found = admin.execute(
-            f"SELECT {INTERNAL}.corroboration({slot}, {claim('Kyiv', '2026-02-01')}), "
-            f"{INTERNAL}.corroboration({slot}, {claim('Kyiv', '2025-08-01')}), "
-            f"{INTERNAL}.corroboration({slot}, {claim('Lviv', '2026-02-01')})"
-        ).fetchone()
-    assert found == (1, None, None)
+
+    def corroboration(value: str, extent: str) -> tuple[Any, ...]:
+        with db.admin() as admin:
+            found = admin.execute(
+                f"SELECT c.corroborated, c.pieces::text[] FROM {INTERNAL}.corroboration("
+                f"{slot}, {claim(value, '2025-03-01')}, '{extent}') AS c"
+            ).fetchone()
+        assert found is not None
+        return tuple(found)
+
+    # Rows in valid-time order; the pieces of the extent neither covers are new rows.
+    assert corroboration("Kyiv", "[2025-03-01,)") == (
+        [2, 1],
+        [f"[{day('2025-06-01')},{day('2026-01-01')})"],
+    )
+    assert corroboration("Kyiv", "[2026-02-01,2026-03-01)") == ([1], [])
+    assert corroboration("Kyiv", "[2025-07-01,2025-08-01)") == (
+        [],
+        [f"[{day('2025-07-01')},{day('2025-08-01')})"],
+    )
+    assert corroboration("Lviv", "[2026-02-01,)") == ([], [f"[{day('2026-02-01')},)"])
 
 
 def test_decide_many_and_event(db: Database) -> None:
@@ -258,7 +280,9 @@ def test_decide_claim_applies_floor_retraction_then_corroboration(db: Database) 
         "target": 1,
         "retire_reason": None,
         "valid": None,
-        "copies": None,
+        "copies": [],
+        "corroborates": [1],
+        "pieces": [],
     }
 
 

@@ -37,14 +37,32 @@ def day(n: int) -> str:
     return (DAY0 + timedelta(days=n)).isoformat()
 
 
+@dataclass(frozen=True)
+class Line:
+    """A source line: which episode (of which source) asserted the value over which range."""
+
+    episode: int
+    ref: str
+    trust: int
+    start: int
+    end: int | None
+
+
 @dataclass
 class Segment:
     start: int
-    end: int | None
+    end: int | None  # for a point (an event): None
     value: str
-    trust: int
+    lines: list[Line] = field(default_factory=list)
+    point: bool = False
+
+    @property
+    def trust(self) -> int:
+        return max(line.trust for line in self.lines)
 
     def holds(self, t: int) -> bool:
+        if self.point:
+            return t == self.start
         return self.start <= t and (self.end is None or t < self.end)
 
     def overlaps(self, other: Segment) -> bool:
@@ -53,40 +71,118 @@ class Segment:
         )
 
 
+Range = tuple[int, int | None]
+
+
+def minus(extent: Range, covered: list[Range]) -> list[Range]:
+    """The pieces of a range that none of the covered ranges holds, in order."""
+    pieces = [extent]
+    for c_start, c_end in covered:
+        rest: list[Range] = []
+        for start, end in pieces:
+            if (c_end is not None and c_end <= start) or (end is not None and end <= c_start):
+                rest.append((start, end))
+                continue
+            if start < c_start:
+                rest.append((start, c_start))
+            if c_end is not None and (end is None or c_end < end):
+                rest.append((c_end, end))
+        pieces = rest
+    return sorted(pieces)
+
+
+def meet(a: Range, b: Range) -> Range | None:
+    start = max(a[0], b[0])
+    ends = [e for e in (a[1], b[1]) if e is not None]
+    end = min(ends) if ends else None
+    return None if end is not None and end <= start else (start, end)
+
+
 @dataclass
 class Model:
     one: list[Segment] = field(default_factory=list)
     many: list[Segment] = field(default_factory=list)
-    events: set[tuple[int, str]] = field(default_factory=set)
+    events: list[Segment] = field(default_factory=list)
     # Retracted values of the one slot, each with the segments its retraction retired.
     blocked: dict[str, list[Segment]] = field(default_factory=dict)
 
-    def ingest_one(self, start: int, end: int | None, value: str, trust: int) -> None:
+    @staticmethod
+    def corroborate(rows: list[Segment], extent: Range, value: str, line: Line) -> list[Range]:
+        """Corroboration: a line on each row of the value the extent overlaps; returns the
+        pieces of the extent none covers (the claim's new rows)."""
+        probe = Segment(extent[0], extent[1], value)
+        same = [s for s in rows if s.value == value and s.overlaps(probe)]
+        for s in same:
+            if all(known.episode != line.episode for known in s.lines):
+                s.lines.append(line)
+        return minus(extent, [(s.start, s.end) for s in same])
+
+    def ingest_one(self, start: int, end: int | None, value: str, line: Line) -> None:
         if value in self.blocked:
             return  # rejected: retracted
-        same = next((s for s in self.one if s.value == value and s.holds(start)), None)
-        if same:
-            same.trust = max(same.trust, trust)  # corroborated: one more source
-            return
-        holder = next((s for s in self.one if s.holds(start)), None)
-        later = [s.start for s in self.one if s.start > start]
+        others = [s for s in self.one if s.value != value]
+        holder = next((s for s in others if s.holds(start)), None)
+        later = [s.start for s in others if s.start > start]
         new_end = end
         if later and (new_end is None or min(later) < new_end):
             new_end = min(later)
-        if holder and holder.trust > trust:
+        if holder and holder.trust > line.trust:
             return  # outranked: stored retired, never believed
         if holder:
             self.one.remove(holder)
             if holder.start < start:
-                self.one.append(Segment(holder.start, start, holder.value, holder.trust))
+                self.one.append(Segment(holder.start, start, holder.value, list(holder.lines)))
             if end is not None and (holder.end is None or end < holder.end):
-                self.one.append(Segment(end, holder.end, holder.value, holder.trust))
+                self.one.append(Segment(end, holder.end, holder.value, list(holder.lines)))
                 new_end = end
-        self.one.append(Segment(start, new_end, value, trust))
+        for piece in self.corroborate(self.one, (start, new_end), value, line):
+            self.one.append(Segment(*piece, value, [line]))
 
-    def ingest_many(self, start: int, end: int | None, value: str) -> None:
-        if not any(s.value == value and s.holds(start) for s in self.many):
-            self.many.append(Segment(start, end, value, 0))
+    def ingest_many(
+        self, start: int, end: int | None, value: str, line: Line, replaces: Range | None
+    ) -> None:
+        if replaces is not None:
+            target = next((s for s in self.many if (s.start, s.end) == replaces[:2]), None)
+            if target is None:
+                return  # rejected: replaces_unknown
+            self.many.remove(target)
+            if target.start < start:
+                self.many.append(Segment(target.start, start, target.value, list(target.lines)))
+        for piece in self.corroborate(self.many, (start, end), value, line):
+            self.many.append(Segment(*piece, value, [line]))
+
+    def ingest_event(self, at: int, value: str, line: Line) -> None:
+        same = next((s for s in self.events if s.value == value and s.start == at), None)
+        if same is None:
+            self.events.append(Segment(at, None, value, [line], point=True))
+        elif all(known.episode != line.episode for known in same.lines):
+            same.lines.append(line)
+
+    def source_changed(self, ref: str, episode: int) -> int:
+        """A new version (episode) of source ref: every live row older versions support in
+        part of its range nothing else supports is retired, the rest written again."""
+        retired = 0
+        for rows in (self.one, self.many, self.events):
+            for s in list(rows):
+                if not any(x.ref == ref and x.episode != episode for x in s.lines):
+                    continue
+                rest = [x for x in s.lines if x.ref != ref or x.episode == episode]
+                if s.point:
+                    if not rest:
+                        rows.remove(s)
+                        retired += 1
+                    continue
+                kept = [m for x in rest if (m := meet((x.start, x.end), (s.start, s.end)))]
+                pieces = minus((s.start, s.end), kept)
+                if not pieces:
+                    continue
+                rows.remove(s)
+                retired += 1
+                for piece in minus((s.start, s.end), pieces):
+                    probe = Segment(*piece, s.value)
+                    backing = [x for x in rest if Segment(x.start, x.end, "").overlaps(probe)]
+                    rows.append(Segment(*piece, s.value, backing))
+        return retired
 
     def one_at(self, t: int) -> list[str]:
         return [s.value for s in self.one if s.holds(t)]
@@ -95,14 +191,17 @@ class Model:
         return sorted(s.value for s in self.many if s.holds(t))
 
     def events_at(self, t: int) -> list[str]:
-        return sorted(v for at, v in self.events if at == t)
+        return sorted(s.value for s in self.events if s.holds(t))
 
 
+# A claim: predicate, start, length (None: open), value, and for a many claim which live
+# row of the slot it replaces (an index into them, None: none).
 claim = st.tuples(
-    st.sampled_from(["lives_in", "lives_in", "lives_in", "skill", "visited"]),
+    st.sampled_from(["lives_in", "lives_in", "lives_in", "skill", "skill", "visited"]),
     st.integers(0, 30),
     st.one_of(st.none(), st.integers(1, 20)),
     st.sampled_from(VALUES),
+    st.one_of(st.none(), st.none(), st.integers(0, 9)),
 )
 step = st.one_of(
     st.tuples(
@@ -111,6 +210,8 @@ step = st.one_of(
         st.sampled_from(list(TRUST)),
     ),
     st.tuples(st.just("reingest"), st.integers(0, 50)),
+    # A new version of an earlier episode's source: other text, other claims.
+    st.tuples(st.just("revise"), st.integers(0, 50), st.lists(claim, min_size=0, max_size=3)),
     st.tuples(st.just("retract"), st.integers(0, 61)),
     st.tuples(st.just("restore"), st.integers(0, 50)),
 )
@@ -124,32 +225,77 @@ def claim_json(who: int, predicate: str, start: int, length: int | None, value: 
     return c
 
 
+def live_many(k: Knowledge, who: int) -> list[tuple[int, Range]]:
+    """The live rows of the many slot: claim id and (start, end) in days."""
+    rows = k.rows(
+        "SELECT claim_id, valid_from, valid_to FROM pgfacts.claim_history(%s, 'skill') "
+        "WHERE retired_at IS NULL ORDER BY claim_id",
+        who,
+    )
+    return [(i, ((f - DAY0).days, None if t is None else (t - DAY0).days)) for i, f, t in rows]
+
+
+def ingest_claims(
+    k: Knowledge,
+    model: Model,
+    who: int,
+    ref: str,
+    content: str,
+    episode: int,
+    claims: list[tuple[Any, ...]],
+    trust: str,
+) -> tuple[list[dict], dict[str, Any]]:
+    """One episode through ingest and through the model; the claims sent, the result."""
+    many_rows = live_many(k, who)
+    body = []
+    targets: list[Range | None] = []
+    for predicate, start, length, value, replaces in claims:
+        c = claim_json(who, predicate, start, length, value)
+        target = None
+        if predicate == "skill" and replaces is not None and many_rows:
+            claim_id, target = many_rows[replaces % len(many_rows)]
+            c["replaces"] = claim_id
+        targets.append(target)
+        body.append(c)
+    result = k.ingest(ref, body, trust=trust, content=content)
+    for (predicate, start, length, value, _), target in zip(claims, targets, strict=True):
+        end = None if length is None else start + length
+        line = Line(episode, ref, TRUST[trust], start, end)
+        if predicate == "lives_in":
+            model.ingest_one(start, end, value, line)
+        elif predicate == "skill":
+            model.ingest_many(start, end, value, line, target)
+        else:
+            model.ingest_event(start, value, Line(episode, ref, TRUST[trust], start, start))
+    return body, result
+
+
 def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
     for name, cardinality in PREDICATES.items():
         k.one("SELECT pgfacts.define_predicate(%s, %s)", name, cardinality)
     who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
     model = Model()
-    episodes: list[tuple[str, list[dict], str]] = []
+    episodes: list[tuple[str, list[dict], str, str]] = []
     retracted: list[tuple[int, str]] = []  # a retracted claim's id and value
     believed: list[tuple[Any, dict[int, list[str]]]] = []
     for number, op in enumerate(stream):
         if op[0] == "ingest":
             _, claims, trust = op
-            body = [claim_json(who, *c) for c in claims]
-            k.ingest(f"e{number}", body, trust=trust)
-            episodes.append((f"e{number}", body, trust))
-            for predicate, start, length, value in claims:
-                end = None if length is None else start + length
-                if predicate == "lives_in":
-                    model.ingest_one(start, end, value, TRUST[trust])
-                elif predicate == "skill":
-                    model.ingest_many(start, end, value)
-                else:
-                    model.events.add((start, value))
+            ref = f"e{number}"
+            body, _ = ingest_claims(k, model, who, ref, ref, number, claims, trust)
+            episodes.append((ref, body, trust, ref))
+        elif op[0] == "revise" and episodes:
+            ref, _, trust, _ = episodes[op[1] % len(episodes)]
+            content = f"{ref}-v{number}"
+            body, result = ingest_claims(k, model, who, ref, content, number, op[2], trust)
+            expected_changed = model.source_changed(ref, number)
+            changed = result["counters"]["source_changed"]
+            assert changed == expected_changed, (model.one, model.many, model.events)
+            episodes.append((ref, body, trust, content))
         elif op[0] == "reingest" and episodes:
-            ref, body, trust = episodes[op[1] % len(episodes)]
+            ref, body, trust, content = episodes[op[1] % len(episodes)]
             rows_before = k.one("SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')", who)
-            again = k.ingest(ref, body, trust=trust)
+            again = k.ingest(ref, body, trust=trust, content=content)
             assert again["duplicate"] is True
             count = "SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')"
             assert k.one(count, who) == rows_before
@@ -183,7 +329,7 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
                 error = refused.sqlstate
             assert error == expected, (claim_id, value, model.one, gone)
             if gone is not None and expected is None:
-                model.one.extend(Segment(g.start, g.end, g.value, g.trust) for g in gone)
+                model.one.extend(Segment(g.start, g.end, g.value, list(g.lines)) for g in gone)
                 del model.blocked[value]
         believed.append((k.now(), {t: model.one_at(t) for t in range(0, 62, 4)}))
 
@@ -194,15 +340,18 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
     for known_at, answers in believed:
         for t, expected_values in answers.items():
             assert k.as_of(who, "lives_in", day(t), known_at) == expected_values, (t, known_at)
-    live_rows = sorted(
-        (value, start, end)
-        for value, start, end, reason in k.history(who, "lives_in")
-        if reason is None
-    )
-    assert live_rows == sorted(
-        (s.value, day(s.start)[:10], None if s.end is None else day(s.end)[:10]) for s in model.one
-    )
+    for predicate, rows in (("lives_in", model.one), ("skill", model.many)):
+        live_rows = sorted(
+            (value, start, end)
+            for value, start, end, reason in k.history(who, predicate)
+            if reason is None
+        )
+        assert live_rows == sorted(
+            (s.value, day(s.start)[:10], None if s.end is None else day(s.end)[:10]) for s in rows
+        ), (predicate, rows)
     check_history_invariants(k, who)
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", who) == []
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'skill')", who) == []
 
 
 def check_history_invariants(k: Knowledge, who: int) -> None:
@@ -218,10 +367,10 @@ def check_history_invariants(k: Knowledge, who: int) -> None:
         versions = [r for r in rows if instant in r[0]]
         assert sum(1 for r in versions if r[2] is None) <= 1, (t, versions)
         for earlier, later in itertools.pairwise(versions):
-            # No overlap in system time, and no gap unless the earlier one was retracted
-            # (a retracted one value leaves a gap until something else is said).
+            # No overlap in system time, and no gap unless the earlier one was retracted or
+            # only an old text of its source said it (a gap until something else is said).
             assert earlier[2] is not None and earlier[2] <= later[1], (t, versions)
-            if earlier[3] != "retracted":
+            if earlier[3] not in ("retracted", "source_changed"):
                 assert earlier[2] == later[1], (t, versions)
 
 
@@ -231,16 +380,32 @@ def check_history_invariants(k: Knowledge, who: int) -> None:
 @given(stream=st.lists(step, min_size=1, max_size=12))
 @example(  # an owner's value outranks an agent's later one
     stream=[
-        ("ingest", [("lives_in", 0, None, "a")], "owner"),
-        ("ingest", [("lives_in", 10, None, "b")], "agent"),
+        ("ingest", [("lives_in", 0, None, "a", None)], "owner"),
+        ("ingest", [("lives_in", 10, None, "b", None)], "agent"),
     ]
 )
 @example(  # a closed value inside a live one resumes it; then the same slot twice at once
     stream=[
-        ("ingest", [("lives_in", 0, None, "a")], "agent"),
-        ("ingest", [("lives_in", 5, 5, "b"), ("lives_in", 7, None, "c")], "agent"),
+        ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+        ("ingest", [("lives_in", 5, 5, "b", None), ("lives_in", 7, None, "c", None)], "agent"),
         ("retract", 3),
         ("restore", 0),
+    ]
+)
+@example(  # a longer range corroborates; a value is replaced by one already live
+    stream=[
+        ("ingest", [("lives_in", 0, 10, "a", None), ("skill", 0, 10, "b", None)], "agent"),
+        ("ingest", [("lives_in", 5, None, "a", None), ("skill", 5, 20, "b", None)], "agent"),
+        ("ingest", [("skill", 0, None, "c", None), ("skill", 0, None, "a", None)], "agent"),
+        ("ingest", [("skill", 10, None, "a", 2)], "agent"),
+    ]
+)
+@example(  # a new version narrows a value; another claim starts before a value
+    stream=[
+        ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+        ("revise", 0, [("lives_in", 10, None, "a", None)]),
+        ("ingest", [("lives_in", 12, 3, "b", None)], "owner"),
+        ("ingest", [("lives_in", 2, None, "b", None)], "agent"),
     ]
 )
 def test_streams_match_the_model(

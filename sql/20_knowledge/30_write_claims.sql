@@ -265,37 +265,48 @@ COMMENT ON FUNCTION @schema@_internal.read_slots(text, @schema@_internal.claim_i
 'Read the touched slots once: their live rows a claim can meet (with trust and source '
 'lines), one picture per slot in slot-number order, and the newest instant of their history.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.corroboration(slot @schema@_internal.slot_picture, c @schema@_internal.claim_input)
-RETURNS integer
+CREATE OR REPLACE FUNCTION @schema@_internal.corroboration(
+    slot @schema@_internal.slot_picture, c @schema@_internal.claim_input, extent tstzrange,
+    OUT corroborated integer [], OUT pieces tstzrange []
+)
 LANGUAGE plpgsql
 IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+-- Corroboration: the live rows of the slot with the claim's assertion (same subject,
+-- predicate and object) that its extent overlaps, in valid-time order (their positions in
+-- the slot), each of which gets the claim's source line, and the pieces of the extent no
+-- such row covers, which the claim writes as rows of its own. A corroborated row keeps its
+-- own extent; the source line records the range the source asserted.
 #variable_conflict use_variable
 DECLARE
     one @schema@_internal.slot_row;
-    found integer;
-    found_id bigint;
+    covered tstzmultirange := '{}';
 BEGIN
-    -- The same assertion from another source, holding this claim's start: the newest such
-    -- row (its position in the slot) gets a source line instead of a new row.
+    corroborated := '{}';
     FOR r IN 1 .. coalesce(pg_catalog.cardinality(slot.rows), 0) LOOP
         one := slot.rows[r];
         IF one.state IN ('live', 'new') AND (one.claim).assertion = c.assertion
-           AND (one.claim).valid @> c.valid_from
-           AND (found IS NULL OR (one.claim).claim_id > found_id) THEN
-            found := r;
-            found_id := (one.claim).claim_id;
+           AND (one.claim).valid && extent THEN
+            corroborated := corroborated || r;
+            covered := covered + pg_catalog.tstzmultirange((one.claim).valid);
         END IF;
     END LOOP;
-    RETURN found;
+    SELECT coalesce(pg_catalog.array_agg(p ORDER BY pg_catalog.lower(p)), '{}') INTO pieces
+      FROM pg_catalog.unnest(pg_catalog.tstzmultirange(extent) - covered) AS p;
+    -- (positions in valid-time order)
+    SELECT coalesce(pg_catalog.array_agg(r ORDER BY pg_catalog.lower(((slot.rows[r]).claim).valid), r),
+                    '{}')
+      INTO corroborated
+      FROM pg_catalog.unnest(corroborated) AS r;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.corroboration(@schema@_internal.slot_picture, @schema@_internal.claim_input) IS
-'Corroboration: the live row of the same assertion holding the claim''s start (newest), '
-'which gets a source line, not a new row; NULL when there is none.';
+COMMENT ON FUNCTION @schema@_internal.corroboration(
+    @schema@_internal.slot_picture, @schema@_internal.claim_input, tstzrange) IS
+'Corroboration within an extent: the live rows of the claim''s assertion it overlaps (each '
+'gets a source line, keeping its extent) and the pieces of the extent none covers.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.decide_one(
     slot @schema@_internal.slot_picture, c @schema@_internal.claim_input, episode_trust integer
@@ -315,11 +326,13 @@ DECLARE
     held tstzrange;
     copies tstzrange [] := '{}';
 BEGIN
-    -- One value at a time. The row holding the claim's start (many rows may hold it: the
-    -- newest speaks for the slot) and the next known start after it.
+    -- One value at a time. The claim's extent runs from its start to its end or to the next
+    -- start of another value, whichever is first (a value learned late ends where the next
+    -- known one starts); rows of its own value inside it are corroborated, not cut. The row
+    -- of another value holding the claim's start (the newest, should many) is superseded.
     FOR r IN 1 .. coalesce(pg_catalog.cardinality(slot.rows), 0) LOOP
         one := slot.rows[r];
-        CONTINUE WHEN one.state NOT IN ('live', 'new');
+        CONTINUE WHEN one.state NOT IN ('live', 'new') OR (one.claim).assertion = c.assertion;
         IF (one.claim).valid @> c.valid_from THEN
             IF holder IS NULL OR (one.claim).claim_id > holder_id THEN
                 holder := r;
@@ -330,18 +343,17 @@ BEGIN
             next_start := pg_catalog.lower((one.claim).valid);
         END IF;
     END LOOP;
-    -- A value learned late ends where the next known value starts.
     IF next_start IS NOT NULL AND (new_end IS NULL OR next_start < new_end) THEN
         new_end := next_start;
     END IF;
     IF holder IS NULL THEN
         RETURN ROW('inserted', NULL, NULL, NULL, pg_catalog.tstzrange(c.valid_from, new_end),
-                   copies)::@schema@_internal.claim_decision;
+                   copies, NULL, NULL)::@schema@_internal.claim_decision;
     END IF;
     IF (slot.rows[holder]).trust > episode_trust THEN
         -- Outranked: stored already retired, in history, never in as-of.
         RETURN ROW('outranked', NULL, holder, NULL, pg_catalog.tstzrange(c.valid_from, new_end),
-                   copies)::@schema@_internal.claim_decision;
+                   copies, NULL, NULL)::@schema@_internal.claim_decision;
     END IF;
     -- A value beginning inside a live row retires it and writes it again ending where the
     -- new value begins; a closed new range resumes it after.
@@ -354,14 +366,14 @@ BEGIN
         new_end := c.valid_to;
     END IF;
     RETURN ROW('superseded', NULL, holder, 'superseded', pg_catalog.tstzrange(c.valid_from, new_end),
-               copies)::@schema@_internal.claim_decision;
+               copies, NULL, NULL)::@schema@_internal.claim_decision;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.decide_one(@schema@_internal.slot_picture, @schema@_internal.claim_input, integer) IS
-'The one rule: a value ends where the next known one starts; it supersedes the row holding '
-'its start (kept before it, and after it when it closes), unless that row is more trusted '
-'(outranked).';
+'The one rule: a value''s extent ends where the next known other value starts; it supersedes '
+'the row of another value holding its start (kept before it, and after it when it closes), '
+'unless that row is more trusted (outranked). Its valid is the extent, before corroboration.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.decide_many(slot @schema@_internal.slot_picture, c @schema@_internal.claim_input)
 RETURNS @schema@_internal.claim_decision
@@ -376,10 +388,11 @@ DECLARE
     held tstzrange;
     copies tstzrange [] := '{}';
 BEGIN
-    -- Many values coexist; `replaces` ends one named live value of the slot.
+    -- Many values coexist; `replaces` ends one named live value of the slot, whatever
+    -- corroboration then finds for the claim's own value.
     IF c.replaces IS NULL THEN
         RETURN ROW('inserted', NULL, NULL, NULL, pg_catalog.tstzrange(c.valid_from, c.valid_to),
-                   copies)::@schema@_internal.claim_decision;
+                   copies, NULL, NULL)::@schema@_internal.claim_decision;
     END IF;
     FOR r IN 1 .. coalesce(pg_catalog.cardinality(slot.rows), 0) LOOP
         IF ((slot.rows[r]).claim).claim_id = c.replaces AND (slot.rows[r]).state IN ('live', 'new') THEN
@@ -387,14 +400,14 @@ BEGIN
         END IF;
     END LOOP;
     IF target IS NULL THEN
-        RETURN ROW('rejected', 'replaces_unknown', NULL, NULL, NULL, copies)::@schema@_internal.claim_decision;
+        RETURN ROW('rejected', 'replaces_unknown', NULL, NULL, NULL, copies, NULL, NULL)::@schema@_internal.claim_decision;
     END IF;
     held := ((slot.rows[target]).claim).valid;
     IF pg_catalog.lower(held) < c.valid_from THEN
         copies := copies || pg_catalog.tstzrange(pg_catalog.lower(held), c.valid_from);
     END IF;
     RETURN ROW('superseded', NULL, target, 'replaced', pg_catalog.tstzrange(c.valid_from, c.valid_to),
-               copies)::@schema@_internal.claim_decision;
+               copies, NULL, NULL)::@schema@_internal.claim_decision;
 END
 $fn$;
 
@@ -412,7 +425,7 @@ AS $fn$
 BEGIN
     -- An event is a point in time; events coexist.
     RETURN ROW('inserted', NULL, NULL, NULL, pg_catalog.tstzrange(c.valid_from, c.valid_from, '[]'),
-               '{}')::@schema@_internal.claim_decision;
+               '{}', NULL, NULL)::@schema@_internal.claim_decision;
 END
 $fn$;
 
@@ -429,30 +442,84 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
 DECLARE
-    corroborated integer;
+    d @schema@_internal.claim_decision;
+    found record;
 BEGIN
     -- The rules in the order they apply: the confidence floor, the negative memory (not in
-    -- a replay: each retraction is replayed at its own place), corroboration, the slot's.
+    -- a replay: each retraction is replayed at its own place), the slot's rule (the claim's
+    -- extent and the row it retires or is outranked by), then corroboration within that
+    -- extent: the rows of the same assertion it overlaps get a source line, and only the
+    -- pieces none covers are new rows (valid: the first, pieces: all). Without a piece and
+    -- without a row to retire, the claim is corroborated (target: its first row).
     IF c.confidence < floor THEN
-        RETURN ROW('below_floor', NULL, NULL, NULL, NULL, NULL)::@schema@_internal.claim_decision;
+        RETURN ROW('below_floor', NULL, NULL, NULL, NULL, NULL, NULL, NULL)::@schema@_internal.claim_decision;
     END IF;
     IF c.retracted AND NOT replay THEN
-        RETURN ROW('rejected', 'retracted', NULL, NULL, NULL, NULL)::@schema@_internal.claim_decision;
+        RETURN ROW('rejected', 'retracted', NULL, NULL, NULL, NULL, NULL, NULL)::@schema@_internal.claim_decision;
     END IF;
-    corroborated := @schema@_internal.corroboration(slot, c);
-    IF corroborated IS NOT NULL THEN
-        RETURN ROW('corroborated', NULL, corroborated, NULL, NULL, NULL)::@schema@_internal.claim_decision;
-    END IF;
-    RETURN CASE c.cardinality
+    d := CASE c.cardinality
         WHEN 'one' THEN @schema@_internal.decide_one(slot, c, episode_trust)
         WHEN 'many' THEN @schema@_internal.decide_many(slot, c)
         ELSE @schema@_internal.decide_event(c) END;
+    IF d.outcome NOT IN ('inserted', 'superseded') THEN
+        RETURN d;  -- rejected (replaces_unknown), or outranked: one row, stored retired
+    END IF;
+    IF d.target IS NOT NULL THEN
+        -- (the row the claim retires corroborates nothing: a value may replace itself)
+        slot.rows[d.target].state := 'retire';
+    END IF;
+    found := @schema@_internal.corroboration(slot, c, d.valid);
+    d.corroborates := found.corroborated;
+    d.pieces := found.pieces;
+    d.valid := found.pieces[1];
+    IF d.valid IS NULL AND d.target IS NULL THEN
+        d.outcome := 'corroborated';
+        d.target := found.corroborated[1];
+    END IF;
+    RETURN d;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.decide_claim(@schema@_internal.slot_picture, @schema@_internal.claim_input, integer, real, boolean) IS
-'What one claim does to its slot: below_floor, rejected (retracted, unless a replay), '
-'corroborated, or the one / many / event rule''s decision.';
+'What one claim does to its slot: below_floor, rejected (retracted, unless a replay), the '
+'one / many / event rule''s decision, with corroboration within its extent (corroborated '
+'when it adds no valid time and retires nothing).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.corroborate_rows(
+    slot @schema@_internal.slot_picture, positions integer [],
+    line @schema@_internal.claim_sources, episode_trust integer
+) RETURNS @schema@_internal.slot_picture
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    known @schema@_internal.source_line;
+    given boolean;
+    r integer;
+BEGIN
+    -- The claim's source line on each corroborated row, unless this episode already gave
+    -- that row one; a row is as trusted as its most trusted source.
+    FOREACH r IN ARRAY coalesce(positions, '{}') LOOP
+        given := false;
+        FOREACH known IN ARRAY coalesce((slot.rows[r]).lines, '{}') LOOP
+            given := given OR (known.line).episode_id = line.episode_id;
+        END LOOP;
+        CONTINUE WHEN given;
+        line.claim_id := ((slot.rows[r]).claim).claim_id;
+        slot.rows[r].lines := coalesce((slot.rows[r]).lines, '{}') || ROW(line, true)::@schema@_internal.source_line;
+        slot.rows[r].trust := GREATEST((slot.rows[r]).trust, episode_trust);
+    END LOOP;
+    RETURN slot;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.corroborate_rows(
+    @schema@_internal.slot_picture, integer [], @schema@_internal.claim_sources, integer) IS
+'Give each corroborated row of a slot picture the claim''s source line (once per episode) '
+'and raise its trust to the episode''s when higher.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.apply_decision(
     slot @schema@_internal.slot_picture, c @schema@_internal.claim_input, d @schema@_internal.claim_decision, new_id bigint,
@@ -464,20 +531,21 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- A decision applied to the picture of its slot, so that a later claim of the episode sees
--- it: a source line on the corroborated row; or the new row (new_id, drawn by the caller
--- before the copies' ids), the pieces of the row it retires and that row marked retired.
+-- it: a source line on each corroborated row; the new rows (the first is new_id, drawn by
+-- the caller before the copies' ids), the pieces of the row it retires and that row
+-- marked retired.
 #variable_conflict use_variable
 DECLARE
     line @schema@_internal.claim_sources;
-    known @schema@_internal.source_line;
     one @schema@_internal.claims;
     target @schema@_internal.slot_row;
     piece tstzrange;
+    successor bigint := new_id;
 BEGIN
     IF d.outcome NOT IN ('corroborated', 'inserted', 'superseded', 'outranked') THEN
         RETURN slot;
     END IF;
-    -- The claim's source line, whichever row it ends up supporting.
+    -- The claim's source line, whichever rows it ends up supporting.
     line.tenant := tenant;
     line.episode_id := episode_id;
     line.locator := c.locator;
@@ -486,20 +554,13 @@ BEGIN
         THEN pg_catalog.tstzrange(c.valid_from, c.valid_from, '[]')
         ELSE pg_catalog.tstzrange(c.valid_from, c.valid_to) END;
     line.added_at := write_at;
+    slot := @schema@_internal.corroborate_rows(slot, d.corroborates, line, episode_trust);
     IF d.outcome = 'corroborated' THEN
-        -- Unless this episode already gave the row a line; the row is as trusted as its
-        -- most trusted source.
-        FOREACH known IN ARRAY (slot.rows[d.target]).lines LOOP
-            IF (known.line).episode_id = episode_id THEN
-                RETURN slot;
-            END IF;
-        END LOOP;
-        line.claim_id := ((slot.rows[d.target]).claim).claim_id;
-        slot.rows[d.target].lines := (slot.rows[d.target]).lines || ROW(line, true)::@schema@_internal.source_line;
-        slot.rows[d.target].trust := GREATEST((slot.rows[d.target]).trust, episode_trust);
         RETURN slot;
     END IF;
-    one.claim_id := new_id;
+    IF successor IS NULL AND pg_catalog.cardinality(d.corroborates) > 0 THEN
+        successor := ((slot.rows[d.corroborates[1]]).claim).claim_id;
+    END IF;
     one.tenant := tenant;
     one.subject_id := c.subject;
     one.predicate := c.predicate;
@@ -509,11 +570,12 @@ BEGIN
     one.text := c.text;
     one.confidence := c.confidence;
     one.assertion := c.assertion;
-    one.valid := d.valid;
     one.asserted_valid := line.asserted_valid;
-    line.claim_id := new_id;
     IF d.outcome = 'outranked' THEN
         -- Stored already retired, naming the row that outranks it.
+        one.claim_id := new_id;
+        one.valid := d.valid;
+        line.claim_id := new_id;
         one.system_time := pg_catalog.tstzrange(write_at, write_at, '[]');
         one.retired_reason := 'outranked';
         one.superseded_by := ((slot.rows[d.target]).claim).claim_id;
@@ -521,10 +583,17 @@ BEGIN
                                       ARRAY[ROW(line, true)::@schema@_internal.source_line])::@schema@_internal.slot_row;
         RETURN slot;
     END IF;
+    -- A row for each piece of the extent no row of the assertion covers.
     one.system_time := pg_catalog.tstzrange(write_at, NULL);
-    slot.rows := slot.rows || ROW(one, 'new', episode_trust,
-                                  ARRAY[ROW(line, true)::@schema@_internal.source_line])::@schema@_internal.slot_row;
-    IF d.outcome = 'inserted' THEN
+    FOREACH piece IN ARRAY coalesce(d.pieces, '{}') LOOP
+        one.claim_id := CASE WHEN piece = d.valid THEN new_id
+            ELSE pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass) END;
+        one.valid := piece;
+        line.claim_id := one.claim_id;
+        slot.rows := slot.rows || ROW(one, 'new', episode_trust,
+                                      ARRAY[ROW(line, true)::@schema@_internal.source_line])::@schema@_internal.slot_row;
+    END LOOP;
+    IF d.target IS NULL THEN
         RETURN slot;
     END IF;
     -- The pieces of the retired row that stay believed: same assertion and sources. A row
@@ -537,7 +606,7 @@ BEGIN
     IF target.state = 'new' THEN
         slot.rows[d.target].state := 'dropped';
     ELSE
-        slot.rows[d.target] := @schema@_internal.retire_row(target, d.retire_reason, new_id);
+        slot.rows[d.target] := @schema@_internal.retire_row(target, d.retire_reason, successor);
     END IF;
     RETURN slot;
 END
@@ -546,8 +615,8 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.apply_decision(
     @schema@_internal.slot_picture, @schema@_internal.claim_input, @schema@_internal.claim_decision, bigint, text, bigint, integer,
     timestamptz) IS
-'Apply a claim''s decision to the in-memory picture of its slot: a source line on the '
-'corroborated row, or the new row, the kept pieces of the row it retires, that row retired.';
+'Apply a claim''s decision to the in-memory picture of its slot: a source line on each '
+'corroborated row, the new rows, the kept pieces of the row it retires, that row retired.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
     tenant text, episode @schema@_internal.episodes, claims jsonb, floor real,
@@ -602,7 +671,7 @@ BEGIN
         slot := slots[c.slot];
         d := @schema@_internal.decide_claim(slot, c, episode_trust, floor, replay);
         new_id := NULL;
-        IF d.outcome IN ('inserted', 'superseded', 'outranked') THEN
+        IF d.outcome IN ('inserted', 'superseded', 'outranked') AND d.valid IS NOT NULL THEN
             new_id := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
         END IF;
         slot := @schema@_internal.apply_decision(slot, c, d, new_id, tenant, episode.episode_id,
@@ -616,9 +685,16 @@ BEGIN
                 'claim_id', ((slot.rows[d.target]).claim).claim_id);
         ELSIF d.outcome = 'superseded' THEN
             outcome := outcome || pg_catalog.jsonb_build_object(
-                'claim_id', new_id, 'retired', ((slot.rows[d.target]).claim).claim_id);
+                'claim_id', coalesce(new_id, ((slot.rows[d.corroborates[1]]).claim).claim_id),
+                'retired', ((slot.rows[d.target]).claim).claim_id);
         ELSIF new_id IS NOT NULL THEN
             outcome := outcome || pg_catalog.jsonb_build_object('claim_id', new_id);
+        END IF;
+        IF d.outcome <> 'corroborated' AND pg_catalog.cardinality(d.corroborates) > 0 THEN
+            -- The rows of its assertion the claim also corroborated.
+            outcome := outcome || pg_catalog.jsonb_build_object('corroborates', (
+                SELECT pg_catalog.jsonb_agg(((slot.rows[u.r]).claim).claim_id ORDER BY u.n)
+                  FROM pg_catalog.unnest(d.corroborates) WITH ORDINALITY AS u (r, n)));
         END IF;
         outcomes := outcomes || outcome;
         counters := counters || pg_catalog.jsonb_build_object(d.outcome,

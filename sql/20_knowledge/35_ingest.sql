@@ -5,14 +5,16 @@
 
 CREATE OR REPLACE FUNCTION @schema@_internal.stale_claims(
     tenant text, source_kind text, source_ref text, new_episode bigint
-) RETURNS TABLE (claim_id bigint, subject_id bigint, predicate text)
+) RETURNS TABLE (claim_id bigint, subject_id bigint, predicate text, kept tstzmultirange)
 LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
--- The live claims only older versions of a source support: a source line from another
--- episode of the source and none from new_episode or from any other source.
+-- The live claims older versions of a source support in part of their valid range that
+-- nothing else supports: a row with a source line from another episode of the source whose
+-- range the lines of new_episode and of every other source (each backing the part of the
+-- row its asserted range covers) do not cover. kept is the part they do cover.
 #variable_conflict use_variable
 BEGIN
     -- Most sources are seen once: then there is no older text (and this index probe spares
@@ -23,27 +25,35 @@ BEGIN
         RETURN;
     END IF;
     RETURN QUERY
-    SELECT DISTINCT cl.claim_id, cl.subject_id, cl.predicate
-      FROM @schema@_internal.episodes AS old
-      JOIN @schema@_internal.claim_sources AS os
-        ON os.tenant = old.tenant AND os.episode_id = old.episode_id
-      JOIN @schema@_internal.claims AS cl
-        ON cl.tenant = os.tenant AND cl.claim_id = os.claim_id
-     WHERE old.tenant = tenant AND old.source_kind = source_kind
-       AND old.source_ref = source_ref AND old.episode_id <> new_episode
-       AND pg_catalog.upper_inf(cl.system_time)
-       AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
-                         JOIN @schema@_internal.episodes AS e
-                           ON e.tenant = s.tenant AND e.episode_id = s.episode_id
-                        WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
-                          AND (e.episode_id = new_episode
-                               OR e.source_kind <> source_kind OR e.source_ref <> source_ref));
+    SELECT x.claim_id, x.subject_id, x.predicate, x.kept
+      FROM (
+        SELECT cl.claim_id, cl.subject_id, cl.predicate, cl.valid,
+               coalesce((SELECT pg_catalog.range_agg(s.asserted_valid * cl.valid)
+                           FROM @schema@_internal.claim_sources AS s
+                           JOIN @schema@_internal.episodes AS e
+                             ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                          WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
+                            AND (e.episode_id = new_episode
+                                 OR e.source_kind <> source_kind OR e.source_ref <> source_ref)),
+                        '{}') AS kept
+          FROM @schema@_internal.claims AS cl
+         WHERE cl.tenant = tenant AND pg_catalog.upper_inf(cl.system_time)
+           AND cl.claim_id IN (
+                   SELECT os.claim_id
+                     FROM @schema@_internal.episodes AS old
+                     JOIN @schema@_internal.claim_sources AS os
+                       ON os.tenant = old.tenant AND os.episode_id = old.episode_id
+                    WHERE old.tenant = tenant AND old.source_kind = source_kind
+                      AND old.source_ref = source_ref AND old.episode_id <> new_episode)
+      ) AS x
+     WHERE NOT x.kept @> x.valid;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.stale_claims(text, text, text, bigint) IS
 'The live claims (with their slots) that only versions of a source other than new_episode '
-'support: what a new version retires as source_changed.';
+'support in some of their valid range, with the part (kept) the rest still supports: what '
+'a new version retires as source_changed.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_changed_source(
     tenant text, new_episode bigint, only_subject bigint, only_predicate text,
@@ -55,17 +65,23 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- A new version of a source retires what only its old text supported (optionally within
--- one slot, for a replay), holding the lock of each slot it retires in. The caller locked
--- those slots in order before it wrote; a claim that became stale since (a restore, say)
--- may sit in a slot it does not hold, which is taken here if free and otherwise refused as
--- a serialization failure (waiting for it out of order could deadlock).
+-- one slot, for a replay), holding the lock of each slot it retires in: a row the old text
+-- alone supported is retired, a row it supported in part is retired and written again for
+-- the part the rest supports, with the source lines that back each such piece. The caller
+-- locked those slots in order before it wrote; a claim that became stale since (a restore,
+-- say) may sit in a slot it does not hold, which is taken here if free and otherwise
+-- refused as a serialization failure (waiting for it out of order could deadlock).
 #variable_conflict use_variable
 DECLARE
     source record;
     held bigint [] := '{}';
     wanted bigint [];
     lock_key bigint;
-    changes @schema@_internal.slot_row [];
+    stale record;
+    one @schema@_internal.slot_row;
+    piece tstzrange;
+    instant timestamptz;
+    changes @schema@_internal.slot_row [] := '{}';
 BEGIN
     SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
      WHERE e.tenant = tenant AND e.episode_id = new_episode;
@@ -92,25 +108,43 @@ BEGIN
         RETURN 0;
     END IF;
     -- Read again under the locks: what is stale now stays so until this transaction ends.
-    SELECT pg_catalog.array_agg(@schema@_internal.retire_row(
-               ROW(cl, 'live', 0, '{}')::@schema@_internal.slot_row, 'source_changed', NULL)
-               ORDER BY cl.claim_id)
-      INTO changes
-      FROM @schema@_internal.claims AS cl
-     WHERE cl.tenant = tenant
-       AND cl.claim_id IN (
-               SELECT st.claim_id
-                 FROM @schema@_internal.stale_claims(tenant, source.source_kind,
-                                                     source.source_ref, new_episode) AS st
-                WHERE only_subject IS NULL
-                   OR (st.subject_id = only_subject AND st.predicate = only_predicate));
+    FOR stale IN
+        SELECT cl AS claim, st.kept,
+               ARRAY(SELECT ROW(s, true)::@schema@_internal.source_line
+                       FROM @schema@_internal.claim_sources AS s
+                       JOIN @schema@_internal.episodes AS e
+                         ON e.tenant = s.tenant AND e.episode_id = s.episode_id
+                      WHERE s.tenant = cl.tenant AND s.claim_id = cl.claim_id
+                        AND (e.episode_id = new_episode OR e.source_kind <> source.source_kind
+                             OR e.source_ref <> source.source_ref)
+                      ORDER BY s.episode_id) AS lines
+          FROM @schema@_internal.stale_claims(tenant, source.source_kind, source.source_ref,
+                                              new_episode) AS st
+          JOIN @schema@_internal.claims AS cl ON cl.tenant = tenant AND cl.claim_id = st.claim_id
+         WHERE only_subject IS NULL
+            OR (st.subject_id = only_subject AND st.predicate = only_predicate)
+         ORDER BY cl.claim_id
+    LOOP
+        one := ROW(stale.claim, 'live', 0, '{}')::@schema@_internal.slot_row;
+        changes := changes || @schema@_internal.retire_row(one, 'source_changed', NULL);
+        -- The pieces the rest still supports, each with the lines that back it, live from
+        -- the instant the row is retired (after it began, should this write have made it).
+        instant := GREATEST(retire_at,
+                            pg_catalog.lower((stale.claim).system_time) + interval '1 microsecond');
+        FOR piece IN SELECT p FROM pg_catalog.unnest(stale.kept) AS p ORDER BY pg_catalog.lower(p) LOOP
+            one.lines := ARRAY(SELECT l FROM pg_catalog.unnest(stale.lines) AS l
+                                WHERE (l.line).asserted_valid && piece);
+            changes := changes || @schema@_internal.copy_row(one, piece, instant);
+        END LOOP;
+    END LOOP;
     RETURN @schema@_internal.write_claim_changes(tenant, retire_at, changes);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.retire_changed_source(text, bigint, bigint, text, timestamptz) IS
-'Retire the live claims only older versions of new_episode''s source supported, under their '
-'slots'' locks; returns how many.';
+'Retire the live claims only older versions of new_episode''s source supported (in all or '
+'part of their valid range, writing the rest again), under their slots'' locks; returns how '
+'many.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_source(source_kind text, source_ref text)
 RETURNS void
@@ -263,4 +297,4 @@ COMMENT ON FUNCTION @schema@.ingest(jsonb, jsonb) IS
 'predicate, object | object_entity, text?, confidence?, valid_from | valid_at, valid_to?, '
 'locator?, quote?, replaces?}] in one transaction. Returns {duplicate, episode_id, '
 'counters: {inserted, superseded, corroborated, duplicate, outranked, below_floor, rejected, '
-'source_changed}, outcomes: [{index, outcome, claim_id?, reason?}]}.';
+'source_changed}, outcomes: [{index, outcome, claim_id?, retired?, corroborates?, reason?}]}.';
