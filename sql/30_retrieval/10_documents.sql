@@ -56,6 +56,15 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
+    -- A piece of a row written again with another valid range says what the row said: it
+    -- takes the row's document rather than building the same one again.
+    IF NEW.copied_from IS NOT NULL THEN
+        SELECT c.search_doc INTO NEW.search_doc FROM @schema@_internal.claims AS c
+         WHERE c.tenant = NEW.tenant AND c.claim_id = NEW.copied_from;
+        IF NEW.search_doc IS NOT NULL THEN
+            RETURN NEW;
+        END IF;
+    END IF;
     NEW.search_doc := @schema@_internal.document_vector(@schema@_internal.claim_document(
         NEW.tenant, NEW.text, NEW.object_value, NEW.predicate, NEW.subject_id,
         NEW.object_entity_id));
@@ -64,7 +73,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claims_set_search_doc() IS
-'Trigger: a new claim row gets its search document (claim_document, document_vector).';
+'Trigger: a new claim row gets its search document (claim_document, document_vector); a '
+'copy of a row takes that row''s.';
 
 CREATE OR REPLACE TRIGGER claims_set_search_doc BEFORE INSERT ON @schema@_internal.claims
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.claims_set_search_doc();

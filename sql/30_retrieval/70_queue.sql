@@ -88,14 +88,20 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    item_kind text := CASE TG_TABLE_NAME WHEN 'facts' THEN 'fact' ELSE 'claim' END;
-    row_data jsonb := pg_catalog.to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
+    -- Fields read straight from the row (no JSON copy of it: this runs for every write).
+    row_tenant text := CASE WHEN TG_OP = 'DELETE' THEN OLD.tenant ELSE NEW.tenant END;
 BEGIN
     -- Only tenants with an embedding model keep a queue.
-    IF EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m
-                WHERE m.tenant = row_data ->> 'tenant') THEN
-        PERFORM @schema@_internal.enqueue_item(row_data ->> 'tenant', item_kind,
-            (row_data ->> CASE item_kind WHEN 'fact' THEN 'fact_id' ELSE 'claim_id' END)::bigint);
+    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m
+                    WHERE m.tenant = row_tenant) THEN
+        RETURN NULL;
+    END IF;
+    IF TG_TABLE_NAME = 'facts' THEN
+        PERFORM @schema@_internal.enqueue_item(row_tenant, 'fact', NEW.fact_id);
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM @schema@_internal.enqueue_item(row_tenant, 'claim', OLD.claim_id);
+    ELSE
+        PERFORM @schema@_internal.enqueue_item(row_tenant, 'claim', NEW.claim_id);
     END IF;
     RETURN NULL;
 END
