@@ -17,7 +17,9 @@ CREATE TYPE pgfacts_internal.claim_decision AS (
     target integer,
     retire_reason text,
     valid tstzrange,
-    copies tstzrange[]
+    copies tstzrange[],
+    corroborates integer[],
+    pieces tstzrange[]
 );
 ALTER TYPE pgfacts_internal.claim_decision OWNER TO pgfacts_owner;
 
@@ -202,7 +204,8 @@ CREATE TYPE pgfacts_internal.episode_claim AS (
     valid_to timestamp with time zone,
     locator jsonb,
     quote text,
-    replaces_assertion text
+    replaces_assertion text,
+    replaces_valid tstzrange
 );
 ALTER TYPE pgfacts_internal.episode_claim OWNER TO pgfacts_owner;
 
@@ -1144,12 +1147,19 @@ CREATE FUNCTION pgfacts_internal.copy_row(source pgfacts_internal.slot_row, vali
 ALTER FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input)
-    RETURNS integer
+CREATE FUNCTION pgfacts_internal.corroborate_rows(slot pgfacts_internal.slot_picture, positions integer[], line pgfacts_internal.claim_sources, episode_trust integer)
+    RETURNS pgfacts_internal.slot_picture
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, extent tstzrange, OUT corroborated integer[], OUT pieces tstzrange[])
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.decide_claim(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, episode_trust integer, floor real, replay boolean)
     RETURNS pgfacts_internal.claim_decision
@@ -1720,7 +1730,7 @@ ALTER FUNCTION pgfacts_internal.spawn_tree(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.spawn_tree(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.stale_claims(tenant text, source_kind text, source_ref text, new_episode bigint)
-    RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text)
+    RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, kept tstzmultirange)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) OWNER TO pgfacts_owner;
