@@ -15,3 +15,8 @@ DROP FUNCTION IF EXISTS @schema@_internal.corroboration(
     @schema@_internal.slot_picture, @schema@_internal.claim_input
 );
 DROP FUNCTION IF EXISTS @schema@_internal.stale_claims(text, text, text, bigint);
+
+-- A value may now have several live rows (the pieces of its extent): an episode's accepted
+-- claim names the row it replaced by assertion and valid range, so the purge replay ends
+-- the same row (episodes written before keep NULL: the newest row of the assertion).
+ALTER TYPE @schema@_internal.episode_claim ADD ATTRIBUTE replaces_valid tstzrange;

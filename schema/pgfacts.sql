@@ -204,7 +204,8 @@ CREATE TYPE pgfacts_internal.episode_claim AS (
     valid_to timestamp with time zone,
     locator jsonb,
     quote text,
-    replaces_assertion text
+    replaces_assertion text,
+    replaces_valid tstzrange
 );
 ALTER TYPE pgfacts_internal.episode_claim OWNER TO pgfacts_owner;
 

@@ -700,12 +700,14 @@ BEGIN
         counters := counters || pg_catalog.jsonb_build_object(d.outcome,
             coalesce((counters ->> d.outcome)::integer, 0) + 1);
         IF d.outcome NOT IN ('below_floor', 'rejected') THEN
-            -- As the caller wrote it, with its start resolved and the value it replaced
-            -- named by assertion (a replay gives the rows new ids).
+            -- As the caller wrote it, with its start resolved and the row it replaced
+            -- named by assertion and valid range (a replay gives the rows new ids).
             written := written || ROW(c.position, c.subject, c.predicate, c.object,
                 c.object_entity, c.text, c.confidence, c.valid_from, c.valid_to, c.locator,
                 c.quote, CASE WHEN d.retire_reason = 'replaced'
-                              THEN ((slot.rows[d.target]).claim).assertion END
+                              THEN ((slot.rows[d.target]).claim).assertion END,
+                CASE WHEN d.retire_reason = 'replaced'
+                     THEN ((slot.rows[d.target]).claim).valid END
             )::@schema@_internal.episode_claim;
         END IF;
     END LOOP;

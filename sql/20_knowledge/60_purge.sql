@@ -62,8 +62,9 @@ BEGIN
             CONTINUE;
         END IF;
         -- This slot's claims of the episode, in its order, as the write path takes them; a
-        -- value one replaced is named by the id its row has now (absent from this story:
-        -- the claim simply adds its value).
+        -- row one replaced is named by the id its row (same assertion and valid range; the
+        -- newest of the assertion for an episode that did not record the range) has now
+        -- (absent from this story: the claim simply adds its value).
         SELECT pg_catalog.jsonb_agg(
                    pg_catalog.jsonb_build_object('subject', w.subject, 'predicate', w.predicate,
                        'confidence', w.confidence, 'valid_from', w.valid_from)
@@ -76,11 +77,14 @@ BEGIN
                    || pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
                           'valid_to', w.valid_to, 'text', w.text,
                           'quote', w.quote, 'replaces', (
-                              SELECT pg_catalog.max(c.claim_id) FROM @schema@_internal.claims AS c
+                              SELECT c.claim_id FROM @schema@_internal.claims AS c
                                WHERE c.tenant = tenant AND c.subject_id = subject
                                  AND c.predicate = predicate
                                  AND pg_catalog.upper_inf(c.system_time)
-                                 AND c.assertion = w.replaces_assertion)))
+                                 AND c.assertion = w.replaces_assertion
+                               ORDER BY c.valid = w.replaces_valid DESC NULLS LAST,
+                                        c.claim_id DESC
+                               LIMIT 1)))
                    ORDER BY w.ordinality)
           INTO claims
           FROM pg_catalog.unnest((event.episode).written) WITH ORDINALITY AS w
