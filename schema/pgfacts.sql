@@ -104,7 +104,7 @@ CREATE INDEX claims_search_idx ON pgfacts_internal.claims USING gin (search_vect
 CREATE INDEX claims_tenant_slot_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate, claim_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_embedding();
+CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_claim_embedding();
 CREATE TRIGGER claims_set_search_doc BEFORE INSERT ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.claims_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.claims IS 'Bi-temporal claims: never edited, only retired (system time closed) with a reason';
@@ -312,7 +312,7 @@ CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR E
 CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
 CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
-CREATE TRIGGER facts_queue_embedding AFTER INSERT OR UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_embedding();
+CREATE TRIGGER facts_queue_embedding AFTER INSERT OR UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
@@ -1255,6 +1255,13 @@ CREATE FUNCTION pgfacts_internal.embedding_problem(item jsonb, dims integer)
 ALTER FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.embeds(tenant text)
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.embeds(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embeds(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.enqueue_item(for_tenant text, item_kind text, item_id bigint)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1576,12 +1583,19 @@ CREATE FUNCTION pgfacts_internal.query_stop_words()
 ALTER FUNCTION pgfacts_internal.query_stop_words() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.query_stop_words() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.queue_embedding()
+CREATE FUNCTION pgfacts_internal.queue_claim_embedding()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.queue_embedding() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.queue_claim_embedding() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_claim_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.queue_fact_embedding()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.queue_fact_embedding() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_fact_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_claim_problem(c pgfacts_internal.claim_input, claim jsonb)
     RETURNS void

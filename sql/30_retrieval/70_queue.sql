@@ -80,44 +80,73 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.enqueue_tenant(text) IS
 'Queue every live fact and every claim of a tenant for embedding (a model was registered).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.queue_embedding()
+CREATE OR REPLACE FUNCTION @schema@_internal.embeds(tenant text)
+RETURNS boolean
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Only tenants with an embedding model keep a queue.
+    RETURN EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m
+                    WHERE m.tenant = embeds.tenant);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.embeds(text) IS
+'Whether a tenant has an embedding model, so its writes are queued for embedding.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.queue_fact_embedding()
 RETURNS trigger
 LANGUAGE plpgsql
 VOLATILE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    -- Fields read straight from the row (no JSON copy of it: this runs for every write).
-    row_tenant text := CASE WHEN TG_OP = 'DELETE' THEN OLD.tenant ELSE NEW.tenant END;
 BEGIN
-    -- Only tenants with an embedding model keep a queue.
-    IF NOT EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m
-                    WHERE m.tenant = row_tenant) THEN
-        RETURN NULL;
-    END IF;
-    IF TG_TABLE_NAME = 'facts' THEN
-        PERFORM @schema@_internal.enqueue_item(row_tenant, 'fact', NEW.fact_id);
-    ELSIF TG_OP = 'DELETE' THEN
-        PERFORM @schema@_internal.enqueue_item(row_tenant, 'claim', OLD.claim_id);
-    ELSE
-        PERFORM @schema@_internal.enqueue_item(row_tenant, 'claim', NEW.claim_id);
+    -- The row's own fields, no JSON copy of it: this runs for every write.
+    IF @schema@_internal.embeds(NEW.tenant) THEN
+        PERFORM @schema@_internal.enqueue_item(NEW.tenant, 'fact', NEW.fact_id);
     END IF;
     RETURN NULL;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.queue_embedding() IS
-'Trigger on facts and claims: queue the row for embedding in the writing transaction when '
-'its content is new or changed; a deleted or purged row loses its queue entry and vectors.';
+COMMENT ON FUNCTION @schema@_internal.queue_fact_embedding() IS
+'Trigger on facts: queue the fact for embedding in the writing transaction when its content '
+'is new or changed.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.queue_claim_embedding()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        IF @schema@_internal.embeds(OLD.tenant) THEN
+            PERFORM @schema@_internal.enqueue_item(OLD.tenant, 'claim', OLD.claim_id);
+        END IF;
+    ELSIF @schema@_internal.embeds(NEW.tenant) THEN
+        PERFORM @schema@_internal.enqueue_item(NEW.tenant, 'claim', NEW.claim_id);
+    END IF;
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.queue_claim_embedding() IS
+'Trigger on claims: queue a new claim row for embedding in the writing transaction; a '
+'purged row loses its queue entry and vectors.';
 
 CREATE OR REPLACE TRIGGER facts_queue_embedding
 AFTER INSERT OR UPDATE OF key, value, deleted_at ON @schema@_internal.facts
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_embedding();
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
 
 CREATE OR REPLACE TRIGGER claims_queue_embedding
 AFTER INSERT OR DELETE ON @schema@_internal.claims
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_embedding();
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_claim_embedding();
 
 CREATE OR REPLACE FUNCTION @schema@.claim_embedding_work(batch_size integer DEFAULT 64)
 RETURNS TABLE (item_kind text, item_id bigint, content_hash text, content text, retry boolean)
