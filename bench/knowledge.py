@@ -12,7 +12,10 @@ source), over 2,000 entities and five predicates (four ``one``, one ``many``), s
 slots. A slot's first claim inserts; most later ones assert a new value after the slot's
 newest start (the live row is retired and written again narrowed to end there), some a
 value learned late (an earlier start, ending where the next known value starts), some
-the value already believed at that instant, from another source (corroboration).
+the value already believed at that instant, from another source (corroboration). Every
+claim is open-ended and a slot's live rows follow each other without a gap, so such a
+claim's extent (up to the next other value) is covered by rows of its value: it adds no
+valid time, and the model needs no pieces (docs/sql-api.md, corroboration).
 
 A pure-Python model of every slot's live rows predicts each claim's outcome and every
 answer read back: as_of at a random valid instant as known at two past instants (half way

@@ -293,8 +293,15 @@ BEGIN
             covered := covered + pg_catalog.tstzmultirange((one.claim).valid);
         END IF;
     END LOOP;
+    IF pg_catalog.cardinality(corroborated) = 0 THEN
+        pieces := ARRAY[extent];  -- (most claims: nothing to corroborate)
+        RETURN;
+    END IF;
     SELECT coalesce(pg_catalog.array_agg(p ORDER BY pg_catalog.lower(p)), '{}') INTO pieces
       FROM pg_catalog.unnest(pg_catalog.tstzmultirange(extent) - covered) AS p;
+    IF pg_catalog.cardinality(corroborated) = 1 THEN
+        RETURN;
+    END IF;
     -- (positions in valid-time order)
     SELECT coalesce(pg_catalog.array_agg(r ORDER BY pg_catalog.lower(((slot.rows[r]).claim).valid), r),
                     '{}')
