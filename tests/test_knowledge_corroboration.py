@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from psycopg.types.json import Jsonb
+
 from .conftest import Database
 from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401
 
@@ -163,3 +165,20 @@ def test_purging_either_side_of_a_longer_corroboration_leaves_the_other_side(
     k.one("SELECT pgfacts.purge_source('note', 's4')")
     assert [k.as_of(q, "lives_in", f"2000-01-{d:02}") for d in (3, 8, 21)] == [["A"], ["A"], []]
     assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", q) == []
+
+
+def test_a_transaction_reads_its_own_knowledge_writes(k: Knowledge) -> None:  # noqa: F811
+    p = person(k, "p")
+    with k.conn.transaction():
+        k._ctx()
+        for ref, city in (("kyiv", "Kyiv"), ("lviv", "Lviv")):
+            episode = {"source_kind": "note", "source_ref": ref, "content_hash": ref}
+            k.conn.execute(
+                "SELECT pgfacts.ingest(%s, %s)",
+                (Jsonb(episode), Jsonb([lives(p, city, "2000-01-01")])),
+            )
+        current = k.conn.execute(
+            "SELECT object_value FROM pgfacts.as_of(%s, 'lives_in', '2000-02-01')", (p,)
+        ).fetchall()
+    assert current == [("Lviv",)]
+    assert k.as_of(p, "lives_in", "2000-02-01") == ["Lviv"]

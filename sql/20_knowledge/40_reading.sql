@@ -16,19 +16,31 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     at_valid timestamptz := coalesce(valid_at, pg_catalog.now());
-    at_known timestamptz := coalesce(known_at, pg_catalog.now());
 BEGIN
     PERFORM @schema@_internal.context_kind();
     IF known_at > pg_catalog.now() THEN
         RAISE EXCEPTION 'known_at % is in the future', known_at
             USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
     END IF;
+    IF known_at IS NULL THEN
+        -- The current belief: the live rows, the caller's own uncommitted writes included
+        -- (a write of this transaction may be recorded just after its now()).
+        RETURN QUERY
+        SELECT c.claim_id, c.object_value, c.object_entity_id, c.text, c.confidence,
+               pg_catalog.lower(c.valid), pg_catalog.upper(c.valid), pg_catalog.lower(c.system_time)
+          FROM @schema@_internal.claims AS c
+         WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
+           AND c.valid @> at_valid AND pg_catalog.upper_inf(c.system_time)
+           AND c.retired_reason IS DISTINCT FROM 'outranked'
+         ORDER BY c.claim_id;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT c.claim_id, c.object_value, c.object_entity_id, c.text, c.confidence,
            pg_catalog.lower(c.valid), pg_catalog.upper(c.valid), pg_catalog.lower(c.system_time)
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
-       AND c.valid @> at_valid AND c.system_time @> at_known
+       AND c.valid @> at_valid AND c.system_time @> known_at
        AND c.retired_reason IS DISTINCT FROM 'outranked'
      ORDER BY c.claim_id;
 END
@@ -36,8 +48,9 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.as_of(bigint, text, timestamptz, timestamptz) IS
 'What was true for (subject, predicate) at valid_at (default now) as this database believed '
-'at known_at (default now; a future instant is refused). One row for a one predicate, any '
-'number for many. Outranked claims never answer.';
+'at known_at (default: its current belief, this transaction''s own writes included; a future '
+'instant is refused). One row for a one predicate, any number for many. Outranked claims '
+'never answer.';
 
 CREATE OR REPLACE FUNCTION @schema@.claim_history(subject bigint, predicate text)
 RETURNS TABLE (
