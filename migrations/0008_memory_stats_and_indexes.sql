@@ -7,7 +7,7 @@ ALTER TABLE @schema@_internal.facts ADD COLUMN writer_kind text;
 COMMENT ON COLUMN @schema@_internal.facts.writer_kind IS
 'The agent kind of the caller that wrote the current version (NULL: written before 0008)';
 
--- Smaller indexes for the same plans (issue 12's size target). The recency indexes need
+-- Smaller indexes for the same plans. The recency indexes need
 -- only their sort column: reads order ties by key (and scope key) with an incremental
 -- sort, so carrying them in every entry bought nothing. The crawl queue orders by key,
 -- then fact_id; the fact_id tie-break is the same incremental sort, and the queue's

@@ -1,4 +1,4 @@
--- Security hardening (issue 11).
+-- Security hardening.
 --
 -- Tenant names follow one pattern (@schema@_internal.check_tenant): settings and tenant
 -- bindings refuse any other name, even from raw SQL. Settings are per tenant: the '*' rows

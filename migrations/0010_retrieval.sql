@@ -1,4 +1,4 @@
--- Retrieval (seeds 000, 001, 002, 003): a full-text document per fact and claim, fuzzy key
+-- Retrieval: a full-text document per fact and claim, fuzzy key
 -- lookup, embeddings per (row, model), and the embedding queue.
 --
 -- Search runs under row level security as the API's owner, where the planner will not use
@@ -81,8 +81,7 @@ CREATE TABLE @schema@_internal.embeddings (
 COMMENT ON TABLE @schema@_internal.embeddings IS
 'One embedding per (fact or claim, model), halfvec, with the hash of the text embedded';
 
--- Rows whose content is new or changed, waiting for the embedder (seed 000's durable
--- embedder): retry marks rows of a failed batch for one-by-one retry; error_code is the
+-- Rows whose content is new or changed, waiting for the embedder: retry marks rows of a failed batch for one-by-one retry; error_code is the
 -- last error of a row that failed alone (a content change clears it).
 CREATE TABLE @schema@_internal.embedding_queue (
     tenant text NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 11, item 5: advisory lock keys that no tenant can compute. Advisory locks are
+-- Advisory lock keys that no tenant can compute. Advisory locks are
 -- shared by every login of the database, so a key derived from tenant data alone (tenant,
 -- entity id, predicate, source) lets any login take another tenant's lock and stall its
 -- writers. Every key (@schema@_internal.lock_key) hashes this per-install secret too. The

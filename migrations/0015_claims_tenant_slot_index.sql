@@ -1,4 +1,4 @@
--- Issue 11, item 9: a read of another tenant's entity id (as_of, claim_history,
+-- A read of another tenant's entity id (as_of, claim_history,
 -- current_claims) must do the same work as one of an id that exists nowhere. The slot
 -- index did not lead with the tenant, so such a read fetched the other tenant's rows from
 -- the heap and dropped them by the tenant condition: measured with 219 rows in the slot,
