@@ -335,6 +335,24 @@ CREATE SEQUENCE pgfacts_internal.knowledge_event_seq;
 ALTER SEQUENCE pgfacts_internal.knowledge_event_seq OWNER TO pgfacts_owner;
 COMMENT ON SEQUENCE pgfacts_internal.knowledge_event_seq IS 'The order of knowledge writes: episodes, retractions and restores';
 
+CREATE TABLE pgfacts_internal.knowledge_pending_writes (
+    tenant text NOT NULL,
+    writer xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    write_at timestamp with time zone NOT NULL,
+    subjects bigint[] NOT NULL,
+    predicates text[] NOT NULL,
+    episode_id bigint,
+    CONSTRAINT knowledge_stamp_commit TRIGGER DEFERRABLE INITIALLY DEFERRED
+);
+ALTER TABLE pgfacts_internal.knowledge_pending_writes OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.knowledge_pending_writes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.knowledge_pending_writes FORCE ROW LEVEL SECURITY;
+CREATE INDEX knowledge_pending_writes_writer_idx ON pgfacts_internal.knowledge_pending_writes USING btree (writer);
+CREATE POLICY tenant_isolation ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE CONSTRAINT TRIGGER knowledge_stamp_commit AFTER INSERT ON pgfacts_internal.knowledge_pending_writes DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.stamp_knowledge_commit();
+COMMENT ON TABLE pgfacts_internal.knowledge_pending_writes IS 'Provisional instants of the knowledge writes of transactions not yet committed';
+
 CREATE TABLE pgfacts_internal.override_requests (
     tenant text NOT NULL,
     idempotency_key text NOT NULL,
@@ -527,7 +545,7 @@ COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one
 
 CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -547,7 +565,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.call_tool(text,jsonb,jsonb) TO pgfacts_agent, 
 
 CREATE FUNCTION pgfacts.changes(since timestamp with time zone, until timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, change text, changed_at timestamp with time zone, retired_reason text)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -972,6 +990,13 @@ CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text,
 ALTER FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.await_commits(tenant text)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.await_commits(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.await_commits(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id'::text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1128,6 +1153,13 @@ CREATE FUNCTION pgfacts_internal.claims_set_search_doc()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claims_set_search_doc() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claims_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.commit_lock_key(tenant text)
+    RETURNS bigint
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.commit_lock_key(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.commit_lock_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.confidence_floor(tenant text)
     RETURNS real
@@ -1527,6 +1559,17 @@ CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
 ALTER FUNCTION pgfacts_internal.model_dimension(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants timestamp with time zone[], commit_at timestamp with time zone, subjects bigint[], predicates text[], episodes bigint[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET enable_seqscan = off
+    SET enable_hashjoin = off
+    SET enable_mergejoin = off
+    SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.negation_query()
     RETURNS tsquery
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -1547,6 +1590,13 @@ CREATE FUNCTION pgfacts_internal.normalize_session_id(session_id text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.normalize_session_id(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_session_id(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.note_knowledge_write(tenant text, write_at timestamp with time zone, subjects bigint[], predicates text[], episode_id bigint)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
     RETURNS record
@@ -1785,6 +1835,16 @@ CREATE FUNCTION pgfacts_internal.stale_claims(tenant text, source_kind text, sou
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.stamp_knowledge_commit()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    SET enable_seqscan = off
+    SET enable_hashjoin = off
+    SET enable_mergejoin = off;
+ALTER FUNCTION pgfacts_internal.stamp_knowledge_commit() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.stamp_knowledge_commit() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
     RETURNS jsonb

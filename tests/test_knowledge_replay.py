@@ -57,8 +57,9 @@ def test_retract_then_restore_in_one_transaction_replays_in_that_order(k: Knowle
 def test_a_value_retracted_in_the_transaction_that_wrote_it_can_be_restored(
     k: Knowledge,  # noqa: F811
 ) -> None:
-    """Two writes of a slot in one transaction get distinct instants: the retracted row is
-    kept (believed for a microsecond), so the retraction has something to restore."""
+    """A row recorded and retracted by one transaction was never believed: it is kept as
+    [commit, commit] (no known instant answers it), so the retraction has something to
+    restore, before and after a rebuild."""
     ha = person(k, "ha")
     k.ingest("a", [lives(ha, "Bern", "2026-01-01")])
     with k.conn.transaction():
@@ -69,7 +70,7 @@ def test_a_value_retracted_in_the_transaction_that_wrote_it_can_be_restored(
     assert retracted is not None and retracted[0]["rows"] == 1
     assert k.as_of(ha, "lives_in", "2026-06-01") == []  # a gap: Bern stays cut at May
     history = k.rows(
-        "SELECT retired_reason, retired_at > recorded_at "
+        "SELECT retired_reason, retired_at = recorded_at "
         "FROM pgfacts.claim_history(%s, 'lives_in') WHERE claim_id = %s",
         ha,
         genf,

@@ -1,10 +1,10 @@
 -- The row operations every knowledge write goes through: retire a row, copy it with another
 -- valid range (both in memory, as rows of a slot picture), and the one writer that stores
--- such changes (write_claim_changes). System time is the writing transaction's instant (now()), the same rule the
--- working-memory history follows, moved just past the last change in the history of the
--- slots it holds (next_instant): past a row a later-started transaction wrote or retired
--- first, and past an earlier write of the same transaction. So a slot's system time only
--- moves forward, and two writes of a slot never share an instant.
+-- such changes (write_claim_changes). A write stamps its rows with a provisional instant:
+-- its transaction's now(), moved just past the last change in the history of the slots it
+-- holds (next_instant), so a slot's system time only moves forward and two writes of a
+-- slot never share an instant. The commit moves every provisional instant of the
+-- transaction to the commit instant (25_commit_instants.sql).
 
 CREATE OR REPLACE FUNCTION @schema@_internal.trust_rank(trust text)
 RETURNS integer
@@ -251,7 +251,7 @@ SET enable_mergejoin = off
 SET plan_cache_mode = force_generic_plan
 AS $fn$
 -- The one writer of knowledge rows: one UPDATE for the rows to retire (their system time
--- ends at write_at, at least a microsecond after it began; a row a concurrent writer
+-- ends at write_at, [write_at, write_at] if it began then; a row a concurrent writer
 -- retired first is left alone), one INSERT for the new rows, one INSERT for the new source
 -- lines (of every row but a dropped one). Returns how many rows it retired.
 #variable_conflict use_variable
@@ -261,9 +261,21 @@ BEGIN
     IF changes IS NULL THEN
         RETURN 0;
     END IF;
+    -- write_at is provisional: the commit moves it to the commit instant.
+    PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, s.subjects, s.predicates, NULL)
+       FROM (SELECT pg_catalog.array_agg(k.subject_id) AS subjects,
+                    pg_catalog.array_agg(k.predicate) AS predicates
+               FROM (SELECT DISTINCT (u.claim).subject_id, (u.claim).predicate
+                       FROM pg_catalog.unnest(changes) AS u) AS k) AS s;
     UPDATE @schema@_internal.claims AS cl
-       SET system_time = pg_catalog.tstzrange(pg_catalog.lower(cl.system_time),
-               GREATEST(write_at, pg_catalog.lower(cl.system_time) + interval '1 microsecond')),
+       SET system_time = CASE
+               -- Recorded at this very instant (a purge replay of one transaction's writes):
+               -- never believed, as the commit stamp left it.
+               WHEN pg_catalog.lower(cl.system_time) = write_at
+                   THEN pg_catalog.tstzrange(write_at, write_at, '[]')
+               ELSE pg_catalog.tstzrange(pg_catalog.lower(cl.system_time),
+                        GREATEST(write_at, pg_catalog.lower(cl.system_time) + interval '1 microsecond'))
+               END,
            retired_reason = (u.claim).retired_reason,
            superseded_by = (u.claim).superseded_by
       FROM pg_catalog.unnest(changes) AS u

@@ -728,6 +728,8 @@ BEGIN
                 episode.content_hash, episode.occurred_at, episode.trust, episode.extractor,
                 written, write_at,
                 pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
+        PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, '{}', '{}',
+                                                       episode.episode_id);
     END IF;
     -- The rows this write changes, each with only the source lines it adds.
     SELECT pg_catalog.array_agg(ROW(r.claim, r.state, r.trust, ARRAY(

@@ -8,7 +8,7 @@ CREATE OR REPLACE FUNCTION @schema@.as_of(
     confidence real, valid_from timestamptz, valid_to timestamptz, recorded_at timestamptz
 )
 LANGUAGE plpgsql
-STABLE
+VOLATILE  -- it waits for commits in progress, then reads with a fresh snapshot
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -22,6 +22,8 @@ BEGIN
         RAISE EXCEPTION 'known_at % is in the future', known_at
             USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
     END IF;
+    -- A commit stamped at or before known_at (or now) is visible to the query below.
+    PERFORM @schema@_internal.await_commits(tenant);
     IF known_at IS NULL THEN
         -- The current belief: the live rows, the caller's own uncommitted writes included
         -- (a write of this transaction may be recorded just after its now()).
@@ -31,7 +33,7 @@ BEGIN
           FROM @schema@_internal.claims AS c
          WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
            AND c.valid @> at_valid AND pg_catalog.upper_inf(c.system_time)
-           AND c.retired_reason IS DISTINCT FROM 'outranked'
+           AND NOT pg_catalog.upper_inc(c.system_time)
          ORDER BY c.claim_id;
         RETURN;
     END IF;
@@ -41,7 +43,8 @@ BEGIN
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND c.subject_id = subject AND c.predicate = predicate
        AND c.valid @> at_valid AND c.system_time @> known_at
-       AND c.retired_reason IS DISTINCT FROM 'outranked'
+       -- [t, t]: stored outranked, or recorded and retired by one transaction; never believed
+       AND NOT pg_catalog.upper_inc(c.system_time)
      ORDER BY c.claim_id;
 END
 $fn$;
@@ -120,7 +123,7 @@ RETURNS TABLE (
     changed_at timestamptz, retired_reason text
 )
 LANGUAGE plpgsql
-STABLE
+VOLATILE  -- it waits for commits in progress, then reads with a fresh snapshot
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -133,18 +136,20 @@ BEGIN
     IF since IS NULL OR since > upto THEN
         RAISE EXCEPTION 'since must be given and not after until' USING ERRCODE = '22023';
     END IF;
+    -- Every change stamped before now is visible below: polling [since, now) loses nothing.
+    PERFORM @schema@_internal.await_commits(tenant);
     RETURN QUERY
     SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, 'recorded',
            pg_catalog.lower(c.system_time), NULL::text
       FROM @schema@_internal.claims AS c
-     WHERE c.tenant = tenant AND c.retired_reason IS DISTINCT FROM 'outranked'
+     WHERE c.tenant = tenant AND NOT pg_catalog.upper_inc(c.system_time)
        AND pg_catalog.lower(c.system_time) >= since AND pg_catalog.lower(c.system_time) < upto
     UNION ALL
     SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, 'retired',
            pg_catalog.upper(c.system_time), c.retired_reason
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant AND NOT pg_catalog.upper_inf(c.system_time)
-       AND c.retired_reason <> 'outranked'
+       AND NOT pg_catalog.upper_inc(c.system_time)
        AND pg_catalog.upper(c.system_time) >= since AND pg_catalog.upper(c.system_time) < upto
      ORDER BY 6, 1, 5;
 END

@@ -117,6 +117,8 @@ BEGIN
     PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.slot_lock_key(
         tenant, target.subject_id::text, target.predicate));
     retract_at := @schema@_internal.slot_instant(tenant, target.subject_id, target.predicate);
+    PERFORM @schema@_internal.note_knowledge_write(tenant, retract_at, ARRAY[target.subject_id],
+                                                   ARRAY[target.predicate], NULL);
     retired := @schema@_internal.retract_assertion(
         tenant, target.subject_id, target.predicate, target.assertion, retract_at);
     -- The slot lock above serializes retractions of one assertion.
@@ -180,6 +182,8 @@ BEGIN
             USING ERRCODE = 'PF005', HINT = 'restore takes a claim whose assertion is retracted';
     END IF;
     restore_at := @schema@_internal.slot_instant(tenant, target.subject_id, target.predicate);
+    PERFORM @schema@_internal.note_knowledge_write(tenant, restore_at, ARRAY[target.subject_id],
+                                                   ARRAY[target.predicate], NULL);
     restored := @schema@_internal.restore_assertion(tenant, target.subject_id, target.predicate,
         target.assertion, target.retracted_at, restore_at, true);
     UPDATE @schema@_internal.retractions AS r

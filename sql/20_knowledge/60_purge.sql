@@ -23,6 +23,8 @@ DECLARE
     claims jsonb;
     replayed integer := 0;
 BEGIN
+    -- The writes below keep the instants they replay (note_knowledge_write).
+    PERFORM pg_catalog.set_config('pgfacts.knowledge_replay', 'on', true);
     SELECT pg_catalog.array_agg(ROW(v.kind, v.seq, v.episode, v.at, v.assertion,
                v.retracted_at)::@schema@_internal.slot_event ORDER BY v.seq)
       INTO events
@@ -96,6 +98,7 @@ BEGIN
         PERFORM @schema@_internal.retire_changed_source(tenant, (event.episode).episode_id,
             subject, predicate, event.at);
     END LOOP;
+    PERFORM pg_catalog.set_config('pgfacts.knowledge_replay', 'off', true);
     RETURN replayed;
 END
 $fn$;

@@ -2,5 +2,5 @@
 
 SELECT @schema@_internal.isolate_tenants(ARRAY[
     'entities', 'predicates', 'episodes', 'claims', 'claim_sources', 'retractions',
-    'override_requests', 'purge_audit'
+    'override_requests', 'purge_audit', 'knowledge_pending_writes'
 ]);

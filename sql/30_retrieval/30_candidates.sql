@@ -40,11 +40,14 @@ AS $fn$
     -- drops the valid-time condition (search_claims: every claim believed now).
     SELECT CASE WHEN history
                 THEN retired_reason IS DISTINCT FROM 'outranked'
+                     -- [t, t]: recorded and retired by one transaction, never believed
+                     AND NOT pg_catalog.upper_inc(system_time)
                      AND (known_at IS NULL
                           OR pg_catalog.lower(system_time) OPERATOR(pg_catalog.<=) known_at)
                      AND (valid_at IS NULL OR valid OPERATOR(pg_catalog.@>) valid_at)
                 ELSE (CASE WHEN known_at IS NULL THEN pg_catalog.upper_inf(system_time)
-                           ELSE system_time OPERATOR(pg_catalog.@>) known_at END)
+                           ELSE system_time OPERATOR(pg_catalog.@>) known_at
+                                AND NOT pg_catalog.upper_inc(system_time) END)
                      AND (any_valid OR valid OPERATOR(pg_catalog.@>) coalesce(valid_at, pg_catalog.now()))
            END
 $fn$;

@@ -1,0 +1,198 @@
+-- System time is the commit instant. A knowledge write stamps its rows with a provisional
+-- instant (next_instant: its transaction's now(), past the slots' newest change) and notes
+-- it (note_knowledge_write). At commit a deferred trigger takes the tenant's commit lock,
+-- reads the clock, and moves every provisional instant of the transaction to that commit
+-- instant: rows recorded, rows retired, source lines, episodes, retractions and restores.
+-- A row the transaction both recorded and retired gets the single closed instant
+-- [commit, commit], the shape of a row that was never believed (as an outranked claim is
+-- stored): nobody else ever saw it, so no known instant answers it.
+--
+-- The commit lock is held from that clock reading until the commit is visible (advisory
+-- locks are released after it). A reader answering for a known instant first waits for it
+-- in shared mode (await_commits), then reads with a fresh snapshot. So a commit stamped at
+-- or before any instant a reader can ask about is visible to that reader, and a commit not
+-- yet stamped will be stamped later than it: an answer once given for a known instant
+-- never changes.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.commit_lock_key(tenant text)
+RETURNS bigint
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN @schema@_internal.lock_key(pg_catalog.concat_ws(':', '@schema@:commit', tenant));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.commit_lock_key(text) IS
+'The advisory lock a knowledge writer holds from taking its commit instant until it commits.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.await_commits(tenant text)
+RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    key bigint := @schema@_internal.commit_lock_key(tenant);
+BEGIN
+    -- Wait for the tenant's knowledge commits in progress (microseconds: only the stamping
+    -- phase holds the lock), never for a writer still working. Session-level and released
+    -- at once, so the reader blocks no writer for longer than this call. The caller's next
+    -- statement must take a fresh snapshot (a VOLATILE function, READ COMMITTED).
+    IF NOT pg_catalog.pg_try_advisory_lock_shared(key) THEN
+        PERFORM pg_catalog.pg_advisory_lock_shared(key);
+    END IF;
+    PERFORM pg_catalog.pg_advisory_unlock_shared(key);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.await_commits(text) IS
+'Wait until no knowledge commit of the tenant is between taking its instant and being '
+'visible; a reader of known instants calls it before it reads.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.note_knowledge_write(
+    tenant text, write_at timestamptz, subjects bigint [], predicates text [], episode_id bigint
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A purge replay writes again at the instants the history already holds: those stay.
+    IF pg_catalog.current_setting('pgfacts.knowledge_replay', true) = 'on' THEN
+        RETURN;
+    END IF;
+    INSERT INTO @schema@_internal.knowledge_pending_writes AS p (
+        tenant, write_at, subjects, predicates, episode_id)
+    VALUES (tenant, write_at, subjects, predicates, episode_id);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.note_knowledge_write(text, timestamptz, bigint [], text [], bigint) IS
+'Note a provisional write instant of this transaction (the slots it wrote, the episode it '
+'inserted) for the commit stamp; a purge replay notes nothing.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.stamp_knowledge_commit()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+SET enable_seqscan = off
+SET enable_hashjoin = off
+SET enable_mergejoin = off
+AS $fn$
+-- Fired at commit once per note. The first firing for a tenant moves all of the
+-- transaction's notes of that tenant; the others find nothing left.
+#variable_conflict use_variable
+DECLARE
+    tenant text := NEW.tenant;
+    caller_tenant text := pg_catalog.current_setting('pgfacts.tenant', true);
+    notes record;
+    subjects bigint [];
+    predicates text [];
+    commit_at timestamptz;
+BEGIN
+    PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true);
+    SELECT pg_catalog.array_agg(DISTINCT p.write_at) AS instants,
+           pg_catalog.array_agg(DISTINCT p.episode_id) FILTER (WHERE p.episode_id IS NOT NULL)
+               AS episodes
+      INTO notes
+      FROM @schema@_internal.knowledge_pending_writes AS p
+     WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
+    SELECT pg_catalog.array_agg(s.subject), pg_catalog.array_agg(s.predicate)
+      INTO subjects, predicates
+      FROM (SELECT DISTINCT u.subject, u.predicate
+              FROM @schema@_internal.knowledge_pending_writes AS p
+             CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(p.subjects), pg_catalog.unnest(p.predicates)) AS u (subject, predicate)
+             WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id()) AS s;
+    IF notes.instants IS NULL THEN
+        PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
+        RETURN NULL;
+    END IF;
+    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.commit_lock_key(tenant));
+    -- Later than every provisional instant, each of which is past its slots' history.
+    SELECT GREATEST(pg_catalog.clock_timestamp(), pg_catalog.max(i))
+      INTO commit_at FROM pg_catalog.unnest(notes.instants) AS i;
+    PERFORM @schema@_internal.move_write_instants(tenant, notes.instants, commit_at,
+                                                   subjects, predicates, notes.episodes);
+    DELETE FROM @schema@_internal.knowledge_pending_writes AS p
+     WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
+    PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.stamp_knowledge_commit() IS
+'Deferred to commit: take the tenant''s commit lock and move the transaction''s provisional '
+'knowledge instants to the commit instant.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.move_write_instants(
+    tenant text, instants timestamptz [], commit_at timestamptz, subjects bigint [],
+    predicates text [], episodes bigint []
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+SET enable_seqscan = off
+SET enable_hashjoin = off
+SET enable_mergejoin = off
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+-- Only this transaction wrote these instants in these slots: it holds their locks, and each
+-- provisional instant is past every instant the slots held before.
+#variable_conflict use_variable
+BEGIN
+    UPDATE @schema@_internal.claims AS c
+       SET system_time = CASE
+               WHEN pg_catalog.upper_inf(c.system_time)
+                   THEN pg_catalog.tstzrange(commit_at, NULL)
+               WHEN NOT pg_catalog.lower(c.system_time) = ANY (instants)
+                   THEN pg_catalog.tstzrange(pg_catalog.lower(c.system_time), commit_at)
+               -- Recorded and retired here (or stored outranked): never believed.
+               ELSE pg_catalog.tstzrange(commit_at, commit_at, '[]') END
+     WHERE c.tenant = tenant AND c.subject_id = ANY (subjects)
+       AND (c.subject_id, c.predicate) IN (
+               SELECT u.subject, u.predicate FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))
+       AND (pg_catalog.lower(c.system_time) = ANY (instants)
+            OR pg_catalog.upper(c.system_time) = ANY (instants));
+    UPDATE @schema@_internal.claim_sources AS s
+       SET added_at = commit_at
+     WHERE s.tenant = tenant AND s.added_at = ANY (instants)
+       AND s.claim_id = ANY (ARRAY(
+               SELECT c.claim_id FROM @schema@_internal.claims AS c
+                WHERE c.tenant = tenant AND c.subject_id = ANY (subjects)
+                  AND (c.subject_id, c.predicate) IN (
+                          SELECT u.subject, u.predicate
+                            FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))));
+    UPDATE @schema@_internal.retractions AS r
+       SET retracted_at = CASE WHEN r.retracted_at = ANY (instants) THEN commit_at
+                               ELSE r.retracted_at END,
+           restored_at = CASE WHEN r.restored_at = ANY (instants) THEN commit_at
+                              ELSE r.restored_at END
+     WHERE r.tenant = tenant AND r.subject_id = ANY (subjects)
+       AND (r.subject_id, r.predicate) IN (
+               SELECT u.subject, u.predicate FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))
+       AND (r.retracted_at = ANY (instants) OR r.restored_at = ANY (instants));
+    UPDATE @schema@_internal.episodes AS e
+       SET written_at = commit_at
+     WHERE e.tenant = tenant AND e.episode_id = ANY (episodes);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.move_write_instants(
+    text, timestamptz [], timestamptz, bigint [], text [], bigint []) IS
+'Move a transaction''s provisional instants in the given slots and episodes to its commit '
+'instant (a row it recorded and retired itself becomes [commit, commit]: never believed).';
+
+DROP TRIGGER IF EXISTS knowledge_stamp_commit ON @schema@_internal.knowledge_pending_writes;
+CREATE CONSTRAINT TRIGGER knowledge_stamp_commit
+AFTER INSERT ON @schema@_internal.knowledge_pending_writes
+DEFERRABLE INITIALLY DEFERRED
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.stamp_knowledge_commit();

@@ -1,0 +1,162 @@
+"""System time is the commit instant, and an answer for a known instant never changes.
+
+A knowledge write becomes known when its transaction commits: every row, source line,
+episode and retraction it wrote carries the commit instant. A row a transaction recorded
+and retired itself was never visible to anyone else: it is kept as [commit, commit], the
+shape of a row never believed, and answers no known instant. A reader
+asking about an instant waits for a commit that is being stamped, so what it answers is
+what every later reader of that instant gets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from .conftest import Database
+from .interleave import Step, backend_pid, wait_until_blocked
+from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401
+
+
+def episode(ref: str) -> Jsonb:
+    return Jsonb({"source_kind": "note", "source_ref": ref, "content_hash": ref})
+
+
+def begin_ingest(writer: Knowledge, ref: str, claims: list[dict[str, Any]]) -> None:
+    """Open a transaction on ``writer`` and ingest in it, leaving it uncommitted."""
+    writer.conn.execute("BEGIN")
+    writer._ctx()
+    writer.conn.execute("SELECT pgfacts.ingest(%s, %s)", (episode(ref), Jsonb(claims)))
+
+
+def test_a_value_recorded_and_retired_in_one_transaction_answers_no_known_instant(
+    k: Knowledge,  # noqa: F811
+) -> None:
+    p = person(k, "p")
+    with k.conn.transaction():
+        k._ctx()
+        began = k.conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
+        for ref, city in (("kyiv", "Kyiv"), ("lviv", "Lviv")):
+            k.conn.execute(
+                "SELECT pgfacts.ingest(%s, %s)", (episode(ref), Jsonb([lives(p, city, "2000-01-01")]))
+            )
+        before_commit = k.conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
+    after = k.now()
+    # Nobody outside the transaction ever saw Kyiv: no instant answers it.
+    assert k.as_of(p, "lives_in", "2000-02-01", began) == []
+    assert k.as_of(p, "lives_in", "2000-02-01", before_commit) == []
+    assert k.as_of(p, "lives_in", "2000-02-01", after) == ["Lviv"]
+    history = k.rows(
+        "SELECT object_value, recorded_at, retired_at, retired_reason "
+        "FROM pgfacts.claim_history(%s, 'lives_in') ORDER BY claim_id",
+        p,
+    )
+    assert [(h[0], h[3]) for h in history] == [("Kyiv", "superseded"), ("Lviv", None)]
+    # Kyiv was never believed: recorded and retired at the commit instant, [c, c].
+    assert history[0][1] == history[0][2] == history[1][1]
+    assert before_commit < history[1][1] <= after
+    # The purge replay rebuilds the same story, the never-visible row included.
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", p) == []
+
+
+def test_an_answer_at_a_known_instant_never_changes_after_a_later_commit(
+    db: Database,
+    k: Knowledge,  # noqa: F811
+) -> None:
+    p = person(k, "p")
+    k.ingest("kyiv", [lives(p, "Kyiv", "2000-01-01")])
+    writer = Knowledge(db)
+    begin_ingest(writer, "lviv", [lives(p, "Lviv", "2000-01-01")])  # began before x
+    x = k.now()
+    assert k.as_of(p, "lives_in", "2000-02-01", x) == ["Kyiv"]
+    assert k.as_of(p, "lives_in", "2000-02-01") == ["Kyiv"]
+    writer.conn.commit()
+    assert k.as_of(p, "lives_in", "2000-02-01", x) == ["Kyiv"]  # the same answer
+    assert k.as_of(p, "lives_in", "2000-02-01") == ["Lviv"]
+    recorded = k.one(
+        "SELECT recorded_at FROM pgfacts.as_of(%s, 'lives_in', '2000-02-01')", p
+    )
+    assert recorded > x
+    writer.conn.close()
+
+
+def test_a_reader_of_an_instant_waits_for_a_commit_stamped_before_it(
+    db: Database,
+    k: Knowledge,  # noqa: F811
+) -> None:
+    """The writer has taken its commit instant and is still committing when the reader
+    asks about a later instant: the reader waits and answers what was committed."""
+    p = person(k, "p")
+    k.ingest("kyiv", [lives(p, "Kyiv", "2000-01-01")])
+    writer = Knowledge(db)
+    reader = Knowledge(db)
+    begin_ingest(writer, "lviv", [lives(p, "Lviv", "2000-01-01")])
+    with db.admin() as admin, db.admin() as observer:
+        admin.execute("BEGIN")
+        # The stamp rewrites the retractions of its slots after reading the clock (none
+        # here, but the UPDATE takes its table lock): held there.
+        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
+        committing = Step(writer.conn.commit)
+        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+        x = k.now()  # later than the writer's commit instant
+        answer = Step(lambda: reader.as_of(p, "lives_in", "2000-02-01", x))
+        wait_until_blocked(observer, backend_pid(reader.conn), answer)
+        admin.execute("COMMIT")
+    committing.result()
+    assert answer.result() == ["Lviv"]
+    assert k.as_of(p, "lives_in", "2000-02-01", x) == ["Lviv"]
+    writer.conn.close()
+    reader.conn.close()
+
+
+def test_every_instant_a_transaction_writes_is_its_commit_instant(
+    db: Database,
+    k: Knowledge,  # noqa: F811
+) -> None:
+    p = person(k, "p")
+    q = person(k, "q")
+    kept = k.ingest("kept", [lives(q, "Oslo", "2000-01-01")])["outcomes"][0]["claim_id"]
+    with k.conn.transaction():
+        k._ctx()
+        k.conn.execute(
+            "SELECT pgfacts.ingest(%s, %s)", (episode("one"), Jsonb([lives(p, "Rome", "2000-01-01")]))
+        )
+        k.conn.execute("SELECT pgfacts.retract(%s)", (kept,))
+        before_commit = k.conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
+    with db.admin() as admin:
+        instants = admin.execute(
+            "SELECT (SELECT written_at FROM pgfacts_internal.episodes WHERE source_ref = 'one'), "
+            "(SELECT lower(system_time) FROM pgfacts_internal.claims WHERE object_value = '\"Rome\"'), "
+            "(SELECT added_at FROM pgfacts_internal.claim_sources s JOIN pgfacts_internal.claims c "
+            "   USING (tenant, claim_id) WHERE c.object_value = '\"Rome\"'), "
+            "(SELECT upper(system_time) FROM pgfacts_internal.claims WHERE claim_id = %s), "
+            "(SELECT retracted_at FROM pgfacts_internal.retractions WHERE claim_id = %s), "
+            "(SELECT count(*) FROM pgfacts_internal.knowledge_pending_writes)",
+            (kept, kept),
+        ).fetchone()
+    assert instants is not None
+    assert instants[5] == 0  # the notes are gone with the commit
+    assert len(set(instants[:5])) == 1  # one instant for everything the transaction wrote
+    assert instants[0] > before_commit
+    # A restore in its own transaction: recorded at its own commit, after the retraction.
+    k.one("SELECT pgfacts.restore(%s)", kept)
+    restored = k.rows(
+        "SELECT recorded_at FROM pgfacts.claim_history(%s, 'lives_in') WHERE retired_at IS NULL",
+        q,
+    )
+    assert restored[0][0] > instants[4]
+    assert k.as_of(q, "lives_in", "2000-02-01", instants[4]) == []
+    assert k.as_of(q, "lives_in", "2000-02-01") == ["Oslo"]
+
+
+def test_a_rolled_back_write_leaves_no_note(db: Database, k: Knowledge) -> None:  # noqa: F811
+    p = person(k, "p")
+    writer = Knowledge(db)
+    begin_ingest(writer, "gone", [lives(p, "Gone", "2000-01-01")])
+    writer.conn.rollback()
+    writer.conn.close()
+    with db.admin() as admin:
+        pending = admin.execute("SELECT count(*) FROM pgfacts_internal.knowledge_pending_writes")
+        assert pending.fetchone() == (0,)
+    assert k.as_of(p, "lives_in", "2000-02-01") == []
