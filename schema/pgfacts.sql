@@ -82,12 +82,11 @@ CREATE TABLE pgfacts_internal.claims (
     retired_reason text,
     superseded_by bigint,
     copied_from bigint,
-    search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, ((COALESCE(text, ''::text) || ' '::text) || COALESCE((object_value #>> '{}'::text[]), ''::text)))) STORED,
     search_doc tsvector,
     CONSTRAINT claims_confidence_range CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
     CONSTRAINT claims_object_entity_fkey FOREIGN KEY (tenant, object_entity_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_object_present CHECK (((object_value IS NOT NULL) OR (object_entity_id IS NOT NULL))),
-    CONSTRAINT claims_one_live_value EXCLUDE USING gist (tenant WITH =, subject_id WITH =, predicate WITH =, valid WITH &&) WHERE (((cardinality = 'one'::text) AND upper_inf(system_time))),
+    CONSTRAINT claims_one_live_value EXCLUDE USING gist (tenant WITH =, subject_id WITH =, predicate WITH =, valid WITH &&) WHERE (((cardinality = 'one'::text) AND (retired_reason IS NULL))),
     CONSTRAINT claims_pkey PRIMARY KEY (tenant, claim_id),
     CONSTRAINT claims_predicate_fkey FOREIGN KEY (tenant, predicate) REFERENCES pgfacts_internal.predicates(tenant, name),
     CONSTRAINT claims_retired_reason_check CHECK ((retired_reason = ANY (ARRAY['superseded'::text, 'replaced'::text, 'retracted'::text, 'source_changed'::text, 'outranked'::text]))),
@@ -95,12 +94,11 @@ CREATE TABLE pgfacts_internal.claims (
     CONSTRAINT claims_subject_fkey FOREIGN KEY (tenant, subject_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_system_time_not_empty CHECK ((NOT isempty(system_time))),
     CONSTRAINT claims_valid_not_empty CHECK ((NOT isempty(valid)))
-);
+) WITH (fillfactor=85);
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
 CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (search_doc);
-CREATE INDEX claims_search_idx ON pgfacts_internal.claims USING gin (search_vector);
 CREATE INDEX claims_tenant_slot_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate, claim_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));

@@ -355,11 +355,12 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
 
 
 def check_history_invariants(k: Knowledge, who: int) -> None:
-    # Believed versions (outranked rows never were) of the one slot, per valid instant.
+    # Believed versions of the one slot, per valid instant. A row stored as [t, t] never
+    # was: outranked, or recorded and retired by one transaction.
     rows = k.rows(
         "SELECT valid, lower(system_time), upper(system_time), retired_reason "
         "FROM pgfacts_internal.claims WHERE subject_id = %s AND predicate = 'lives_in' "
-        "AND retired_reason IS DISTINCT FROM 'outranked' ORDER BY lower(system_time), claim_id",
+        "AND NOT upper_inc(system_time) ORDER BY lower(system_time), claim_id",
         who,
     )
     for t in INSTANTS:

@@ -39,7 +39,8 @@ def test_a_value_recorded_and_retired_in_one_transaction_answers_no_known_instan
         began = k.conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
         for ref, city in (("kyiv", "Kyiv"), ("lviv", "Lviv")):
             k.conn.execute(
-                "SELECT pgfacts.ingest(%s, %s)", (episode(ref), Jsonb([lives(p, city, "2000-01-01")]))
+                "SELECT pgfacts.ingest(%s, %s)",
+                (episode(ref), Jsonb([lives(p, city, "2000-01-01")])),
             )
         before_commit = k.conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
     after = k.now()
@@ -74,9 +75,7 @@ def test_an_answer_at_a_known_instant_never_changes_after_a_later_commit(
     writer.conn.commit()
     assert k.as_of(p, "lives_in", "2000-02-01", x) == ["Kyiv"]  # the same answer
     assert k.as_of(p, "lives_in", "2000-02-01") == ["Lviv"]
-    recorded = k.one(
-        "SELECT recorded_at FROM pgfacts.as_of(%s, 'lives_in', '2000-02-01')", p
-    )
+    recorded = k.one("SELECT recorded_at FROM pgfacts.as_of(%s, 'lives_in', '2000-02-01')", p)
     assert recorded > x
     writer.conn.close()
 
@@ -120,14 +119,16 @@ def test_every_instant_a_transaction_writes_is_its_commit_instant(
     with k.conn.transaction():
         k._ctx()
         k.conn.execute(
-            "SELECT pgfacts.ingest(%s, %s)", (episode("one"), Jsonb([lives(p, "Rome", "2000-01-01")]))
+            "SELECT pgfacts.ingest(%s, %s)",
+            (episode("one"), Jsonb([lives(p, "Rome", "2000-01-01")])),
         )
         k.conn.execute("SELECT pgfacts.retract(%s)", (kept,))
         before_commit = k.conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
     with db.admin() as admin:
         instants = admin.execute(
             "SELECT (SELECT written_at FROM pgfacts_internal.episodes WHERE source_ref = 'one'), "
-            "(SELECT lower(system_time) FROM pgfacts_internal.claims WHERE object_value = '\"Rome\"'), "
+            "(SELECT lower(system_time) FROM pgfacts_internal.claims "
+            "   WHERE object_value = '\"Rome\"'), "
             "(SELECT added_at FROM pgfacts_internal.claim_sources s JOIN pgfacts_internal.claims c "
             "   USING (tenant, claim_id) WHERE c.object_value = '\"Rome\"'), "
             "(SELECT upper(system_time) FROM pgfacts_internal.claims WHERE claim_id = %s), "

@@ -80,7 +80,6 @@ DECLARE
     stale record;
     one @schema@_internal.slot_row;
     piece tstzrange;
-    instant timestamptz;
     changes @schema@_internal.slot_row [] := '{}';
 BEGIN
     SELECT e.source_kind, e.source_ref INTO source FROM @schema@_internal.episodes AS e
@@ -128,13 +127,12 @@ BEGIN
         one := ROW(stale.claim, 'live', 0, '{}')::@schema@_internal.slot_row;
         changes := changes || @schema@_internal.retire_row(one, 'source_changed', NULL);
         -- The pieces the rest still supports, each with the lines that back it, live from
-        -- the instant the row is retired (after it began, should this write have made it).
-        instant := GREATEST(retire_at,
-                            pg_catalog.lower((stale.claim).system_time) + interval '1 microsecond');
+        -- the instant the row is retired (a row this write made is then never believed:
+        -- write_claim_changes stores it as [retire_at, retire_at]).
         FOR piece IN SELECT p FROM pg_catalog.unnest(stale.kept) AS p ORDER BY pg_catalog.lower(p) LOOP
             one.lines := ARRAY(SELECT l FROM pg_catalog.unnest(stale.lines) AS l
                                 WHERE (l.line).asserted_valid && piece);
-            changes := changes || @schema@_internal.copy_row(one, piece, instant);
+            changes := changes || @schema@_internal.copy_row(one, piece, retire_at);
         END LOOP;
     END LOOP;
     RETURN @schema@_internal.write_claim_changes(tenant, retire_at, changes);
