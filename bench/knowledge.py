@@ -438,6 +438,11 @@ def run(dsn: str, size: str) -> list[Result]:
         end_at = server_now(conn)
 
         rows = {table: relation(conn, f"pgfacts_internal.{table}") for table in TABLES}
+        conn.execute("SELECT pg_stat_force_next_flush()")
+        updates, hot_updates = conn.execute(
+            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables "
+            "WHERE relid = 'pgfacts_internal.claims'::regclass"
+        ).fetchone() or (0, 0)
         plain_rows, plain_bytes = relation(conn, "bench_plain_claims")
         floor_rows = [relation(conn, f"bench_floor_{table}") for table in FLOOR_TABLES]
         if floor_rows[1][0] != rows["claims"][0] or floor_rows[2][0] != rows["claim_sources"][0]:
@@ -587,7 +592,8 @@ def run(dsn: str, size: str) -> list[Result]:
             f"{ingest.p95 / floor.p95:.2f}x the floor's; BEGIN + set_context + "
             f"ingest + COMMIT, pipelined: one round trip; the load itself ({shape}); second "
             f"half of the load: p50 {later_half.p50:.3f} ms, p95 {later_half.p95:.3f} ms; "
-            f"outcomes: {outcomes_note}\n"
+            f"outcomes: {outcomes_note}; claim row updates {updates:,}, of which in place "
+            f"(HOT) {hot_updates:,}\n"
             f"    target: table plus indexes <= 45 MB; {total_bytes / 2**20:.1f} MB, {verdict} "
             f"(MB = 2^20 bytes); rows: claims; bytes: claims + claim_sources + episodes + "
             f"entities with indexes ({breakdown})",

@@ -87,15 +87,16 @@ DECLARE
 BEGIN
     -- Internal helpers run inside API functions as the caller (invoker), so every kind and
     -- the maintainer may execute them; PUBLIC may not. The definition-time helpers above run
-    -- as the owner only, and so do the advisory lock key functions (knowledge, 20_claim_rows:
-    -- a key hashes the install secret; only SECURITY DEFINER functions call them). The maintainer's own function keeps the grants it set itself.
+    -- as the owner only, and so do the advisory lock key functions (15_lock_keys.sql and
+    -- the *_lock_key functions built on it: a key hashes the install secret; only SECURITY
+    -- DEFINER functions call them). The maintainer's own function keeps the grants it set itself.
     FOR fn IN
         SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
          WHERE p.pronamespace = '@schema@_internal'::regnamespace
            AND p.proowner = '@schema@_owner'::regrole
     LOOP
         EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
-        IF fn::text ~ '\.(register_api|register_tool|grant_internal_functions|isolate_tenants|lock_key|slot_lock_key)\(' THEN
+        IF fn::text ~ '\.(register_api|register_tool|grant_internal_functions|isolate_tenants|[a-z_]*lock_key)\(' THEN
             EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM %s', fn,
                 @schema@_internal.kind_roles(@schema@_internal.agent_kinds()) || ', @schema@_maintainer');
         ELSE

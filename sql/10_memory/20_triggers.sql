@@ -2,12 +2,13 @@
 -- system time comes from the database clock, every change keeps the previous version,
 -- and the etag and crawl state follow content (key, value, deletion), not tags.
 --
--- System time is the writing transaction's start (now()), so everything one transaction
+-- System time is the writing transaction's instant in the tenant (fact_write_instant,
+-- 15_write_instants.sql: taken at its first fact write), so everything one transaction
 -- writes becomes known at one instant and a batch is never half-visible to known_at. A
 -- row changed twice in one transaction keeps one version: the intermediate state was
--- never visible to anyone. If a transaction that started earlier overwrites a version a
--- later one wrote, its instant is moved just past that version's start so system time
--- stays ordered.
+-- never visible to anyone. If a transaction that took its instant earlier overwrites a
+-- version a later one wrote, its instant is moved just past that version's start so
+-- system time stays ordered.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.archive_fact_version(
     version @schema@_internal.facts, known_until timestamptz
@@ -39,7 +40,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    known_at timestamptz := pg_catalog.now();
+    known_at timestamptz := @schema@_internal.fact_write_instant(NEW.tenant);
     last_known timestamptz;
 BEGIN
     -- A fact created again after a purge starts after its archived history ends.
@@ -62,7 +63,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_before_insert() IS
-'Trigger: a new fact starts its system time at the transaction''s instant, gets a fresh '
+'Trigger: a new fact starts its system time at the transaction''s write instant, gets a fresh '
 'etag, is queued for crawl and is owned by its writer.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_update()
@@ -81,12 +82,17 @@ DECLARE
         OR NEW.session_id IS DISTINCT FROM OLD.session_id;
     same_transaction boolean := false;
     known_at timestamptz;
+    instant timestamptz;
 BEGIN
-    -- Written earlier by this very transaction? Only then can its version start now().
-    IF pg_catalog.lower(OLD.system_time) = pg_catalog.now() THEN
-        SELECT f.xmin = pg_catalog.pg_current_xact_id()::xid INTO same_transaction
-          FROM @schema@_internal.facts AS f
-         WHERE f.tenant = OLD.tenant AND f.fact_id = OLD.fact_id;
+    IF version_changed THEN
+        instant := @schema@_internal.fact_write_instant(OLD.tenant);
+        -- Written earlier by this very transaction? Only then can its version start at
+        -- the same instant.
+        IF pg_catalog.lower(OLD.system_time) = instant THEN
+            SELECT f.xmin = pg_catalog.pg_current_xact_id()::xid INTO same_transaction
+              FROM @schema@_internal.facts AS f
+             WHERE f.tenant = OLD.tenant AND f.fact_id = OLD.fact_id;
+        END IF;
     END IF;
     -- Columns the write path owns: callers cannot move them.
     NEW.system_time := OLD.system_time;
@@ -98,7 +104,7 @@ BEGIN
         NEW.deleted_at := OLD.deleted_at;
     END IF;
     IF version_changed THEN
-        known_at := GREATEST(pg_catalog.now(), pg_catalog.lower(OLD.system_time));
+        known_at := GREATEST(instant, pg_catalog.lower(OLD.system_time));
         IF NOT same_transaction AND known_at = pg_catalog.lower(OLD.system_time) THEN
             known_at := known_at + interval '1 microsecond';
         END IF;
@@ -141,7 +147,9 @@ DECLARE
                                      pg_catalog.lower(OLD.system_time) + interval '1 microsecond');
 BEGIN
     -- A purge removes the current row but not its story: the last version (a tombstone)
-    -- goes to the history, closed now.
+    -- goes to the history, closed now. Only tombstones are purged, and a tombstone answers
+    -- no read at any instant, so this needs no write instant (nor its lock: the maintainer
+    -- runs purges across tenants).
     PERFORM @schema@_internal.archive_fact_version(OLD, known_at);
     RETURN OLD;
 END

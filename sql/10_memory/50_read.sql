@@ -179,7 +179,9 @@ BEGIN
         RETURN;
     END IF;
 
-    -- As of known_at: the version current then, from the history or the current row.
+    -- As of known_at: the version current then, from the history or the current row. Every
+    -- write stamped at or before known_at has ended once the writers in progress have.
+    PERFORM @schema@_internal.await_fact_writes(tenant);
     RETURN QUERY
     SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
            f.created_at, f.updated_at, f.etag

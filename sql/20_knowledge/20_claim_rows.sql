@@ -64,29 +64,6 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.assertion_of(bigint, text, jsonb, bigint) IS
 'The identity of an assertion (subject, predicate, object) for corroboration and retraction.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.lock_key(input text)
-RETURNS bigint
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-    secret text;
-BEGIN
-    -- Advisory locks are shared by every login of the database: a key must not be
-    -- computable from tenant data alone, so it hashes the install's secret too, which only
-    -- the owner reads (migration 0014). Neither this nor slot_lock_key is executable by an
-    -- agent kind (grant_internal_functions): only the SECURITY DEFINER API calls them.
-    SELECT s.secret INTO STRICT secret FROM @schema@_internal.install_secret AS s;
-    RETURN ('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.sha256(
-        pg_catalog.convert_to(secret || ':' || input, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint;
-END
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.lock_key(text) IS
-'The advisory lock key of a name: 64 bits of sha256(install secret, name); owner only.';
-
 CREATE OR REPLACE FUNCTION @schema@_internal.slot_lock_key(
     tenant text, subject text, predicate text
 ) RETURNS bigint

@@ -1,0 +1,75 @@
+-- System time of working memory. A transaction's fact writes in a tenant all carry one
+-- instant: the clock reading taken when it first writes a fact of that tenant, just after
+-- it takes the tenant's fact-writes lock in shared mode (held until it ends; writers never
+-- wait for each other on it). A reader asking about a known instant first takes the same
+-- lock in exclusive mode and releases it at once (await_fact_writes): it waits for every
+-- writer in progress, so a write stamped at or before that instant has committed or rolled
+-- back before the reader reads, and a write not yet stamped will be stamped later. An
+-- answer once given for a known instant therefore never changes.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_writes_lock_key(tenant text)
+RETURNS bigint
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN @schema@_internal.lock_key(pg_catalog.concat_ws(':', '@schema@:fact-writes', tenant));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_writes_lock_key(text) IS
+'The advisory lock a transaction writing facts of a tenant holds (shared) until it ends.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_write_instant(tenant text)
+RETURNS timestamptz
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    -- '<tenant> US <instant>' of this transaction's first fact write (a local setting, so
+    -- it ends with the transaction and is undone with a rolled-back savepoint, as the lock).
+    noted text := pg_catalog.current_setting('pgfacts.fact_write_instant', true);
+    instant timestamptz;
+BEGIN
+    IF pg_catalog.split_part(noted, pg_catalog.chr(31), 1) = tenant THEN
+        RETURN pg_catalog.split_part(noted, pg_catalog.chr(31), 2)::timestamptz;
+    END IF;
+    PERFORM pg_catalog.pg_advisory_xact_lock_shared(@schema@_internal.fact_writes_lock_key(tenant));
+    instant := pg_catalog.clock_timestamp();
+    PERFORM pg_catalog.set_config('pgfacts.fact_write_instant',
+                                  tenant || pg_catalog.chr(31) || instant::text, true);
+    RETURN instant;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_write_instant(text) IS
+'The system time of this transaction''s fact writes in a tenant: taken at its first write, '
+'under the tenant''s fact-writes lock (shared, held to the end).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.await_fact_writes(tenant text)
+RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    key bigint := @schema@_internal.fact_writes_lock_key(tenant);
+BEGIN
+    -- Session-level and released at once. The caller's next statement must take a fresh
+    -- snapshot (a VOLATILE function, READ COMMITTED).
+    IF NOT pg_catalog.pg_try_advisory_lock(key) THEN
+        PERFORM pg_catalog.pg_advisory_lock(key);
+    END IF;
+    PERFORM pg_catalog.pg_advisory_unlock(key);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.await_fact_writes(text) IS
+'Wait until every transaction writing facts of the tenant has ended; read_facts calls it '
+'before it answers for a known instant.';
