@@ -1002,6 +1002,13 @@ CREATE FUNCTION pgfacts_internal.await_fact_writes(tenant text)
 ALTER FUNCTION pgfacts_internal.await_fact_writes(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.await_fact_writes(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.await_lock_holders(key bigint, exclusive boolean)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id'::text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER

@@ -23,3 +23,33 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.lock_key(text) IS
 'The advisory lock key of a name: 64 bits of sha256(install secret, name); owner only.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.await_lock_holders(key bigint, exclusive boolean)
+RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Wait until the holders of an advisory lock that conflict with the mode asked for have
+    -- let go (transaction-level holders: until they end), then let go at once: the lock is
+    -- a barrier, never held by the waiter. The caller's next statement must take a fresh
+    -- snapshot to see what they committed (a VOLATILE function, READ COMMITTED).
+    IF exclusive THEN
+        IF NOT pg_catalog.pg_try_advisory_lock(key) THEN
+            PERFORM pg_catalog.pg_advisory_lock(key);
+        END IF;
+        PERFORM pg_catalog.pg_advisory_unlock(key);
+    ELSE
+        IF NOT pg_catalog.pg_try_advisory_lock_shared(key) THEN
+            PERFORM pg_catalog.pg_advisory_lock_shared(key);
+        END IF;
+        PERFORM pg_catalog.pg_advisory_unlock_shared(key);
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.await_lock_holders(bigint, boolean) IS
+'Wait for the conflicting holders of an advisory lock (shared or exclusive request), '
+'releasing it at once.';

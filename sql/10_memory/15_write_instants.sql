@@ -58,15 +58,10 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    key bigint := @schema@_internal.fact_writes_lock_key(tenant);
 BEGIN
-    -- Session-level and released at once. The caller's next statement must take a fresh
-    -- snapshot (a VOLATILE function, READ COMMITTED).
-    IF NOT pg_catalog.pg_try_advisory_lock(key) THEN
-        PERFORM pg_catalog.pg_advisory_lock(key);
-    END IF;
-    PERFORM pg_catalog.pg_advisory_unlock(key);
+    -- Exclusive: every fact-writing transaction of the tenant holds the lock shared.
+    PERFORM @schema@_internal.await_lock_holders(
+        @schema@_internal.fact_writes_lock_key(tenant), true);
 END
 $fn$;
 

@@ -36,17 +36,12 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    key bigint := @schema@_internal.commit_lock_key(tenant);
 BEGIN
-    -- Wait for the tenant's knowledge commits in progress (microseconds: only the stamping
-    -- phase holds the lock), never for a writer still working. Session-level and released
-    -- at once, so the reader blocks no writer for longer than this call. The caller's next
-    -- statement must take a fresh snapshot (a VOLATILE function, READ COMMITTED).
-    IF NOT pg_catalog.pg_try_advisory_lock_shared(key) THEN
-        PERFORM pg_catalog.pg_advisory_lock_shared(key);
-    END IF;
-    PERFORM pg_catalog.pg_advisory_unlock_shared(key);
+    -- The tenant's knowledge commits in progress (microseconds: only the stamping phase
+    -- holds the lock), never a writer still working; shared, so readers never wait for
+    -- each other.
+    PERFORM @schema@_internal.await_lock_holders(
+        @schema@_internal.commit_lock_key(tenant), false);
 END
 $fn$;
 
