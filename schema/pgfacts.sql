@@ -324,10 +324,10 @@ CREATE TRIGGER facts_before_delete BEFORE DELETE ON pgfacts_internal.facts FOR E
 CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_insert();
 CREATE TRIGGER facts_before_insert_statement BEFORE INSERT ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_before_insert_statement();
 CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
-CREATE TRIGGER facts_embeds_statement BEFORE INSERT ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_embeds_statement();
+CREATE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_embeds_statement();
 CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
-CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;

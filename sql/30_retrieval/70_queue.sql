@@ -147,9 +147,9 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Once per insert statement: does any tenant the writer sees (the API: its own)
-    -- embed? If not, no inserted row is queued and the row trigger does not even fire
-    -- (facts_queue_embedding_insert's WHEN), instead of asking embeds() row by row.
+    -- Once per insert or update statement: does any tenant the writer sees (the API: its
+    -- own) embed? If not, no row is queued and the row triggers do not even fire (their
+    -- WHEN), instead of asking embeds() row by row.
     PERFORM pg_catalog.set_config('pgfacts.embeds',
         CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m)
              THEN 'on' ELSE 'off' END, true);
@@ -158,10 +158,10 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_embeds_statement() IS
-'Statement trigger on facts inserts: note whether any tenant the writer sees has an '
+'Statement trigger on facts inserts and updates: note whether any tenant the writer sees has an '
 'embedding model, so rows are queued (queue_fact_embedding) only then.';
 
-CREATE OR REPLACE TRIGGER facts_embeds_statement BEFORE INSERT ON @schema@_internal.facts
+CREATE OR REPLACE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON @schema@_internal.facts
 FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.facts_embeds_statement();
 
 -- 'off' only when this statement found no model; a missing setting queues as before.
@@ -171,7 +171,8 @@ EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
 
 CREATE OR REPLACE TRIGGER facts_queue_embedding
 AFTER UPDATE OF key, value, deleted_at ON @schema@_internal.facts
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
+FOR EACH ROW WHEN (pg_catalog.current_setting('pgfacts.embeds', true) IS DISTINCT FROM 'off')
+EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
 
 CREATE OR REPLACE TRIGGER claims_queue_embedding
 AFTER INSERT OR DELETE ON @schema@_internal.claims
