@@ -208,8 +208,8 @@ def history_share(conn: psycopg.Connection[Any], operation: Any, count: int) -> 
 def retrieval_mb(sizes: tuple[Any, ...]) -> str:
     doc, search, trigram = (int(size or 0) / 2**20 for size in sizes)
     return (
-        f"{doc + search + trigram:.1f} MB (search_doc {doc:.1f} MB in the heap, "
-        f"facts_search_idx {search:.1f} MB, facts_key_trgm_idx {trigram:.1f} MB)"
+        f"{doc + search + trigram:.1f} MiB (search_doc {doc:.1f} MiB in the heap, "
+        f"facts_search_idx {search:.1f} MiB, facts_key_trgm_idx {trigram:.1f} MiB)"
     )
 
 
@@ -446,7 +446,8 @@ def run(dsn: str, size: str) -> list[Result]:
             note=f"the load itself, one batch per session ({shape}), after "
             f"{spec.shared:,} shared facts; per batch p50 / p95 {median_ms(batch_ms):.2f} / "
             f"{Result(BATCH, batch_ms).p95:.2f} ms, {PILOTSWARM['batch']}; {batch_split}; "
-            f"{splits[2]}; rows/bytes: pgfacts_internal.facts with indexes, of which retrieval "
+            f"{splits[2]}; rows/bytes: pgfacts_internal.facts with indexes "
+            f"({facts_bytes / 2**20:.1f} MiB), of which retrieval "
             f"{retrieval_mb(retrieval_bytes)}; {PILOTSWARM['size']}",
         ),
         Result(READ_BASE, read_base_ms),
