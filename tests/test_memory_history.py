@@ -94,3 +94,24 @@ def test_a_purge_notes_where_its_tenants_history_ends(db: Database) -> None:
             "FROM pgfacts_internal.fact_versions) FROM pgfacts_internal.fact_purges"
         ).fetchall()
     assert rows == [("t1", True)]
+
+
+def test_one_purge_across_tenants_notes_each_tenants_history_end(
+    call: ToolCaller, db: Database
+) -> None:
+    for tenant in ("t1", "t2"):
+        for key in ("a", "b"):
+            call("store_fact", {"key": key, "value": 1}, session="s", tenant=tenant)
+            call("delete_fact", {"key": key}, session="s", tenant=tenant)
+    with db.admin() as admin:
+        admin.execute("UPDATE pgfacts_internal.facts SET last_crawled_at = now()")
+    with db.connect("operator") as conn:  # one statement purges both tenants' tombstones
+        result = conn.execute("SELECT pgfacts.run_maintenance()").fetchone()
+    assert result is not None and result[0]["purged_tombstones"] == 4
+    with db.admin() as admin:
+        rows = admin.execute(
+            "SELECT p.tenant, p.history_until = (SELECT max(upper(v.system_time)) "
+            "FROM pgfacts_internal.fact_versions AS v WHERE v.tenant = p.tenant) "
+            "FROM pgfacts_internal.fact_purges AS p ORDER BY 1"
+        ).fetchall()
+    assert rows == [("t1", True), ("t2", True)]

@@ -52,6 +52,8 @@ BEGIN
     ON CONFLICT ON CONSTRAINT fact_purges_pkey DO UPDATE
        SET history_until = excluded.history_until
      WHERE p.history_until < excluded.history_until;
+    -- What this transaction noted last (facts_before_delete skips noting it again).
+    PERFORM pg_catalog.set_config('pgfacts.history_noted', for_tenant || ' ' || known_until, true);
 END
 $fn$;
 
@@ -203,7 +205,12 @@ BEGIN
     -- A purge removes the current row but not its story: the last version (a tombstone)
     -- goes to the history, closed now.
     PERFORM @schema@_internal.archive_fact_version(OLD, known_at);
-    PERFORM @schema@_internal.note_history_end(OLD.tenant, known_at);
+    -- A purge of many rows ends them at one instant: noted once (a rolled-back
+    -- subtransaction takes the note back with the row it noted).
+    IF pg_catalog.current_setting('pgfacts.history_noted', true)
+       IS DISTINCT FROM OLD.tenant || ' ' || known_at THEN
+        PERFORM @schema@_internal.note_history_end(OLD.tenant, known_at);
+    END IF;
     RETURN OLD;
 END
 $fn$;
