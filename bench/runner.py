@@ -77,6 +77,25 @@ def bench_database() -> Iterator[str]:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+@contextmanager
+def database_copy(dsn: str) -> Iterator[str]:
+    """A copy of the database ``dsn`` names, dropped afterwards: for measurements that change
+    the schema, which the workloads after this one must not see. No one may be connected
+    to the original while it is copied."""
+    params = conninfo_to_dict(dsn)
+    source = params["dbname"]
+    name = f"{source}_copy"
+    server = resolve_dsn()
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name} TEMPLATE {source} STRATEGY FILE_COPY")
+    params["dbname"] = name
+    try:
+        yield make_conninfo(**params)
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 def print_table(title: str, results: list[Result]) -> None:
     by_name = {r.operation: r for r in results}
     print(f"\n{title}")

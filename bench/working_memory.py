@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import itertools
 import random
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 
-from .runner import Result, timed
+from .runner import Result, database_copy, timed
 
 TENANT = "bench"
 PROJECTS = 50
@@ -78,10 +79,54 @@ SELECT k, v, tags, tstzrange(now() - interval '1 hour', now()) FROM d
 # The history part of a write: the triggers that keep the previous version (archive it,
 # and on insert find where an earlier history of the same scope key ends).
 HISTORY_FUNCTIONS = (
+    "pgfacts_internal.facts_before_insert_statement",
     "pgfacts_internal.facts_before_insert",
     "pgfacts_internal.facts_before_update",
     "pgfacts_internal.archive_fact_version",
+    "pgfacts_internal.note_history_end",
 )
+# The split (same run, at the end, in a copy of the bench database): the same operations
+# again with row level security off, then also without the retrieval layer's parts of a
+# facts write (the embedding queue triggers, the search document and its two GIN indexes).
+# History cannot be switched off (its triggers stamp every row); its share is the
+# track_functions time above.
+RLS_TABLES = (
+    "facts",
+    "fact_versions",
+    "fact_purges",
+    "sessions",
+    "settings",
+    "embedding_models",
+    "embedding_queue",
+    "embeddings",
+)
+NO_RLS = "".join(
+    f"ALTER TABLE pgfacts_internal.{t} NO FORCE ROW LEVEL SECURITY; "
+    f"ALTER TABLE pgfacts_internal.{t} DISABLE ROW LEVEL SECURITY; "
+    for t in RLS_TABLES
+)
+NO_RETRIEVAL = (
+    "ALTER TABLE pgfacts_internal.facts DISABLE TRIGGER facts_embeds_statement; "
+    "ALTER TABLE pgfacts_internal.facts DISABLE TRIGGER facts_queue_embedding_insert; "
+    "ALTER TABLE pgfacts_internal.facts DISABLE TRIGGER facts_queue_embedding; "
+    "DROP INDEX pgfacts_internal.facts_search_idx; "
+    "DROP INDEX pgfacts_internal.facts_key_trgm_idx; "
+    "ALTER TABLE pgfacts_internal.facts DROP COLUMN search_doc"
+)
+RETRIEVAL_BYTES = """
+SELECT sum(pg_column_size(search_doc)), pg_relation_size('pgfacts_internal.facts_search_idx'),
+       pg_relation_size('pgfacts_internal.facts_key_trgm_idx')
+  FROM pgfacts_internal.facts
+"""
+# PilotSwarm's own store on the same workload (issue 12: one server, Node pg, p50 / p95 ms;
+# table and indexes after the load), and the targets set against it.
+PILOTSWARM = {
+    "store": "PilotSwarm 0.73 / 1.03 ms (target p95 <= 1.13)",
+    "delete": "PilotSwarm 0.52 / 0.75 ms (target p95 <= 0.83)",
+    "batch": "PilotSwarm 3.72 / 6.01 ms per batch (target p95 <= 7.51)",
+    "read": "PilotSwarm 7.25 / 11.71 ms",
+    "size": "PilotSwarm 61.1 MB (target <= 73.3 MB)",
+}
 FUNCTION_TIMES = """
 SELECT schemaname || '.' || funcname, calls, total_time, self_time FROM pg_stat_user_functions
 """
@@ -138,9 +183,10 @@ def relation(conn: psycopg.Connection[Any], table: str) -> tuple[int, int]:
     return int(row[0]), int(row[1])
 
 
-def history_share(conn: psycopg.Connection[Any], operation: Any, count: int) -> str:
+def history_share(conn: psycopg.Connection[Any], operation: Any, count: int) -> tuple[str, float]:
     """Run ``operation`` ``count`` times with function timing on (superuser; the bench
-    database only) and say what share of the SQL time the history triggers took."""
+    database only); say what share of the SQL time the history triggers took, and return
+    their time per call (us)."""
     conn.execute("SET track_functions = 'all'")
     conn.execute("SELECT pg_stat_reset()")
     for _ in range(count):
@@ -151,10 +197,33 @@ def history_share(conn: psycopg.Connection[Any], operation: Any, count: int) -> 
     whole = times.get("pgfacts.call_tool", (count, 0.0, 0.0))[1]
     history = sum(times.get(name, (0, 0.0, 0.0))[2] for name in HISTORY_FUNCTIONS)
     if not whole:
-        return "history share: not measured"
+        return "history share: not measured", 0.0
     return (
         f"history triggers: {history / count * 1000:.0f} us of {whole / count * 1000:.0f} us "
-        f"SQL time per call ({history / whole:.0%}; track_functions over {count} calls)"
+        f"SQL time per call ({history / whole:.0%}; track_functions over {count} calls)",
+        history / count * 1000,
+    )
+
+
+def retrieval_mb(sizes: tuple[Any, ...]) -> str:
+    doc, search, trigram = (int(size or 0) / 2**20 for size in sizes)
+    return (
+        f"{doc + search + trigram:.1f} MiB (search_doc {doc:.1f} MiB in the heap, "
+        f"facts_search_idx {search:.1f} MiB, facts_key_trgm_idx {trigram:.1f} MiB)"
+    )
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) if samples else float("nan")
+
+
+def split_note(full: float, no_rls: float, bare: float, history_us: float) -> str:
+    """The p50 of one operation split into base, history, row level security, retrieval."""
+    history = history_us / 1000
+    return (
+        f"split of the p50 ({full:.3f} ms): base {bare - history:.3f}, history "
+        f"{history:.3f}, row level security {full - no_rls:+.3f}, retrieval "
+        f"{no_rls - bare:+.3f} (same run: RLS off, then retrieval off too)"
     )
 
 
@@ -211,6 +280,8 @@ def run(dsn: str, size: str) -> list[Result]:
         loaded = sessions * FACTS_PER_SESSION + spec.shared
         facts_rows, facts_bytes = relation(conn, "pgfacts_internal.facts")
         plain_rows, plain_bytes = relation(conn, "bench_plain")
+        retrieval_bytes = conn.execute(RETRIEVAL_BYTES).fetchone()
+        assert retrieval_bytes is not None
         assert facts_rows == loaded, (facts_rows, loaded)
         assert plain_rows == loaded, (plain_rows, loaded)
         row = conn.execute(
@@ -312,8 +383,8 @@ def run(dsn: str, size: str) -> list[Result]:
             index, key = next(split_keys)
             call(conn, "delete_fact", {"key": key}, context(index))
 
-        delete_split = history_share(conn, delete_again, diagnostic)
-        store_split = history_share(conn, store_one, diagnostic)
+        delete_split, delete_history = history_share(conn, delete_again, diagnostic)
+        store_split, store_history = history_share(conn, store_one, diagnostic)
 
         def store_batch() -> None:
             index = next(numbers) % sessions
@@ -323,7 +394,34 @@ def run(dsn: str, size: str) -> list[Result]:
                 facts.append(make_fact(rng, f"proj/{n % PROJECTS}/extra/{n}", n))
             call(conn, "store_fact", {"facts": facts}, context(index))
 
-        batch_split = history_share(conn, store_batch, max(5, diagnostic // 10))
+        batch_split, batch_history = history_share(conn, store_batch, max(5, diagnostic // 10))
+
+        def again() -> tuple[float, float, float]:
+            """p50 ms of a single store, a delete of it and a batch, as the database is now."""
+            first = len(stored_keys)
+            stores = timed(store_one, diagnostic)
+            own = iter(stored_keys[first:])
+
+            def delete_own() -> None:
+                index, key = next(own)
+                call(conn, "delete_fact", {"key": key}, context(index))
+
+            deletes = timed(delete_own, diagnostic)
+            batches = timed(store_batch, max(10, diagnostic // 4))
+            return median_ms(stores), median_ms(deletes), median_ms(batches)
+
+    # The split runs in a copy of the database: the workloads after this one use this one.
+    # The closures above call through the name conn, which now names the copy's connection.
+    with database_copy(dsn) as copy, psycopg.connect(copy, autocommit=True) as conn:
+        full = again()
+        conn.execute(NO_RLS)
+        no_rls = again()
+        conn.execute(NO_RETRIEVAL)
+        bare = again()
+        splits = [
+            split_note(full[i], no_rls[i], bare[i], history)
+            for i, history in enumerate((store_history, delete_history, batch_history))
+        ]
 
     shape = f"{sessions:,} sessions in {spec.trees} trees of {len(TREE)}, 5 levels deep"
     return [
@@ -333,7 +431,7 @@ def run(dsn: str, size: str) -> list[Result]:
             store_ms,
             baseline=STORE_BASE,
             note="target: p95 <= 2 ms and within 3x of the plain INSERT; fresh keys, "
-            f"existing sessions; {store_split}",
+            f"existing sessions; {store_split}; {splits[0]}; {PILOTSWARM['store']}",
         ),
         Result(
             BATCH_BASE,
@@ -349,8 +447,11 @@ def run(dsn: str, size: str) -> list[Result]:
             rows=facts_rows,
             bytes=facts_bytes,
             note=f"the load itself, one batch per session ({shape}), after "
-            f"{spec.shared:,} shared facts; rows/bytes: pgfacts_internal.facts with indexes; "
-            f"per batch: {batch_split}",
+            f"{spec.shared:,} shared facts; per batch p50 / p95 {median_ms(batch_ms):.2f} / "
+            f"{Result(BATCH, batch_ms).p95:.2f} ms, {PILOTSWARM['batch']}; {batch_split}; "
+            f"{splits[2]}; rows/bytes: pgfacts_internal.facts with indexes "
+            f"({facts_bytes / 2**20:.1f} MiB), of which retrieval "
+            f"{retrieval_mb(retrieval_bytes)}; {PILOTSWARM['size']}",
         ),
         Result(READ_BASE, read_base_ms),
         Result(
@@ -359,7 +460,7 @@ def run(dsn: str, size: str) -> list[Result]:
             baseline=READ_BASE,
             rows=round(sum(found) / len(found)),
             note=f"target: p95 <= 3 ms; from a session 5 levels down, key proj/<p>/*, tag "
-            f"{TAG}; rows: mean returned",
+            f"{TAG}; rows: mean returned; {PILOTSWARM['read']}",
         ),
         Result(DELETE_BASE, delete_base_ms),
         Result(SOFT_BASE, soft_ms, note="a tombstone, as PilotSwarm's delete writes"),
@@ -374,6 +475,7 @@ def run(dsn: str, size: str) -> list[Result]:
             DELETE,
             delete_ms,
             baseline=SOFT_HISTORY_BASE,
-            note=f"a tombstone plus a history version; {delete_split}",
+            note=f"a tombstone plus a history version; {delete_split}; {splits[1]}; "
+            f"{PILOTSWARM['delete']}",
         ),
     ]

@@ -232,6 +232,19 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FO
 GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
+CREATE TABLE pgfacts_internal.fact_purges (
+    tenant text NOT NULL,
+    history_until timestamp with time zone NOT NULL,
+    CONSTRAINT fact_purges_pkey PRIMARY KEY (tenant)
+);
+ALTER TABLE pgfacts_internal.fact_purges OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_purges ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_purges FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_purges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_purges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_purges TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_purges IS 'Per tenant, the latest instant up to which a purge (or a key change) archived the history of a scope key that has no current row';
+
 CREATE TABLE pgfacts_internal.fact_versions (
     tenant text NOT NULL,
     fact_id bigint NOT NULL,
@@ -307,10 +320,13 @@ CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL T
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER facts_before_delete BEFORE DELETE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_delete();
 CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_insert();
+CREATE TRIGGER facts_before_insert_statement BEFORE INSERT ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_before_insert_statement();
 CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
+CREATE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_embeds_statement();
 CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
-CREATE TRIGGER facts_queue_embedding AFTER INSERT OR UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
@@ -1392,6 +1408,13 @@ CREATE FUNCTION pgfacts_internal.facts_before_insert()
 ALTER FUNCTION pgfacts_internal.facts_before_insert() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.facts_before_insert_statement()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_before_insert_statement() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert_statement() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.facts_before_update()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1404,6 +1427,13 @@ CREATE FUNCTION pgfacts_internal.facts_branch(enabled boolean, by_key boolean, w
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.facts_embeds_statement()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_embeds_statement() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_embeds_statement() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_force_purge_tool(args jsonb)
     RETURNS jsonb
@@ -1614,6 +1644,13 @@ CREATE FUNCTION pgfacts_internal.normalize_session_id(session_id text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.normalize_session_id(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_session_id(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.note_history_end(for_tenant text, known_until timestamp with time zone)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.note_knowledge_write(tenant text, write_at timestamp with time zone, subjects bigint[], predicates text[], episode_id bigint)
     RETURNS void

@@ -117,3 +117,26 @@ def test_embedder_errors_become_codes(db: Database, q: Caller) -> None:
         batch_size=5,
     )
     assert report.embedded == 0 and backlog(q)["errors"] == {"1401": 5}
+
+
+def test_a_deleted_fact_leaves_the_queue_and_a_tenant_without_a_model_queues_nothing(
+    q: Caller, db: Database
+) -> None:
+    assert backlog(q)["queued"] == 5
+    q.one("SELECT pgfacts.delete_fact('doc/0', shared => true)")
+    assert backlog(q)["queued"] == 4
+    # Writes of another tenant, which has no model, are never queued: not on insert, not
+    # on an overwrite, not on a delete.
+    other = Caller(db, tenant="t2")
+    other.fact("doc/a", "first")
+    other.fact("doc/a", "second")
+    other.one("SELECT pgfacts.delete_fact('doc/a', shared => true)")
+    with db.admin() as admin:
+        queued = admin.execute(
+            "SELECT tenant, count(*) FROM pgfacts_internal.embedding_queue GROUP BY 1"
+        ).fetchall()
+    assert queued == [("t1", 4)]
+    # Once the tenant has a model, its writes are queued.
+    other.one("SELECT pgfacts.register_embedding_model('hash-16', 16)")
+    other.fact("doc/b", "third")
+    assert backlog(other)["queued"] == 1

@@ -33,6 +33,58 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.archive_fact_version(@schema@_internal.facts, timestamptz) IS
 'Keep a fact version in the history, current from its start until known_until.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.note_history_end(
+    for_tenant text, known_until timestamptz
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A scope key's history now ends at known_until with no current row behind it (a
+    -- purge). A fact created again under it must start after that: rows this statement
+    -- inserts later see the flag, later statements and other transactions fact_purges.
+    IF known_until > pg_catalog.now() THEN
+        PERFORM pg_catalog.set_config('pgfacts.history_after_now', 'on', true);
+    END IF;
+    INSERT INTO @schema@_internal.fact_purges AS p (tenant, history_until)
+    VALUES (for_tenant, known_until)
+    ON CONFLICT ON CONSTRAINT fact_purges_pkey DO UPDATE
+       SET history_until = excluded.history_until
+     WHERE p.history_until < excluded.history_until;
+    -- What this transaction noted last (facts_before_delete skips noting it again).
+    PERFORM pg_catalog.set_config('pgfacts.history_noted', for_tenant || ' ' || known_until, true);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.note_history_end(text, timestamptz) IS
+'Record that a history without a current row (a purged fact) ends at known_until, so a fact '
+'created again under its scope key starts after it (facts_before_insert).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_insert_statement()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Once per statement: has a purge ended some history after this transaction began
+    -- (by this transaction, or by one that began later and committed)? Only then can a
+    -- new row's system time have to start later than now(), and only then does
+    -- facts_before_insert look at the history, row by row.
+    PERFORM pg_catalog.set_config('pgfacts.history_after_now',
+        CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.fact_purges AS p
+                           WHERE p.history_until > pg_catalog.now())
+             THEN 'on' ELSE 'off' END, true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_before_insert_statement() IS
+'Statement trigger: note whether a purge ended some history after this transaction began, '
+'so facts_before_insert searches the history only then.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_insert()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -43,11 +95,17 @@ DECLARE
     known_at timestamptz := @schema@_internal.fact_write_instant(NEW.tenant);
     last_known timestamptz;
 BEGIN
-    -- A fact created again after a purge starts after its archived history ends.
-    SELECT pg_catalog.max(pg_catalog.upper(v.system_time)) INTO last_known
-      FROM @schema@_internal.fact_versions AS v
-     WHERE v.tenant = NEW.tenant AND v.scope_key = NEW.scope_key;
-    known_at := GREATEST(known_at, last_known);
+    -- A fact created again after a purge starts after its archived history ends. Only a
+    -- purge leaves history behind a key without a current row (an insert over a current
+    -- row becomes an update or fails), so the history is searched only when a purge ended
+    -- some after now() (facts_before_insert_statement, note_history_end); 'off' is never
+    -- assumed when the flag is missing.
+    IF pg_catalog.current_setting('pgfacts.history_after_now', true) IS DISTINCT FROM 'off' THEN
+        SELECT pg_catalog.max(pg_catalog.upper(v.system_time)) INTO last_known
+          FROM @schema@_internal.fact_versions AS v
+         WHERE v.tenant = NEW.tenant AND v.scope_key = NEW.scope_key;
+        known_at := GREATEST(known_at, last_known);
+    END IF;
     NEW.system_time := pg_catalog.tstzrange(known_at, NULL);
     NEW.created_at := known_at;
     NEW.updated_at := known_at;
@@ -63,8 +121,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_before_insert() IS
-'Trigger: a new fact starts its system time at the transaction''s write instant, gets a fresh '
-'etag, is queued for crawl and is owned by its writer.';
+'Trigger: a new fact starts its system time at the transaction''s write instant (after any purged '
+'history of its scope key), gets a fresh etag, is queued for crawl and is owned by its writer.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_before_update()
 RETURNS trigger
@@ -111,6 +169,10 @@ BEGIN
         IF NOT same_transaction THEN
             PERFORM @schema@_internal.archive_fact_version(OLD, known_at);
             NEW.system_time := pg_catalog.tstzrange(known_at, NULL);
+            IF NEW.scope_key <> OLD.scope_key THEN
+                -- The old scope key's history is left without a current row.
+                PERFORM @schema@_internal.note_history_end(OLD.tenant, known_at);
+            END IF;
         END IF;
         NEW.updated_at := pg_catalog.lower(NEW.system_time);
         IF NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN
@@ -151,12 +213,21 @@ BEGIN
     -- no read at any instant, so this needs no write instant (nor its lock: the maintainer
     -- runs purges across tenants).
     PERFORM @schema@_internal.archive_fact_version(OLD, known_at);
+    -- A purge of many rows ends them at one instant: noted once (a rolled-back
+    -- subtransaction takes the note back with the row it noted).
+    IF pg_catalog.current_setting('pgfacts.history_noted', true)
+       IS DISTINCT FROM OLD.tenant || ' ' || known_at THEN
+        PERFORM @schema@_internal.note_history_end(OLD.tenant, known_at);
+    END IF;
     RETURN OLD;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_before_delete() IS
 'Trigger: archive the last version of a fact that is hard-deleted (tombstone purge).';
+
+CREATE OR REPLACE TRIGGER facts_before_insert_statement BEFORE INSERT ON @schema@_internal.facts
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.facts_before_insert_statement();
 
 CREATE OR REPLACE TRIGGER facts_before_insert BEFORE INSERT ON @schema@_internal.facts
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_before_insert();

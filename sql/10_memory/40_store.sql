@@ -219,16 +219,21 @@ BEGIN
     END IF;
 
     -- One entry per key and scope; a session is needed (and registered) for session facts.
-    WITH input AS (
-        SELECT e.item ->> 'key' AS key,
-               coalesce((e.item ->> 'shared')::boolean, false) AS shared
-          FROM pg_catalog.jsonb_array_elements(items) AS e (item)
-    )
-    SELECT (SELECT pg_catalog.string_agg(d.key, ', ' ORDER BY d.key)
-              FROM (SELECT CASE WHEN i.shared THEN 'shared:' ELSE 'session:' END || i.key AS key
-                      FROM input AS i GROUP BY 1 HAVING pg_catalog.count(*) > 1) AS d),
-           coalesce((SELECT pg_catalog.bool_or(NOT i.shared) FROM input AS i), false)
-      INTO duplicates, needs_session;
+    -- A single fact cannot repeat itself: no query for it.
+    IF pg_catalog.jsonb_array_length(items) = 1 THEN
+        needs_session := NOT coalesce((items -> 0 ->> 'shared')::boolean, false);
+    ELSE
+        WITH input AS (
+            SELECT e.item ->> 'key' AS key,
+                   coalesce((e.item ->> 'shared')::boolean, false) AS shared
+              FROM pg_catalog.jsonb_array_elements(items) AS e (item)
+        )
+        SELECT (SELECT pg_catalog.string_agg(d.key, ', ' ORDER BY d.key)
+                  FROM (SELECT CASE WHEN i.shared THEN 'shared:' ELSE 'session:' END || i.key AS key
+                          FROM input AS i GROUP BY 1 HAVING pg_catalog.count(*) > 1) AS d),
+               coalesce((SELECT pg_catalog.bool_or(NOT i.shared) FROM input AS i), false)
+          INTO duplicates, needs_session;
+    END IF;
     IF duplicates IS NOT NULL THEN
         RAISE EXCEPTION 'the batch stores the same key in the same scope more than once'
             USING ERRCODE = '22023', DETAIL = 'repeated: ' || duplicates,

@@ -46,6 +46,8 @@ TO @schema@_tuner, @schema@_operator;
 GRANT SELECT, DELETE ON @schema@_internal.facts TO @schema@_maintainer;
 -- A purge archives each tombstone's last version.
 GRANT SELECT, INSERT ON @schema@_internal.fact_versions TO @schema@_maintainer;
+-- ... and notes where that history ends (note_history_end).
+GRANT SELECT, INSERT, UPDATE ON @schema@_internal.fact_purges TO @schema@_maintainer;
 -- Row locks (FOR UPDATE SKIP LOCKED) need an UPDATE privilege; one column is enough.
 GRANT UPDATE (last_crawled_at) ON @schema@_internal.facts TO @schema@_maintainer;
 

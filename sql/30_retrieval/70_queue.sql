@@ -140,9 +140,39 @@ COMMENT ON FUNCTION @schema@_internal.queue_claim_embedding() IS
 'Trigger on claims: queue a new claim row for embedding in the writing transaction; a '
 'purged row loses its queue entry and vectors.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_embeds_statement()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Once per insert or update statement: does any tenant the writer sees (the API: its
+    -- own) embed? If not, no row is queued and the row triggers do not even fire (their
+    -- WHEN), instead of asking embeds() row by row.
+    PERFORM pg_catalog.set_config('pgfacts.embeds',
+        CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m)
+             THEN 'on' ELSE 'off' END, true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_embeds_statement() IS
+'Statement trigger on facts inserts and updates: note whether any tenant the writer sees has an '
+'embedding model, so rows are queued (queue_fact_embedding) only then.';
+
+CREATE OR REPLACE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON @schema@_internal.facts
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.facts_embeds_statement();
+
+-- 'off' only when this statement found no model; a missing setting queues as before.
+CREATE OR REPLACE TRIGGER facts_queue_embedding_insert AFTER INSERT ON @schema@_internal.facts
+FOR EACH ROW WHEN (pg_catalog.current_setting('pgfacts.embeds', true) IS DISTINCT FROM 'off')
+EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
+
 CREATE OR REPLACE TRIGGER facts_queue_embedding
-AFTER INSERT OR UPDATE OF key, value, deleted_at ON @schema@_internal.facts
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
+AFTER UPDATE OF key, value, deleted_at ON @schema@_internal.facts
+FOR EACH ROW WHEN (pg_catalog.current_setting('pgfacts.embeds', true) IS DISTINCT FROM 'off')
+EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
 
 CREATE OR REPLACE TRIGGER claims_queue_embedding
 AFTER INSERT OR DELETE ON @schema@_internal.claims
