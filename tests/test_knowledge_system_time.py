@@ -161,3 +161,30 @@ def test_a_rolled_back_write_leaves_no_note(db: Database, k: Knowledge) -> None:
         pending = admin.execute("SELECT count(*) FROM pgfacts_internal.knowledge_pending_writes")
         assert pending.fetchone() == (0,)
     assert k.as_of(p, "lives_in", "2000-02-01") == []
+
+
+def test_polling_changes_up_to_now_loses_no_commit_being_stamped(
+    db: Database,
+    k: Knowledge,  # noqa: F811
+) -> None:
+    p = person(k, "p")
+    since = k.now()
+    writer = Knowledge(db)
+    poller = Knowledge(db)
+    begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
+    with db.admin() as admin, db.admin() as observer:
+        admin.execute("BEGIN")
+        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
+        committing = Step(writer.conn.commit)
+        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+        poll = Step(
+            lambda: poller.rows(
+                "SELECT object_value, change FROM pgfacts.changes(%s) ORDER BY changed_at", since
+            )
+        )
+        wait_until_blocked(observer, backend_pid(poller.conn), poll)
+        admin.execute("COMMIT")
+    committing.result()
+    assert poll.result() == [("Rome", "recorded")]
+    writer.conn.close()
+    poller.conn.close()
