@@ -40,6 +40,8 @@ COMMENT ON FUNCTION @schema@_internal.fact_superseded(text, text) IS
 '(episode source kind fact, source_ref its scope key) is current, and a current claim holds '
 'one of their slots.';
 
+-- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it): called once per
+-- hit, a function call of its own cost more than the lookups it makes (80 hits: 4 ms).
 CREATE OR REPLACE FUNCTION @schema@_internal.item_details(
     for_tenant text, item_kind text, item_id bigint
 ) RETURNS TABLE (
@@ -50,29 +52,34 @@ CREATE OR REPLACE FUNCTION @schema@_internal.item_details(
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT f.scope_key, f.key, f.key || ': ' || (f.value #>> '{}'), f.value, NULL::bigint, true,
+    SELECT f.scope_key, f.key, f.key OPERATOR(pg_catalog.||) ': '
+               OPERATOR(pg_catalog.||) (f.value OPERATOR(pg_catalog.#>>) '{}'),
+           f.value, NULL::bigint, true,
            @schema@_internal.fact_superseded(for_tenant, f.scope_key), NULL::timestamptz,
            NULL::timestamptz, pg_catalog.lower(f.system_time), NULL::timestamptz, NULL::text
       FROM @schema@_internal.facts AS f
-     WHERE item_kind = 'fact' AND f.tenant = for_tenant AND f.fact_id = item_id
+     WHERE item_kind OPERATOR(pg_catalog.=) 'fact' AND f.tenant OPERATOR(pg_catalog.=) for_tenant
+       AND f.fact_id OPERATOR(pg_catalog.=) item_id
     UNION ALL
-    SELECT 'claim:' || c.claim_id, c.predicate,
+    SELECT 'claim:' OPERATOR(pg_catalog.||) c.claim_id, c.predicate,
            coalesce(c.text, pg_catalog.concat_ws(' ', s.name, pg_catalog.translate(c.predicate, '_', ' '),
-                                                 coalesce(c.object_value #>> '{}', o.name))),
+                                                 coalesce(c.object_value OPERATOR(pg_catalog.#>>) '{}', o.name))),
            coalesce(c.object_value, pg_catalog.to_jsonb(o.name)), c.subject_id,
-           pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now(),
-           NOT (pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now()),
+           pg_catalog.upper_inf(c.system_time) AND c.valid OPERATOR(pg_catalog.@>) pg_catalog.now(),
+           NOT (pg_catalog.upper_inf(c.system_time) AND c.valid OPERATOR(pg_catalog.@>) pg_catalog.now()),
            pg_catalog.lower(c.valid), NULLIF(pg_catalog.upper(c.valid), 'infinity'),
            pg_catalog.lower(c.system_time),
            CASE WHEN NOT pg_catalog.upper_inf(c.system_time) THEN pg_catalog.upper(c.system_time) END,
            c.retired_reason
       FROM @schema@_internal.claims AS c
-      JOIN @schema@_internal.entities AS s ON s.tenant = c.tenant AND s.entity_id = c.subject_id
+      JOIN @schema@_internal.entities AS s
+        ON s.tenant OPERATOR(pg_catalog.=) c.tenant AND s.entity_id OPERATOR(pg_catalog.=) c.subject_id
       LEFT JOIN @schema@_internal.entities AS o
-        ON o.tenant = c.tenant AND o.entity_id = c.object_entity_id
-     WHERE item_kind = 'claim' AND c.tenant = for_tenant AND c.claim_id = item_id
+        ON o.tenant OPERATOR(pg_catalog.=) c.tenant
+       AND o.entity_id OPERATOR(pg_catalog.=) c.object_entity_id
+     WHERE item_kind OPERATOR(pg_catalog.=) 'claim' AND c.tenant OPERATOR(pg_catalog.=) for_tenant
+       AND c.claim_id OPERATOR(pg_catalog.=) item_id
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.item_details(text, text, bigint) IS
