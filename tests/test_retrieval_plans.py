@@ -89,3 +89,33 @@ def test_no_search_scans_facts_claims_or_embeddings_sequentially(db: Database) -
         assert "Index" in text, sql
         scans = re.findall(r"Seq Scan on (facts|claims|embeddings)\b", text)
         assert not scans, f"{sql}: sequential scan of {scans}\n{text}"
+    _few_facts_are_searched_exactly(db, vector)
+
+
+def _few_facts_are_searched_exactly(db: Database, vector: str) -> None:
+    """The tenant holds 24,000 embeddings, so its claims go through HNSW; the agent's own
+    session holds 1,800 facts, fewer than 3,000, so its facts are read through the session
+    index and ranked exactly: the answer is exact search's, whatever the graph would find."""
+    plans: list[str] = []
+    with db.connect("agent", autocommit=True) as conn:
+        conn.add_notice_handler(lambda n: plans.append(n.message_primary or ""))
+        with conn.transaction():
+            conn.execute("SELECT pgfacts.set_context('t1', session_id => 's1')")
+            got = conn.execute(
+                "SELECT item_id FROM pgfacts.nearest('toy-16', %s, k => 10, "
+                "item_kinds => '{fact}', scope => 'session')",
+                (vector,),
+            ).fetchall()
+    with db.admin() as admin:
+        exact = admin.execute(
+            """SELECT e.item_id FROM pgfacts_internal.embeddings AS e
+                 JOIN pgfacts_internal.facts AS f ON f.tenant = e.tenant AND f.fact_id = e.item_id
+                WHERE e.tenant = 't1' AND e.model = 'toy-16' AND e.item_kind = 'fact'
+                  AND f.session_id = 's1' AND NOT f.shared AND f.deleted_at IS NULL
+                ORDER BY e.embedding <=> %s::halfvec, e.item_id LIMIT 10""",
+            (vector,),
+        ).fetchall()
+    assert {r[0] for r in got} == {r[0] for r in exact}
+    text = "\n".join(plans)
+    assert "facts_session_key_idx" in text
+    assert "embeddings_hnsw_16" not in text, text
