@@ -1412,6 +1412,20 @@ CREATE FUNCTION pgfacts_internal.facts_tombstone_stats_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.few_embeddings(for_tenant text, model text)
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.few_embeddings(text,text) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.few_embeddings(text,text) TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.few_visible_facts(for_tenant text, with_shared boolean, sessions text[])
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.few_visible_facts(text,boolean,text[]) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.few_visible_facts(text,boolean,text[]) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1454,8 +1468,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.item_content(text,text,bigint) TO pgf
 
 CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, item_id bigint)
     RETURNS TABLE(ref text, key text, content text, value jsonb, subject_id bigint, current boolean, superseded boolean, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text)
-    LANGUAGE sql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
