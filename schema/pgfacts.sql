@@ -1540,6 +1540,13 @@ CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
 ALTER FUNCTION pgfacts_internal.model_dimension(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.named_year(detected jsonb)
+    RETURNS tstzrange
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.named_year(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.named_year(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.negation_query()
     RETURNS tsquery
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -1744,12 +1751,12 @@ CREATE FUNCTION pgfacts_internal.search_access(scope text, OUT kind text, OUT wi
 ALTER FUNCTION pgfacts_internal.search_access(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.search_access(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text)
+CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
     RETURNS jsonb
