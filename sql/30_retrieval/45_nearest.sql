@@ -54,10 +54,12 @@ DECLARE
                   WHERE y.tenant = f.tenant AND y.model = $2 AND y.item_kind = 'fact'
                     AND y.item_id = f.fact_id LIMIT 1) AS e$v$;
 BEGIN
-    -- Relaxed order: each branch oversamples twice and the result is sorted again. The
-    -- search list is half again as long as that, so that rows the filters drop seldom send
-    -- the scan on to a second, costlier round.
-    PERFORM pg_catalog.set_config('hnsw.ef_search', least(greatest(lim * 3, 100), 1000)::text, true);
+    -- Relaxed order: each branch oversamples (by lim, at most 50 rows: a deeper list, as
+    -- search's, needs its order less exactly) and the result is sorted again. The search
+    -- list is half again as long as that, so that rows the filters drop seldom send the
+    -- scan on to a second, costlier round.
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+        least(greatest((lim + least(lim, 50)) * 3 / 2, 100), 1000)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT h.item_kind, h.item_id, h.similarity FROM (
           (SELECT 'fact'::text AS item_kind, e.item_id, (1 - (%1$s))::real AS similarity
@@ -68,7 +70,7 @@ BEGIN
               AND ($12::text[] IS NULL OR f.tags @> $12)
               AND ($16::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $16)
               AND NOT ($17::text = 'fact' AND e.item_id = $18)
-            ORDER BY %1$s LIMIT $19 * 2)
+            ORDER BY %1$s LIMIT $19 + least($19, 50))
           UNION ALL
           (SELECT 'claim'::text, e.item_id, (1 - (%3$s))::real
              FROM @schema@_internal.embeddings AS e
@@ -78,7 +80,7 @@ BEGIN
               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
                                                   $14, $15, $16)
               AND NOT ($17::text = 'claim' AND e.item_id = $18)
-            ORDER BY %3$s LIMIT $19 * 2)) AS h
+            ORDER BY %3$s LIMIT $19 + least($19, 50))) AS h
          ORDER BY h.similarity DESC, h.item_kind, h.item_id
          LIMIT $19 $q$,
         CASE WHEN small OR few_facts THEN exact ELSE indexed END, dims,
@@ -96,7 +98,8 @@ COMMENT ON FUNCTION @schema@_internal.vector_candidates(
 'The lim rows nearest to query_vector (cosine) of one model that the caller may see and that '
 'are in view. Exact (recall 1) below 3000 embeddings of the tenant, and for facts also below '
 '3000 facts the caller may see (a spawn tree and the shared facts); else HNSW with iterative '
-'scan and 2x oversampling (owner only: the tenant is an argument).';
+'scan, each branch oversampled by lim (at most 50 rows) (owner only: the tenant is an '
+'argument).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.few_embeddings(for_tenant text, model text)
 RETURNS boolean
