@@ -164,11 +164,16 @@ CREATE OR REPLACE FUNCTION @schema@_internal.search_pass(
     vector_rank integer, similarity real, valid_from timestamptz, valid_to timestamptz,
     recorded_at timestamptz, retired_at timestamptz
 )
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+#variable_conflict use_column
+BEGIN
+    -- PL/pgSQL keeps this query's plan for the session; as a SQL function it was planned on
+    -- every call, which cost more than running it.
+    RETURN QUERY
     -- mode: current (superseded rows are stale and suppressed unless nothing else is left),
     -- fallback (nothing current matched: superseded rows come back marked stale),
     -- historical (suppression off), both (at least one superseded row is kept). A question
@@ -214,7 +219,8 @@ AS $fn$
       FROM ordered AS o
      ORDER BY CASE WHEN mode = 'both' AND NOT o.current AND o.pos_in_state = 1 AND o.pos > lim
                    THEN lim - 0.5 ELSE o.pos END
-     LIMIT lim
+     LIMIT lim;
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.search_pass(jsonb, integer, text, tstzrange) IS
