@@ -170,6 +170,8 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_column
+DECLARE
+    for_tenant text := @schema@_internal.context_tenant();
 BEGIN
     -- PL/pgSQL keeps this query's plan for the session; as a SQL function it was planned on
     -- every call, which cost more than running it.
@@ -191,8 +193,7 @@ BEGIN
           FROM pg_catalog.jsonb_to_recordset(hits) AS h (
                    item_kind text, item_id bigint, score double precision, text_rank integer,
                    vector_rank integer, similarity real)
-         CROSS JOIN LATERAL @schema@_internal.item_details(
-                   pg_catalog.current_setting('pgfacts.tenant'), h.item_kind, h.item_id) AS d),
+         CROSS JOIN LATERAL @schema@_internal.item_details(for_tenant, h.item_kind, h.item_id) AS d),
     -- Identical content stored twice is one hit (a fact's value, a claim's content): the
     -- row not superseded if there is one, else the better ranked, at the best score of the
     -- group (a fact that states what a claim states ranks where the claim did).
