@@ -1498,6 +1498,20 @@ CREATE FUNCTION pgfacts_internal.facts_tombstone_stats_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.few_embeddings(for_tenant text, model text)
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.few_embeddings(text,text) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.few_embeddings(text,text) TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.few_visible_facts(for_tenant text, with_shared boolean, sessions text[])
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.few_visible_facts(text,boolean,text[]) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.few_visible_facts(text,boolean,text[]) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1519,7 +1533,7 @@ ALTER FUNCTION pgfacts_internal.intent_guidance(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_guidance(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.intent_markers()
-    RETURNS TABLE(pattern text, side text, signal text, weight real)
+    RETURNS TABLE(pattern text, side text, signal text, weight real, words text[])
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.intent_markers() OWNER TO pgfacts_owner;
@@ -1540,8 +1554,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.item_content(text,text,bigint) TO pgf
 
 CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, item_id bigint)
     RETURNS TABLE(ref text, key text, content text, value jsonb, subject_id bigint, current boolean, superseded boolean, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text)
-    LANGUAGE sql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1623,6 +1636,13 @@ CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants times
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.named_year(detected jsonb)
+    RETURNS tstzrange
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.named_year(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.named_year(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.negation_query()
     RETURNS tsquery
@@ -1842,12 +1862,12 @@ CREATE FUNCTION pgfacts_internal.search_access(scope text, OUT kind text, OUT wi
 ALTER FUNCTION pgfacts_internal.search_access(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.search_access(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text)
+CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
-    LANGUAGE sql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
     RETURNS jsonb

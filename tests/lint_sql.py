@@ -38,6 +38,7 @@ INLINED_HELPERS = {
     "pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[])",
     "pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,"
     "timestamp with time zone,boolean)",
+    "pgfacts_internal.item_details(text,text,bigint)",
 }
 
 PLPGSQL_FUNCTIONS = """

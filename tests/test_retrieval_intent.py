@@ -105,3 +105,26 @@ def test_a_year_weighs_heavily_and_is_reported(db: Database) -> None:
     assert got["intent"] == "historical" and "year:2015" in got["signals"]
     got = caller.one("SELECT pgfacts.detect_intent('Where did Anna use to live?')")
     assert "hist:used to" in got["signals"] and got["confidence"] > 0.5
+
+
+def test_a_named_year_ranks_the_value_valid_then_first(db: Database) -> None:
+    m = Caller(db)
+    anna = m.entity("Anna")
+    m.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
+    for n, (city, start) in enumerate(
+        (("Kyiv", "2010-01-01"), ("Lviv", "2015-06-01"), ("Odesa", "2020-01-01"))
+    ):
+        m.ingest(
+            f"move-{n}",
+            [{"subject": anna, "predicate": "lives_in", "object": city, "valid_from": start}],
+        )
+    # Every version matches the words alike; the year decides which leads.
+    for year, city in (("2012", "Kyiv"), ("2017", "Lviv"), ("2021", "Odesa")):
+        hits = m.search(f"Where did Anna live in {year}?")
+        assert hits[0]["content"] == f"Anna lives in {city}", (year, hits)
+        assert {h["content"] for h in hits} >= {"Anna lives in Kyiv", "Anna lives in Lviv"}
+    # Two years (a span, a comparison) or none: no year is preferred.
+    named = "SELECT pgfacts_internal.named_year(pgfacts.detect_intent(%s))::text"
+    assert m.one(named, "Where did Anna live in 2012?").startswith('["2012-01-01')
+    assert m.one(named, "Where did Anna live between 2012 and 2017?") is None
+    assert m.one(named, "Where did Anna live?") is None

@@ -89,3 +89,48 @@ def test_no_search_scans_facts_claims_or_embeddings_sequentially(db: Database) -
         assert "Index" in text, sql
         scans = re.findall(r"Seq Scan on (facts|claims|embeddings)\b", text)
         assert not scans, f"{sql}: sequential scan of {scans}\n{text}"
+    _few_facts_are_searched_exactly(db, vector)
+
+
+def _few_facts_are_searched_exactly(db: Database, vector: str) -> None:
+    """The tenant holds 24,000 embeddings, so its claims go through HNSW; a session of 500
+    facts (fewer than 1,000) is read through the session index and ranked exactly: the
+    answer is exact search's, whatever the graph would find."""
+    Caller(db, session="s2").rows(
+        "SELECT pgfacts.store_facts(jsonb_agg(jsonb_build_object('key', 'small/' || i, "
+        "'value', format('fact %%s about w%%s', i, i %% 997)))) FROM generate_series(1, 500) AS i"
+    )
+    with db.admin() as admin:
+        admin.execute(
+            "INSERT INTO pgfacts_internal.embeddings (tenant, model, item_kind, item_id, "
+            "dimension, content_hash, embedding) SELECT q.tenant, 'toy-16', q.item_kind, "
+            "q.item_id, 16, q.content_hash, array(SELECT random() - 0.5 "
+            "FROM generate_series(1, 16) WHERE q.item_id > 0)::real[]::halfvec "
+            "FROM pgfacts_internal.embedding_queue q"
+        )
+        admin.execute("DELETE FROM pgfacts_internal.embedding_queue")
+        admin.execute("ANALYZE")
+    plans: list[str] = []
+    with db.connect("agent", autocommit=True) as conn:
+        conn.add_notice_handler(lambda n: plans.append(n.message_primary or ""))
+        with conn.transaction():
+            conn.execute("SELECT pgfacts.set_context('t1', session_id => 's2')")
+            got = conn.execute(
+                "SELECT item_id FROM pgfacts.nearest('toy-16', %s, k => 10, "
+                "item_kinds => '{fact}', scope => 'session')",
+                (vector,),
+            ).fetchall()
+    with db.admin() as admin:
+        exact = admin.execute(
+            """SELECT e.item_id FROM pgfacts_internal.embeddings AS e
+                 JOIN pgfacts_internal.facts AS f ON f.tenant = e.tenant AND f.fact_id = e.item_id
+                WHERE e.tenant = 't1' AND e.model = 'toy-16' AND e.item_kind = 'fact'
+                  AND f.session_id = 's2' AND NOT f.shared AND f.deleted_at IS NULL
+                ORDER BY e.embedding <=> %s::halfvec, e.item_id LIMIT 10""",
+            (vector,),
+        ).fetchall()
+    assert len(got) == 10
+    assert {r[0] for r in got} == {r[0] for r in exact}
+    text = "\n".join(plans)
+    assert "facts_session_key_idx" in text
+    assert "embeddings_hnsw_16" not in text, text

@@ -26,36 +26,53 @@ SET "hnsw.max_scan_tuples" = 50000
 SET "hnsw.ef_search" = 100
 AS $fn$
 DECLARE
-    -- A small candidate set is scanned exactly (recall 1); a large one through HNSW.
-    small boolean := (SELECT pg_catalog.count(*) < 3000
-                        FROM (SELECT 1 FROM @schema@_internal.embeddings AS e
-                               WHERE e.tenant = for_tenant AND e.model = vector_candidates.model
-                               ORDER BY e.item_kind, e.item_id  -- along the primary key
-                               LIMIT 3000) AS x);
+    -- A small candidate set is scanned exactly (recall 1); a large one through HNSW: the
+    -- tenant's embeddings, and for facts also the ones the caller may see (a spawn tree).
+    small boolean := @schema@_internal.few_embeddings(for_tenant, model);
+    few_facts boolean := want_facts AND NOT every_session
+                         AND @schema@_internal.few_visible_facts(for_tenant, with_shared, sessions);
     -- The expression the HNSW index of this dimension is built on, or, for an exact scan,
-    -- one it is not (so the planner reads the tenant's rows by primary key).
-    distance text := CASE WHEN small THEN 'e.embedding OPERATOR(public.<=>) $4'
-                          ELSE pg_catalog.format(
-                              'e.embedding::public.halfvec(%s) OPERATOR(public.<=>) $4::public.halfvec(%s)',
-                              dims, dims) END;
+    -- one it is not (so the planner reads the candidates by primary key).
+    exact text := 'e.embedding OPERATOR(public.<=>) $4';
+    indexed text := pg_catalog.format(
+        'e.embedding::public.halfvec(%s) OPERATOR(public.<=>) $4::public.halfvec(%s)', dims, dims);
+    -- Facts with their embeddings: all of the tenant's, or for an exact scan of a spawn
+    -- tree the caller's, read through the session and shared indexes, each embedding by
+    -- its primary key (LIMIT 1 keeps the planner from hashing the tenant's embeddings).
+    all_facts text := $v$@schema@_internal.facts AS f
+             JOIN @schema@_internal.embeddings AS e
+               ON e.tenant = f.tenant AND e.model = $2 AND e.item_kind = 'fact'
+              AND e.item_id = f.fact_id$v$;
+    visible_facts text := $v$(SELECT x.* FROM @schema@_internal.facts AS x
+              WHERE x.tenant = $1 AND NOT x.shared AND x.deleted_at IS NULL
+                AND x.session_id = ANY ($10)
+             UNION ALL
+             SELECT x.* FROM @schema@_internal.facts AS x
+              WHERE $8 AND x.tenant = $1 AND x.shared AND x.deleted_at IS NULL) AS f
+             CROSS JOIN LATERAL (
+                 SELECT y.item_id, y.embedding, y.dimension FROM @schema@_internal.embeddings AS y
+                  WHERE y.tenant = f.tenant AND y.model = $2 AND y.item_kind = 'fact'
+                    AND y.item_id = f.fact_id LIMIT 1) AS e$v$;
 BEGIN
-    -- Relaxed order: each branch oversamples twice and the result is sorted again.
-    PERFORM pg_catalog.set_config('hnsw.ef_search', least(greatest(lim * 2, 100), 1000)::text, true);
+    -- Relaxed order: each branch oversamples (by lim, at most 50 rows: a deeper list, as
+    -- search's, needs its order less exactly) and the result is sorted again. The search
+    -- list is half again as long as that, so that rows the filters drop seldom send the
+    -- scan on to a second, costlier round.
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+        least(greatest((lim + least(lim, 50)) * 3 / 2, 100), 1000)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT h.item_kind, h.item_id, h.similarity FROM (
           (SELECT 'fact'::text AS item_kind, e.item_id, (1 - (%1$s))::real AS similarity
-             FROM @schema@_internal.embeddings AS e
-             JOIN @schema@_internal.facts AS f ON f.tenant = e.tenant AND f.fact_id = e.item_id
-            WHERE $5 AND e.tenant = $1 AND e.model = $2 AND e.dimension = %2$s
-              AND e.item_kind = 'fact' AND f.deleted_at IS NULL
+             FROM %4$s
+            WHERE $5 AND f.tenant = $1 AND e.dimension = %2$s AND f.deleted_at IS NULL
               AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $7, $8, $9, $10)
               AND ($11::text IS NULL OR pg_catalog.starts_with(f.key, $11))
               AND ($12::text[] IS NULL OR f.tags @> $12)
               AND ($16::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $16)
               AND NOT ($17::text = 'fact' AND e.item_id = $18)
-            ORDER BY %1$s LIMIT $19 * 2)
+            ORDER BY %1$s LIMIT $19 + least($19, 50))
           UNION ALL
-          (SELECT 'claim'::text, e.item_id, (1 - (%1$s))::real
+          (SELECT 'claim'::text, e.item_id, (1 - (%3$s))::real
              FROM @schema@_internal.embeddings AS e
              JOIN @schema@_internal.claims AS c ON c.tenant = e.tenant AND c.claim_id = e.item_id
             WHERE $6 AND e.tenant = $1 AND e.model = $2 AND e.dimension = %2$s
@@ -63,9 +80,12 @@ BEGIN
               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
                                                   $14, $15, $16)
               AND NOT ($17::text = 'claim' AND e.item_id = $18)
-            ORDER BY %1$s LIMIT $19 * 2)) AS h
+            ORDER BY %3$s LIMIT $19 + least($19, 50))) AS h
          ORDER BY h.similarity DESC, h.item_kind, h.item_id
-         LIMIT $19 $q$, distance, dims)
+         LIMIT $19 $q$,
+        CASE WHEN small OR few_facts THEN exact ELSE indexed END, dims,
+        CASE WHEN small THEN exact ELSE indexed END,
+        CASE WHEN few_facts THEN visible_facts ELSE all_facts END)
     USING for_tenant, model, dims, query_vector, want_facts, want_claims, kind, with_shared,
           every_session, sessions, key_prefix, want_tags, floor, history, valid_at, known_at,
           coalesce(exclude_kind, ''), coalesce(exclude_id, 0), lim;
@@ -76,8 +96,62 @@ COMMENT ON FUNCTION @schema@_internal.vector_candidates(
     text, text, integer, public.halfvec, boolean, boolean, text, boolean, boolean, text [],
     text, text [], real, boolean, timestamptz, timestamptz, text, bigint, integer) IS
 'The lim rows nearest to query_vector (cosine) of one model that the caller may see and that '
-'are in view; exact below 3000 embeddings of the tenant, else HNSW with iterative scan and '
-'2x oversampling (owner only: the tenant is an argument).';
+'are in view. Exact (recall 1) below 3000 embeddings of the tenant, and for facts also below '
+'1000 facts the caller may see (a spawn tree and the shared facts); else HNSW with iterative '
+'scan, each branch oversampled by lim (at most 50 rows) (owner only: the tenant is an '
+'argument).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.few_embeddings(for_tenant text, model text)
+RETURNS boolean
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- PL/pgSQL keeps the plan of this count for the session (a SQL function plans it per call).
+    RETURN (SELECT pg_catalog.count(*) < 3000
+              FROM (SELECT 1 FROM @schema@_internal.embeddings AS e
+                     WHERE e.tenant = for_tenant AND e.model = few_embeddings.model
+                     ORDER BY e.item_kind, e.item_id  -- along the primary key
+                     LIMIT 3000) AS x);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.few_embeddings(text, text) IS
+'Whether the tenant holds fewer than 3000 embeddings of model, so an exact scan beats the '
+'index (the searcher''s, inside vector_candidates).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.few_visible_facts(
+    for_tenant text, with_shared boolean, sessions text []
+) RETURNS boolean
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- The live facts of the caller's sessions (a task agent's spawn tree) and, when it sees
+    -- them, the shared ones, counted along their partial indexes up to 1000. Fewer are
+    -- ranked exactly at less cost than a filtered graph walk (501 facts of 56,000 rows at
+    -- 1024 dimensions: 4.3 against 6.7 ms); more, exactly, cost more (1,224 shared facts at
+    -- 384: 4 ms more), and a filter that keeps that many rows loses few in the graph.
+    RETURN (SELECT pg_catalog.count(*) < 1000
+              FROM (SELECT 1 FROM @schema@_internal.facts AS f
+                     WHERE f.tenant = for_tenant AND NOT f.shared AND f.deleted_at IS NULL
+                       AND f.session_id = ANY (sessions)
+                    UNION ALL
+                    SELECT 1 FROM @schema@_internal.facts AS f
+                     WHERE with_shared AND f.tenant = for_tenant AND f.shared
+                       AND f.deleted_at IS NULL
+                    LIMIT 1000) AS x);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.few_visible_facts(text, boolean, text []) IS
+'Whether the caller sees fewer than 1000 live facts (of sessions, plus the shared ones when '
+'with_shared), so an exact scan of them beats the index (the searcher''s, inside '
+'vector_candidates).';
 
 SET LOCAL ROLE @schema@_owner;
 

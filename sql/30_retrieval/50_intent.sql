@@ -2,59 +2,102 @@
 -- how it changed? Scored from separate historical, present and change markers; an explicit
 -- year weighs heavily. The signals that fired are returned for the retrieval trace.
 
-CREATE OR REPLACE FUNCTION @schema@_internal.intent_markers()
-RETURNS TABLE (pattern text, side text, signal text, weight real)
+-- The words column is new (a changed result type): replace the function whole.
+DROP FUNCTION IF EXISTS @schema@_internal.intent_markers();
+CREATE FUNCTION @schema@_internal.intent_markers()
+RETURNS TABLE (pattern text, side text, signal text, weight real, words text [])
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    -- Patterns are matched against the lower-cased question (\m, \M: word bounds).
-    SELECT m.pattern, m.side, m.signal, m.weight::real FROM (VALUES
+    -- Patterns are matched against the lower-cased question (\m, \M: word bounds). A
+    -- pattern can match only a question holding one of its words: detect_intent tries the
+    -- pattern only then. (There are more patterns than the 32 compiled regular expressions
+    -- a backend caches, and trying each in turn recompiled every one of them on every call.)
+    SELECT m.pattern, m.side, m.signal, m.weight::real, m.words::text [] FROM (VALUES
         -- "did she use to" is the question form of "used to"; "what do we use to deploy" is not.
-        ('\mused to\M|\mdid\M.*\muse to\M', 'historical', 'hist:used to', 2.5),
-        ('\m(previously|formerly)\M', 'historical', 'hist:previously', 2.5),
-        ('\mformer\M', 'historical', 'hist:former', 2),
-        ('\mback (then|when|in)\M', 'historical', 'hist:back then', 2.5),
-        ('\min the past\M', 'historical', 'hist:in the past', 2.5),
-        ('\moriginally\M', 'historical', 'hist:originally', 2.5),
-        ('\mat (that|the) time\M', 'historical', 'hist:at the time', 2),
-        ('\m(before|earlier|prior)\M', 'historical', 'hist:before', 1.5),
-        ('\mago\M', 'historical', 'hist:ago', 2.5),
-        ('\mold\M', 'historical', 'hist:old', 1.5),
-        ('\mfirst\M', 'historical', 'hist:first', 1),
-        ('\mlast (year|month|week|time)\M', 'historical', 'hist:last year', 2),
-        ('\m(was|were|did|had|lived|worked|moved)\M', 'historical', 'hist:past tense', 1),
-        ('\m(now|nowadays)\M', 'current', 'cur:now', 2.5),
-        ('\mcurrent(ly)?\M', 'current', 'cur:currently', 2.5),
-        ('\mtoday\M', 'current', 'cur:today', 2),
-        ('\mthese days\M', 'current', 'cur:these days', 2.5),
-        ('\mat (the moment|present)\M', 'current', 'cur:at the moment', 2.5),
-        ('\mpresently\M', 'current', 'cur:presently', 2.5),
-        ('\mpresent\M', 'current', 'cur:present', 2),
-        ('\mstill\M', 'current', 'cur:still', 2.5),
-        ('\m(latest|up to date|up-to-date)\M', 'current', 'cur:latest', 2),
-        ('\mthis (year|month|week)\M', 'current', 'cur:this year', 2),
-        ('\m(is|are|does|do|has|have)\M', 'current', 'cur:present tense', 0.5),
-        ('\mchang(e|ed|es|ing)\M', 'both', 'both:change', 2.5),
-        ('\mcompar(e|ed|es|ing|ison)\M', 'both', 'both:compare', 3),
-        ('\msince\M', 'both', 'both:since', 2),
-        ('\mover (time|the years)\M', 'both', 'both:over time', 3),
-        ('\mhistory\M', 'both', 'both:history', 3),
-        ('\m(evolve|evolved|evolution)\M', 'both', 'both:evolution', 3),
-        ('\m(difference|differ|different)\M', 'both', 'both:difference', 2),
-        ('\m(then and now|before and after|from .+ to .+)\M', 'both', 'both:then and now', 3),
-        ('\mno longer\M', 'both', 'both:no longer', 3),
-        ('\many ?more\M', 'both', 'both:anymore', 3),
-        ('\m(switch|switched|moved from)\M', 'both', 'both:switch', 2),
-        ('\m(replace|replaced|replacing|replacement|superseded)\M', 'both', 'both:replaced', 2.5),
-        ('\mtimeline\M', 'both', 'both:timeline', 3)
-    ) AS m (pattern, side, signal, weight)
+        ('\mused to\M|\mdid\M.*\muse to\M', 'historical', 'hist:used to', 2.5,
+         '{used,did}'),
+        ('\m(previously|formerly)\M', 'historical', 'hist:previously', 2.5,
+         '{previously,formerly}'),
+        ('\mformer\M', 'historical', 'hist:former', 2,
+         '{former}'),
+        ('\mback (then|when|in)\M', 'historical', 'hist:back then', 2.5,
+         '{back}'),
+        ('\min the past\M', 'historical', 'hist:in the past', 2.5,
+         '{past}'),
+        ('\moriginally\M', 'historical', 'hist:originally', 2.5,
+         '{originally}'),
+        ('\mat (that|the) time\M', 'historical', 'hist:at the time', 2,
+         '{time}'),
+        ('\m(before|earlier|prior)\M', 'historical', 'hist:before', 1.5,
+         '{before,earlier,prior}'),
+        ('\mago\M', 'historical', 'hist:ago', 2.5,
+         '{ago}'),
+        ('\mold\M', 'historical', 'hist:old', 1.5,
+         '{old}'),
+        ('\mfirst\M', 'historical', 'hist:first', 1,
+         '{first}'),
+        ('\mlast (year|month|week|time)\M', 'historical', 'hist:last year', 2,
+         '{last}'),
+        ('\m(was|were|did|had|lived|worked|moved)\M', 'historical', 'hist:past tense', 1,
+         '{was,were,did,had,lived,worked,moved}'),
+        ('\m(now|nowadays)\M', 'current', 'cur:now', 2.5,
+         '{now,nowadays}'),
+        ('\mcurrent(ly)?\M', 'current', 'cur:currently', 2.5,
+         '{current,currently}'),
+        ('\mtoday\M', 'current', 'cur:today', 2,
+         '{today}'),
+        ('\mthese days\M', 'current', 'cur:these days', 2.5,
+         '{days}'),
+        ('\mat (the moment|present)\M', 'current', 'cur:at the moment', 2.5,
+         '{moment,present}'),
+        ('\mpresently\M', 'current', 'cur:presently', 2.5,
+         '{presently}'),
+        ('\mpresent\M', 'current', 'cur:present', 2,
+         '{present}'),
+        ('\mstill\M', 'current', 'cur:still', 2.5,
+         '{still}'),
+        ('\m(latest|up to date|up-to-date)\M', 'current', 'cur:latest', 2,
+         '{latest,date}'),
+        ('\mthis (year|month|week)\M', 'current', 'cur:this year', 2,
+         '{this}'),
+        ('\m(is|are|does|do|has|have)\M', 'current', 'cur:present tense', 0.5,
+         '{is,are,does,do,has,have}'),
+        ('\mchang(e|ed|es|ing)\M', 'both', 'both:change', 2.5,
+         '{change,changed,changes,changing}'),
+        ('\mcompar(e|ed|es|ing|ison)\M', 'both', 'both:compare', 3,
+         '{compare,compared,compares,comparing,comparison}'),
+        ('\msince\M', 'both', 'both:since', 2,
+         '{since}'),
+        ('\mover (time|the years)\M', 'both', 'both:over time', 3,
+         '{over}'),
+        ('\mhistory\M', 'both', 'both:history', 3,
+         '{history}'),
+        ('\m(evolve|evolved|evolution)\M', 'both', 'both:evolution', 3,
+         '{evolve,evolved,evolution}'),
+        ('\m(difference|differ|different)\M', 'both', 'both:difference', 2,
+         '{difference,differ,different}'),
+        ('\m(then and now|before and after|from .+ to .+)\M', 'both', 'both:then and now', 3,
+         '{then,before,from}'),
+        ('\mno longer\M', 'both', 'both:no longer', 3,
+         '{longer}'),
+        ('\many ?more\M', 'both', 'both:anymore', 3,
+         '{anymore,any}'),
+        ('\m(switch|switched|moved from)\M', 'both', 'both:switch', 2,
+         '{switch,switched,moved}'),
+        ('\m(replace|replaced|replacing|replacement|superseded)\M', 'both', 'both:replaced', 2.5,
+         '{replace,replaced,replacing,replacement,superseded}'),
+        ('\mtimeline\M', 'both', 'both:timeline', 3,
+         '{timeline}')
+    ) AS m (pattern, side, signal, weight, words)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.intent_markers() IS
 'The markers detect_intent scores: a pattern, its side (historical, current, both), the '
-'signal name it reports and its weight.';
+'signal name it reports, its weight, and the words one of which a question must hold for '
+'the pattern to match.';
 
 CREATE OR REPLACE FUNCTION @schema@.detect_intent(query text)
 RETURNS jsonb
@@ -65,6 +108,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     q text := pg_catalog.lower(pg_catalog.replace(@schema@_internal.check_query(query), '’', ''''));
+    -- The question's words, as \m and \M bound them (letters, digits, underscore).
+    q_words text [] := pg_catalog.regexp_split_to_array(q, '[^[:alnum:]_]+');
     this_year integer := pg_catalog.date_part('year', pg_catalog.now())::integer;
     scores jsonb := '{"historical": 0, "current": 0, "both": 0}';
     signals text [] := '{}';
@@ -74,7 +119,8 @@ DECLARE
     top real;
     total real;
 BEGIN
-    FOR marker IN SELECT * FROM @schema@_internal.intent_markers() AS m WHERE q ~ m.pattern LOOP
+    FOR marker IN SELECT * FROM @schema@_internal.intent_markers() AS m
+                   WHERE m.words && q_words AND q ~ m.pattern LOOP
         scores := pg_catalog.jsonb_set(scores, ARRAY[marker.side],
             pg_catalog.to_jsonb((scores ->> marker.side)::real + marker.weight));
         signals := signals || marker.signal;

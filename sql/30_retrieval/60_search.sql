@@ -40,6 +40,8 @@ COMMENT ON FUNCTION @schema@_internal.fact_superseded(text, text) IS
 '(episode source kind fact, source_ref its scope key) is current, and a current claim holds '
 'one of their slots.';
 
+-- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it): called once per
+-- hit, a function call of its own cost more than the lookups it makes (80 hits: 4 ms).
 CREATE OR REPLACE FUNCTION @schema@_internal.item_details(
     for_tenant text, item_kind text, item_id bigint
 ) RETURNS TABLE (
@@ -50,29 +52,34 @@ CREATE OR REPLACE FUNCTION @schema@_internal.item_details(
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT f.scope_key, f.key, f.key || ': ' || (f.value #>> '{}'), f.value, NULL::bigint, true,
+    SELECT f.scope_key, f.key, f.key OPERATOR(pg_catalog.||) ': '
+               OPERATOR(pg_catalog.||) (f.value OPERATOR(pg_catalog.#>>) '{}'),
+           f.value, NULL::bigint, true,
            @schema@_internal.fact_superseded(for_tenant, f.scope_key), NULL::timestamptz,
            NULL::timestamptz, pg_catalog.lower(f.system_time), NULL::timestamptz, NULL::text
       FROM @schema@_internal.facts AS f
-     WHERE item_kind = 'fact' AND f.tenant = for_tenant AND f.fact_id = item_id
+     WHERE item_kind OPERATOR(pg_catalog.=) 'fact' AND f.tenant OPERATOR(pg_catalog.=) for_tenant
+       AND f.fact_id OPERATOR(pg_catalog.=) item_id
     UNION ALL
-    SELECT 'claim:' || c.claim_id, c.predicate,
+    SELECT 'claim:' OPERATOR(pg_catalog.||) c.claim_id, c.predicate,
            coalesce(c.text, pg_catalog.concat_ws(' ', s.name, pg_catalog.translate(c.predicate, '_', ' '),
-                                                 coalesce(c.object_value #>> '{}', o.name))),
+                                                 coalesce(c.object_value OPERATOR(pg_catalog.#>>) '{}', o.name))),
            coalesce(c.object_value, pg_catalog.to_jsonb(o.name)), c.subject_id,
-           pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now(),
-           NOT (pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now()),
+           pg_catalog.upper_inf(c.system_time) AND c.valid OPERATOR(pg_catalog.@>) pg_catalog.now(),
+           NOT (pg_catalog.upper_inf(c.system_time) AND c.valid OPERATOR(pg_catalog.@>) pg_catalog.now()),
            pg_catalog.lower(c.valid), NULLIF(pg_catalog.upper(c.valid), 'infinity'),
            pg_catalog.lower(c.system_time),
            CASE WHEN NOT pg_catalog.upper_inf(c.system_time) THEN pg_catalog.upper(c.system_time) END,
            c.retired_reason
       FROM @schema@_internal.claims AS c
-      JOIN @schema@_internal.entities AS s ON s.tenant = c.tenant AND s.entity_id = c.subject_id
+      JOIN @schema@_internal.entities AS s
+        ON s.tenant OPERATOR(pg_catalog.=) c.tenant AND s.entity_id OPERATOR(pg_catalog.=) c.subject_id
       LEFT JOIN @schema@_internal.entities AS o
-        ON o.tenant = c.tenant AND o.entity_id = c.object_entity_id
-     WHERE item_kind = 'claim' AND c.tenant = for_tenant AND c.claim_id = item_id
+        ON o.tenant OPERATOR(pg_catalog.=) c.tenant
+       AND o.entity_id OPERATOR(pg_catalog.=) c.object_entity_id
+     WHERE item_kind OPERATOR(pg_catalog.=) 'claim' AND c.tenant OPERATOR(pg_catalog.=) for_tenant
+       AND c.claim_id OPERATOR(pg_catalog.=) item_id
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.item_details(text, text, bigint) IS
@@ -147,32 +154,46 @@ COMMENT ON FUNCTION @schema@_internal.ranked_hits(
 'The lexical list and the vector list (each lim x 4 deep, access applied inside), fused by '
 'reciprocal rank: score = text_weight / (60 + text rank) + vector_weight / (60 + vector rank).';
 
+-- search_pass took no year before (a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.search_pass(jsonb, integer, text);
 CREATE OR REPLACE FUNCTION @schema@_internal.search_pass(
-    hits jsonb, lim integer, mode text
+    hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL
 ) RETURNS TABLE (
     item_kind text, item_id bigint, ref text, key text, content text, value jsonb,
     current boolean, stale boolean, score double precision, text_rank integer,
     vector_rank integer, similarity real, valid_from timestamptz, valid_to timestamptz,
     recorded_at timestamptz, retired_at timestamptz
 )
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+#variable_conflict use_column
+DECLARE
+    for_tenant text := @schema@_internal.context_tenant();
+BEGIN
+    -- PL/pgSQL keeps this query's plan for the session; as a SQL function it was planned on
+    -- every call, which cost more than running it.
+    RETURN QUERY
     -- mode: current (superseded rows are stale and suppressed unless nothing else is left),
     -- fallback (nothing current matched: superseded rows come back marked stale),
-    -- historical (suppression off), both (at least one superseded row is kept).
+    -- historical (suppression off), both (at least one superseded row is kept). A question
+    -- naming a year (in_year) prefers what is now believed to have been valid then (not a
+    -- retired version whose range a correction narrowed): such a hit scores as if a third
+    -- list had ranked it first (1 / 61), so of a slot's past values the one of that year leads.
     WITH detailed AS (
         SELECT h.item_kind, h.item_id, d.ref, d.key, d.content, d.value, d.current,
-               d.superseded, d.superseded AND mode IN ('current', 'fallback') AS stale, h.score,
+               d.superseded, d.superseded AND mode IN ('current', 'fallback') AS stale,
+               h.score + CASE WHEN d.valid_from IS NOT NULL AND d.retired_at IS NULL
+                                   AND pg_catalog.tstzrange(d.valid_from, d.valid_to) && in_year
+                              THEN 1.0 / 61 ELSE 0 END AS score,
                h.text_rank, h.vector_rank, h.similarity, d.valid_from, d.valid_to,
                d.recorded_at, d.retired_at
           FROM pg_catalog.jsonb_to_recordset(hits) AS h (
                    item_kind text, item_id bigint, score double precision, text_rank integer,
                    vector_rank integer, similarity real)
-         CROSS JOIN LATERAL @schema@_internal.item_details(
-                   pg_catalog.current_setting('pgfacts.tenant'), h.item_kind, h.item_id) AS d),
+         CROSS JOIN LATERAL @schema@_internal.item_details(for_tenant, h.item_kind, h.item_id) AS d),
     -- Identical content stored twice is one hit (a fact's value, a claim's content): the
     -- row not superseded if there is one, else the better ranked, at the best score of the
     -- group (a fact that states what a claim states ranks where the claim did).
@@ -199,13 +220,40 @@ AS $fn$
       FROM ordered AS o
      ORDER BY CASE WHEN mode = 'both' AND NOT o.current AND o.pos_in_state = 1 AND o.pos > lim
                    THEN lim - 0.5 ELSE o.pos END
-     LIMIT lim
+     LIMIT lim;
+END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.search_pass(jsonb, integer, text) IS
+COMMENT ON FUNCTION @schema@_internal.search_pass(jsonb, integer, text, tstzrange) IS
 'Shape fused hits (ranked_hits as JSON) into results: details, one hit per distinct content, '
 'stale truth marked and suppressed by mode (current | fallback | historical | both: at least '
-'one superseded row kept), best first, cut to lim.';
+'one superseded row kept), rows valid in in_year (a year the question names) scored up by '
+'1 / 61, best first, cut to lim.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.named_year(detected jsonb)
+RETURNS tstzrange
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    years integer [] := ARRAY(SELECT DISTINCT pg_catalog.substr(s.value, 6)::integer
+                                FROM pg_catalog.jsonb_array_elements_text(detected -> 'signals') AS s
+                               WHERE s.value ~ '^year:[0-9]{4}$');
+BEGIN
+    -- One year named (two would ask about a span or a comparison): that calendar year.
+    IF pg_catalog.cardinality(years) <> 1 THEN
+        RETURN NULL;
+    END IF;
+    RETURN pg_catalog.tstzrange(pg_catalog.make_date(years[1], 1, 1)::timestamptz,
+                                pg_catalog.make_date(years[1] + 1, 1, 1)::timestamptz);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.named_year(jsonb) IS
+'The calendar year a question names (detect_intent''s year signal), when it names exactly one; '
+'else NULL.';
 
 CREATE OR REPLACE FUNCTION @schema@.search(
     query text, query_vector public.vector DEFAULT NULL, model text DEFAULT NULL,
@@ -227,7 +275,10 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     access record := @schema@_internal.search_access(scope);
-    wanted text := coalesce(intent, @schema@.detect_intent(query) ->> 'intent');
+    detected jsonb := @schema@.detect_intent(query);
+    wanted text := coalesce(intent, detected ->> 'intent');
+    -- A year the question names ranks what was valid then first (unless valid_at decides).
+    in_year tstzrange := CASE WHEN valid_at IS NULL THEN @schema@_internal.named_year(detected) END;
     history boolean;
     hits jsonb;
 BEGIN
@@ -246,7 +297,8 @@ BEGIN
                    NULLIF(key_prefix, ''), tags, history, valid_at, known_at, text_weight,
                    vector_weight) AS h;
         RETURN QUERY SELECT * FROM @schema@_internal.search_pass(hits, "limit",
-            CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END);
+            CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END,
+            in_year);
         -- Suppression never empties a current answer: the superseded rows come back, stale.
         EXIT WHEN FOUND OR history;
         history := true;
@@ -263,8 +315,10 @@ COMMENT ON FUNCTION @schema@.search(
 'rank (k = 60, text_weight and vector_weight scale each list). intent (default: '
 'detect_intent(query)): current answers with rows believed and valid now and suppresses '
 'superseded ones (when nothing else matches they come back marked stale); historical adds '
-'retired versions; both keeps at least one superseded row. limit 1..100 (default 20); '
-'key_prefix and tags filter facts. Identical content is one hit. 22023 bad argument.';
+'retired versions; both keeps at least one superseded row. A question naming one year '
+'(without valid_at) ranks rows valid that year first among equals (+1 / 61). limit 1..100 '
+'(default 20); key_prefix and tags filter facts. Identical content is one hit. 22023 bad '
+'argument.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
     query text, query_vector public.vector, model text, lim integer, item_kinds text [],
