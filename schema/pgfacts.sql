@@ -740,7 +740,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.ingest(jsonb,jsonb) TO pgfacts_agent, pgfacts_
 
 CREATE FUNCTION pgfacts.nearest(model text, query_vector vector, k integer DEFAULT 10, item_kinds text[] DEFAULT '{fact,claim}'::text[], scope text DEFAULT 'accessible'::text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, include_history boolean DEFAULT false)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, content text, similarity real)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -839,7 +839,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.schema_version() TO pgfacts_agent, pgfacts_cra
 
 CREATE FUNCTION pgfacts.search(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 20, scope text DEFAULT 'accessible'::text, item_kinds text[] DEFAULT '{fact,claim}'::text[], key_prefix text DEFAULT NULL::text, tags text[] DEFAULT NULL::text[], intent text DEFAULT NULL::text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, text_weight real DEFAULT 1, vector_weight real DEFAULT 1)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -1071,13 +1071,6 @@ CREATE FUNCTION pgfacts_internal.check_key(key text, what text DEFAULT 'key'::te
 ALTER FUNCTION pgfacts_internal.check_key(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.check_known_at(known_at timestamp with time zone)
-    RETURNS void
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.check_known_at(timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_known_at(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
-
 CREATE FUNCTION pgfacts_internal.check_parent(session_id text, parent_session_id text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1092,12 +1085,12 @@ CREATE FUNCTION pgfacts_internal.check_query(query text)
 ALTER FUNCTION pgfacts_internal.check_query(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.check_search(query text, query_vector vector, model text, lim integer, item_kinds text[], known_at timestamp with time zone, text_weight real, vector_weight real)
+CREATE FUNCTION pgfacts_internal.check_search(query text, query_vector vector, model text, lim integer, item_kinds text[], text_weight real, vector_weight real)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],timestamp with time zone,real,real) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],timestamp with time zone,real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],real,real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
     RETURNS void
@@ -1882,6 +1875,13 @@ CREATE FUNCTION pgfacts_internal.setting(tenant text, name text, fallback jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.setting(text,text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.settle_known_at(tenant text, known_at timestamp with time zone)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.settle_known_at(text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.settle_known_at(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.shown(input text)
     RETURNS text

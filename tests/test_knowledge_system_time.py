@@ -188,3 +188,32 @@ def test_polling_changes_up_to_now_loses_no_commit_being_stamped(
     assert poll.result() == [("Rome", "recorded")]
     writer.conn.close()
     poller.conn.close()
+
+
+def test_search_for_a_known_instant_waits_for_a_commit_being_stamped(
+    db: Database,
+    k: Knowledge,  # noqa: F811
+) -> None:
+    p = person(k, "p")
+    writer = Knowledge(db)
+    searcher = Knowledge(db)
+    begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
+    with db.admin() as admin, db.admin() as observer:
+        admin.execute("BEGIN")
+        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
+        committing = Step(writer.conn.commit)
+        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+        x = k.now()  # later than the writer's commit instant
+        found = Step(
+            lambda: searcher.rows(
+                "SELECT value FROM pgfacts.search('Rome', item_kinds => '{claim}', "
+                "valid_at => '2000-02-01', known_at => %s)",
+                x,
+            )
+        )
+        wait_until_blocked(observer, backend_pid(searcher.conn), found)
+        admin.execute("COMMIT")
+    committing.result()
+    assert found.result() == [("Rome",)]
+    writer.conn.close()
+    searcher.conn.close()

@@ -162,7 +162,7 @@ CREATE OR REPLACE FUNCTION @schema@.nearest(
     include_history boolean DEFAULT false
 ) RETURNS TABLE (item_kind text, item_id bigint, ref text, content text, similarity real)
 LANGUAGE plpgsql
-STABLE
+VOLATILE  -- with known_at it waits for knowledge commits, then reads with a fresh snapshot
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -178,7 +178,7 @@ BEGIN
         RAISE EXCEPTION 'k must be an integer from 1 to 1000' USING ERRCODE = '22023';
     END IF;
     PERFORM @schema@_internal.check_item_kinds(item_kinds);
-    PERFORM @schema@_internal.check_known_at(known_at);
+    PERFORM @schema@_internal.settle_known_at(tenant, known_at);
     RETURN QUERY
     SELECT v.item_kind, v.item_id, i.ref, i.content, v.similarity
       FROM @schema@_internal.vector_candidates(tenant, model, dims,
@@ -217,10 +217,10 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.check_item_kinds(text []) IS
 'Raise 22023 unless item_kinds is a non-empty subset of {fact, claim}.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.check_known_at(known_at timestamptz)
+CREATE OR REPLACE FUNCTION @schema@_internal.settle_known_at(tenant text, known_at timestamptz)
 RETURNS void
 LANGUAGE plpgsql
-STABLE
+VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -229,8 +229,14 @@ BEGIN
         RAISE EXCEPTION 'known_at % is in the future', known_at
             USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
     END IF;
+    IF known_at IS NOT NULL THEN
+        -- Claims: every commit stamped at or before known_at is visible to the caller's
+        -- next statement (the knowledge commit wait, 25_commit_instants.sql).
+        PERFORM @schema@_internal.await_commits(tenant);
+    END IF;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.check_known_at(timestamptz) IS
-'Raise 22023 for a known_at in the future.';
+COMMENT ON FUNCTION @schema@_internal.settle_known_at(text, timestamptz) IS
+'Raise 22023 for a known_at in the future; for a past one, wait for the tenant''s knowledge '
+'commits being stamped, so an answer for that instant never changes.';

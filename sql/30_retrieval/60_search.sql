@@ -268,7 +268,7 @@ CREATE OR REPLACE FUNCTION @schema@.search(
     recorded_at timestamptz, retired_at timestamptz
 )
 LANGUAGE plpgsql
-STABLE
+VOLATILE  -- with known_at it waits for knowledge commits, then reads with a fresh snapshot
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -283,7 +283,8 @@ DECLARE
     hits jsonb;
 BEGIN
     PERFORM @schema@_internal.check_search(query, query_vector, model, "limit", item_kinds,
-                                           known_at, text_weight, vector_weight);
+                                           text_weight, vector_weight);
+    PERFORM @schema@_internal.settle_known_at(@schema@_internal.context_tenant(), known_at);
     IF wanted NOT IN ('current', 'historical', 'both', 'unknown') THEN
         RAISE EXCEPTION 'unknown intent %', intent
             USING ERRCODE = '22023', HINT = 'one of: current, historical, both, unknown (NULL: detect it)';
@@ -322,7 +323,7 @@ COMMENT ON FUNCTION @schema@.search(
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
     query text, query_vector public.vector, model text, lim integer, item_kinds text [],
-    known_at timestamptz, text_weight real, vector_weight real
+    text_weight real, vector_weight real
 ) RETURNS void
 LANGUAGE plpgsql
 STABLE
@@ -335,7 +336,6 @@ BEGIN
         RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
     END IF;
     PERFORM @schema@_internal.check_item_kinds(item_kinds);
-    PERFORM @schema@_internal.check_known_at(known_at);
     IF query_vector IS NOT NULL AND model IS NULL THEN
         RAISE EXCEPTION 'a query vector needs the model it was embedded with' USING ERRCODE = '22023';
     END IF;
@@ -347,6 +347,6 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_search(
-    text, public.vector, text, integer, text [], timestamptz, real, real) IS
-'Raise 22023 for a bad search argument (query length, limit, item kinds, known_at, vector '
-'without model, weights).';
+    text, public.vector, text, integer, text [], real, real) IS
+'Raise 22023 for a bad search argument (query length, limit, item kinds, vector without '
+'model, weights; known_at: settle_known_at).';
