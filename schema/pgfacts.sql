@@ -187,6 +187,7 @@ ALTER TABLE pgfacts_internal.entities FORCE ROW LEVEL SECURITY;
 CREATE INDEX entities_name_idx ON pgfacts_internal.entities USING btree (lower(name), kind, tenant);
 CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER entities_refresh_claim_documents AFTER UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.aliases IS DISTINCT FROM new.aliases))) EXECUTE FUNCTION pgfacts_internal.entity_refresh_claim_documents();
 GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.entities IS 'Things claims are about (people, services, ...)';
 
@@ -934,6 +935,13 @@ CREATE FUNCTION pgfacts.verify_slot(subject bigint, predicate text)
 ALTER FUNCTION pgfacts.verify_slot(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.verify_slot(bigint,text) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.add_entity_aliases(tenant text, entity bigint, aliases text[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.agent_kinds()
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1334,6 +1342,13 @@ CREATE FUNCTION pgfacts_internal.ensure_session(tenant text, session_id text, pa
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.entity_refresh_claim_documents()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.entity_refresh_claim_documents() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_refresh_claim_documents() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_history_tool(args jsonb)
     RETURNS jsonb

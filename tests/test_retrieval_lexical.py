@@ -121,3 +121,37 @@ def test_search_claims_floor_comes_from_the_tenant_setting(m: Caller) -> None:
     assert m.rows(
         "SELECT object_value FROM pgfacts.search_claims('oolong', min_confidence => 0.5)"
     ) == [("oolong",)]
+
+
+def test_an_alias_added_later_finds_the_claims_already_written(m: Caller) -> None:
+    anna = m.entity("Anna")
+    m.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
+    m.ingest(
+        "n1",
+        [
+            {
+                "subject": anna,
+                "predicate": "lives_in",
+                "object": "Berlin",
+                "valid_from": "2020-01-01",
+            }
+        ],
+    )
+    assert m.search("Annushka", item_kinds=["claim"]) == []
+    again = m.one(
+        "SELECT pgfacts.ensure_entity('person', 'Anna', aliases => ARRAY['Annushka', 'Annushka'])"
+    )
+    assert again == anna  # the same entity, now with the alias (once)
+    assert m.rows("SELECT aliases FROM pgfacts_internal.entities WHERE entity_id = %s", anna) == [
+        (["Annushka"],)
+    ]
+    assert [h["content"] for h in m.search("Annushka", item_kinds=["claim"])] == [
+        "Anna lives in Berlin"
+    ]
+    too_many = [f"alias {i}" for i in range(64)]
+    raises(
+        "22023", m.one, "SELECT pgfacts.ensure_entity('person', 'Anna', aliases => %s)", too_many
+    )
+    assert m.rows("SELECT aliases FROM pgfacts_internal.entities WHERE entity_id = %s", anna) == [
+        (["Annushka"],)
+    ]

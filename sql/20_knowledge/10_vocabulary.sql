@@ -82,6 +82,7 @@ BEGIN
         IF found_id IS NULL THEN
             SELECT e.entity_id INTO found_id FROM @schema@_internal.entities AS e
              WHERE e.tenant = tenant AND e.external_ref = ensure_entity.external_ref;
+            PERFORM @schema@_internal.add_entity_aliases(tenant, found_id, aliases);
         END IF;
         RETURN found_id;
     END IF;
@@ -94,6 +95,8 @@ BEGIN
         INSERT INTO @schema@_internal.entities AS e (tenant, kind, name, aliases)
         VALUES (tenant, kind, name, coalesce(aliases, '{}'))
         RETURNING e.entity_id INTO found_id;
+    ELSE
+        PERFORM @schema@_internal.add_entity_aliases(tenant, found_id, aliases);
     END IF;
     RETURN found_id;
 END
@@ -101,6 +104,40 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.ensure_entity(text, text, text [], text) IS
 'The id of the entity with this external_ref (created if new; the same ref never makes a '
-'second entity), or without a ref the one of this kind and name (case-insensitive). Kind 1 '
-'to 100 characters, name 1 to 500, at most 64 aliases of 1 to 200, external_ref at most 1024 '
-'bytes.';
+'second entity), or without a ref the one of this kind and name (case-insensitive); aliases '
+'an existing entity lacks are added to it. Kind 1 to 100 characters, name 1 to 500, at most '
+'64 aliases of 1 to 200 (in all), external_ref at most 1024 bytes.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.add_entity_aliases(
+    tenant text, entity bigint, aliases text []
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    merged text [];
+BEGIN
+    -- The entity's aliases and after them the new ones, each once; unchanged when none is new.
+    SELECT e.aliases || ARRAY(SELECT DISTINCT ON (a.alias) a.alias
+                                FROM pg_catalog.unnest(aliases) WITH ORDINALITY AS a (alias, n)
+                               WHERE NOT a.alias = ANY (e.aliases)
+                               ORDER BY a.alias, a.n)
+      INTO merged
+      FROM @schema@_internal.entities AS e
+     WHERE e.tenant = tenant AND e.entity_id = entity
+       FOR UPDATE;
+    IF pg_catalog.cardinality(merged) > 64 THEN
+        RAISE EXCEPTION 'an entity has at most 64 aliases; this would make %',
+            pg_catalog.cardinality(merged)
+            USING ERRCODE = '22023', HINT = 'see "Limits" in docs/errors.md';
+    END IF;
+    UPDATE @schema@_internal.entities AS e SET aliases = merged
+     WHERE e.tenant = tenant AND e.entity_id = entity AND e.aliases IS DISTINCT FROM merged;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.add_entity_aliases(text, bigint, text []) IS
+'Add to an entity the aliases it lacks (at most 64 in all: 22023 beyond).';

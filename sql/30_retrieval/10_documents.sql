@@ -78,3 +78,31 @@ COMMENT ON FUNCTION @schema@_internal.claims_set_search_doc() IS
 
 CREATE OR REPLACE TRIGGER claims_set_search_doc BEFORE INSERT ON @schema@_internal.claims
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.claims_set_search_doc();
+
+CREATE OR REPLACE FUNCTION @schema@_internal.entity_refresh_claim_documents()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A claim is found by its entities' names and aliases (claim_document): when they
+    -- change, every row about the entity, retired ones too, is found by the new ones.
+    UPDATE @schema@_internal.claims AS c
+       SET search_doc = @schema@_internal.document_vector(@schema@_internal.claim_document(
+               c.tenant, c.text, c.object_value, c.predicate, c.subject_id, c.object_entity_id))
+     WHERE c.tenant = NEW.tenant
+       AND (c.subject_id = NEW.entity_id OR c.object_entity_id = NEW.entity_id);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.entity_refresh_claim_documents() IS
+'Trigger: an entity''s new name or aliases rebuild the search documents of its claims.';
+
+CREATE OR REPLACE TRIGGER entities_refresh_claim_documents
+AFTER UPDATE OF name, aliases ON @schema@_internal.entities
+FOR EACH ROW
+WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.aliases IS DISTINCT FROM NEW.aliases)
+EXECUTE FUNCTION @schema@_internal.entity_refresh_claim_documents();
