@@ -1,7 +1,9 @@
 """Retrieval quality: the labelled set (bench/retrieval_set.py) asked through ``search``,
 lexical only and hybrid with the deterministic offline embedder (HashEmbedder, 384
-dimensions); recall@5, nDCG@10 per intent and the stale share of current answers. The
-timing rows are the hybrid search beside a lexical-only search of the same questions."""
+dimensions) and, when the minilm extra is installed, with the real model
+(all-MiniLM-L6-v2); recall@5, nDCG@10 per intent and the stale share of current answers.
+The timing rows are the hybrid search (HashEmbedder) beside a lexical-only search of the
+same questions."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ from typing import Any
 
 import psycopg
 
+from pgfacts import minilm
 from pgfacts.client import Context
-from pgfacts.retrieval import HashEmbedder, run_embedding_queue
+from pgfacts.retrieval import Embedder, HashEmbedder, run_embedding_queue
 
 from . import retrieval_set as rs
 from .runner import Result, timed
@@ -22,26 +25,31 @@ SIZES = {"smoke": (30, 2), "full": (320, 1)}  # memories, questions per memory
 def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
     mems = rs.build_memories(memories)
     queries = rs.build_queries(mems, per_memory)
-    embedder = HashEmbedder(384)
+    embedders: list[Embedder] = [HashEmbedder(384)]
+    if minilm.available():
+        embedders.append(minilm.MiniLMEmbedder())
     with psycopg.connect(dsn) as conn:
         labels = rs.load(conn, TENANT, mems)
         with conn.transaction():
             conn.execute(
                 "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (TENANT,)
             )
-            conn.execute(
-                "SELECT pgfacts.register_embedding_model(%s, %s)",
-                (embedder.model, embedder.dimension),
-            )
-    run_embedding_queue(embedder, Context(tenant=TENANT, agent_kind="operator"), dsn=dsn)
+            for embedder in embedders:
+                conn.execute(
+                    "SELECT pgfacts.register_embedding_model(%s, %s)",
+                    (embedder.model, embedder.dimension),
+                )
+    for embedder in embedders:
+        run_embedding_queue(embedder, Context(tenant=TENANT, agent_kind="operator"), dsn=dsn)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-    return mems, queries, labels, embedder
+    return mems, queries, labels, embedders
 
 
 def run(dsn: str, size: str) -> list[Result]:
     count, per_memory = SIZES[size]
-    mems, queries, labels, embedder = prepare(dsn, count, per_memory)
+    mems, queries, labels, embedders = prepare(dsn, count, per_memory)
+    embedder = embedders[0]
     with psycopg.connect(dsn) as conn:
         rows = conn.execute(
             "SELECT (SELECT count(*) FROM pgfacts_internal.claims WHERE tenant = %s), "
@@ -56,6 +64,11 @@ def run(dsn: str, size: str) -> list[Result]:
         rs.print_scores("retrieval quality, lexical only (baseline)", lexical)
         hybrid = rs.evaluate(conn, TENANT, mems, queries, labels, embedder)
         rs.print_scores(f"retrieval quality, hybrid ({embedder.model})", hybrid)
+        for real in embedders[1:]:
+            scores = rs.evaluate(conn, TENANT, mems, queries, labels, real)
+            rs.print_scores(f"retrieval quality, hybrid ({real.model}, a real model)", scores)
+        if len(embedders) == 1:
+            print("(the minilm extra is not installed: no run with a real model)")
         sample = queries[: min(len(queries), 100)]
         vectors = [rs.vector_literal(v) for v in embedder.embed([q.text for q in sample])]
         state = {"i": 0}

@@ -293,8 +293,8 @@ def worker_cmd(
         str,
         typer.Option(
             "--embedder",
-            help="offline (deterministic HashEmbedder), offline:DIM, or module:factory "
-            "returning an Embedder",
+            help="offline (deterministic HashEmbedder), offline:DIM, minilm (the real model "
+            "of the minilm extra), or module:factory returning an Embedder",
         ),
     ] = "offline",
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=1000)] = 64,

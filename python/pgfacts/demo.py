@@ -155,10 +155,12 @@ def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
 
 def _retrieval(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
     _section(out, "retrieval: a current and a historical question from the same memory")
-    from .retrieval import HashEmbedder, run_embedding_queue
+    from .minilm import default_embedder
+    from .retrieval import run_embedding_queue
 
     context = Context(tenant=tenant, agent_id="demo", agent_kind="operator")
-    embedder = HashEmbedder(384)  # offline and deterministic; a real model plugs in the same way
+    # The real model when the minilm extra is installed, else the deterministic one.
+    embedder = default_embedder()
     with FactStore(dsn, schema=schema, context=context) as k:
         k.define_predicate("lives_in", "one", "the city where a person lives: home, address")
         anna = k.ensure_entity("person", "Anna Kowalski")

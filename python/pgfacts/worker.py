@@ -38,16 +38,23 @@ def run_forever(
 
 
 def load_embedder(spec: str) -> Any:
-    """``offline`` / ``offline:DIM``: the deterministic HashEmbedder; ``module:factory``: a
-    callable (or class) returning an Embedder, for a configured model."""
+    """``offline`` / ``offline:DIM``: the deterministic HashEmbedder; ``minilm``: the real
+    model of the minilm extra; ``module:factory``: a callable (or class) returning an
+    Embedder, for a configured model."""
     from .retrieval import Embedder, HashEmbedder
 
+    if spec == "minilm":
+        from .minilm import MiniLMEmbedder
+
+        return MiniLMEmbedder()
     if spec == "offline" or spec.startswith("offline:"):
         _, _, dim = spec.partition(":")
         return HashEmbedder(int(dim) if dim else 384)
     module, _, name = spec.partition(":")
     if not module or not name:
-        raise ValueError(f"--embedder must be offline, offline:DIM or module:factory, not {spec!r}")
+        raise ValueError(
+            f"--embedder must be offline, offline:DIM, minilm or module:factory, not {spec!r}"
+        )
     embedder = getattr(importlib.import_module(module), name)()
     if not isinstance(embedder, Embedder):
         raise TypeError(f"{spec} did not return an Embedder (model, dimension, embed)")
