@@ -30,16 +30,17 @@ def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
         embedders.append(minilm.MiniLMEmbedder())
     with psycopg.connect(dsn) as conn:
         labels = rs.load(conn, TENANT, mems)
-        with conn.transaction():
+    # The queue holds rows, not (row, model) pairs: registering a model queues every row,
+    # and one worker empties it. So each model is registered and worked in turn.
+    for embedder in embedders:
+        with psycopg.connect(dsn) as conn, conn.transaction():
             conn.execute(
                 "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (TENANT,)
             )
-            for embedder in embedders:
-                conn.execute(
-                    "SELECT pgfacts.register_embedding_model(%s, %s)",
-                    (embedder.model, embedder.dimension),
-                )
-    for embedder in embedders:
+            conn.execute(
+                "SELECT pgfacts.register_embedding_model(%s, %s)",
+                (embedder.model, embedder.dimension),
+            )
         run_embedding_queue(embedder, Context(tenant=TENANT, agent_kind="operator"), dsn=dsn)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")

@@ -514,41 +514,45 @@ def load(conn: psycopg.Connection[Any], tenant: str, memories: list[Memory]) -> 
         conn.execute(
             "SELECT pgfacts.store_facts(%s)", (Jsonb(_distractors(len(memories) * 2, rng)),)
         )
+    context = "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')"
     for memory in memories:
         with conn.transaction():
-            conn.execute(
-                "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (tenant,)
-            )
+            conn.execute(context, (tenant,))
             person = conn.execute(
                 "SELECT pgfacts.ensure_entity('person', %s)", (memory.name,)
             ).fetchone()[0]  # type: ignore[index]
-            for predicate, versions in memory.slots.items():
-                true = memory.true_versions(predicate)
-                fact_at = memory.facts.get(predicate)
-                for version in versions:
-                    text = statement(memory, predicate, version.value)
-                    labels[text] = (memory.name, predicate, version.value)
-                    from_fact = fact_at is not None and true[fact_at] is version
-                    key = f"people/{slug(memory.name)}/{predicate}"
+        for predicate, versions in memory.slots.items():
+            true = memory.true_versions(predicate)
+            fact_at = memory.facts.get(predicate)
+            for version in versions:
+                text = statement(memory, predicate, version.value)
+                labels[text] = (memory.name, predicate, version.value)
+                from_fact = fact_at is not None and true[fact_at] is version
+                key = f"people/{slug(memory.name)}/{predicate}"
+                episode = {
+                    "source_kind": "fact" if from_fact else "note",
+                    "source_ref": f"shared:{key}" if from_fact else f"{key}/{version.year}",
+                    "content_hash": f"{version.value}-{version.mistake}",
+                    # a mistake comes from a third party; its correction from the owner
+                    "trust": "third_party" if version.mistake else "owner",
+                }
+                claim = {
+                    "subject": person,
+                    "predicate": predicate,
+                    "object": version.value,
+                    "text": text,
+                    "valid_from": f"{version.year}-01-01",
+                }
+                # Each version is learned in its own transaction, as a memory grows over
+                # time: what one transaction writes becomes known at one instant, so a
+                # story written in one holds no past belief (docs/concepts.md).
+                with conn.transaction():
+                    conn.execute(context, (tenant,))
                     if from_fact:
                         conn.execute(
                             "SELECT pgfacts.store_fact(%s, %s, shared => true)", (key, Jsonb(text))
                         )
                         labels[f"{key}: {text}"] = labels[text]
-                    episode = {
-                        "source_kind": "fact" if from_fact else "note",
-                        "source_ref": f"shared:{key}" if from_fact else f"{key}/{version.year}",
-                        "content_hash": f"{version.value}-{version.mistake}",
-                        # a mistake comes from a third party; its correction from the owner
-                        "trust": "third_party" if version.mistake else "owner",
-                    }
-                    claim = {
-                        "subject": person,
-                        "predicate": predicate,
-                        "object": version.value,
-                        "text": text,
-                        "valid_from": f"{version.year}-01-01",
-                    }
                     conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb([claim])))
     return labels
 
