@@ -10,6 +10,8 @@ what every later reader of that instant gets.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -28,6 +30,23 @@ def begin_ingest(writer: Knowledge, ref: str, claims: list[dict[str, Any]]) -> N
     writer.conn.execute("BEGIN")
     writer._ctx()
     writer.conn.execute("SELECT pgfacts.ingest(%s, %s)", (episode(ref), Jsonb(claims)))
+
+
+@contextmanager
+def commit_held_after_its_stamp(db: Database, writer: Knowledge) -> Iterator[Any]:
+    """Commit ``writer`` in the background and hold it after it has read its commit instant
+    and while it still holds the commit lock; yields an observer connection. The stamp
+    rewrites the retractions of its slots after reading the clock (none here, but the
+    UPDATE takes its table lock), so a share lock on that table holds it there."""
+    with db.admin() as admin, db.admin() as observer:
+        admin.execute("BEGIN")
+        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
+        committing = Step(writer.conn.commit)
+        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+        yield observer
+        admin.execute("COMMIT")
+    committing.result()
+    writer.conn.close()
 
 
 def test_a_value_recorded_and_retired_in_one_transaction_answers_no_known_instant(
@@ -91,21 +110,12 @@ def test_a_reader_of_an_instant_waits_for_a_commit_stamped_before_it(
     writer = Knowledge(db)
     reader = Knowledge(db)
     begin_ingest(writer, "lviv", [lives(p, "Lviv", "2000-01-01")])
-    with db.admin() as admin, db.admin() as observer:
-        admin.execute("BEGIN")
-        # The stamp rewrites the retractions of its slots after reading the clock (none
-        # here, but the UPDATE takes its table lock): held there.
-        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
-        committing = Step(writer.conn.commit)
-        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+    with commit_held_after_its_stamp(db, writer) as observer:
         x = k.now()  # later than the writer's commit instant
         answer = Step(lambda: reader.as_of(p, "lives_in", "2000-02-01", x))
         wait_until_blocked(observer, backend_pid(reader.conn), answer)
-        admin.execute("COMMIT")
-    committing.result()
     assert answer.result() == ["Lviv"]
     assert k.as_of(p, "lives_in", "2000-02-01", x) == ["Lviv"]
-    writer.conn.close()
     reader.conn.close()
 
 
@@ -172,21 +182,14 @@ def test_polling_changes_up_to_now_loses_no_commit_being_stamped(
     writer = Knowledge(db)
     poller = Knowledge(db)
     begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
-    with db.admin() as admin, db.admin() as observer:
-        admin.execute("BEGIN")
-        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
-        committing = Step(writer.conn.commit)
-        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+    with commit_held_after_its_stamp(db, writer) as observer:
         poll = Step(
             lambda: poller.rows(
                 "SELECT object_value, change FROM pgfacts.changes(%s) ORDER BY changed_at", since
             )
         )
         wait_until_blocked(observer, backend_pid(poller.conn), poll)
-        admin.execute("COMMIT")
-    committing.result()
     assert poll.result() == [("Rome", "recorded")]
-    writer.conn.close()
     poller.conn.close()
 
 
@@ -198,11 +201,7 @@ def test_search_for_a_known_instant_waits_for_a_commit_being_stamped(
     writer = Knowledge(db)
     searcher = Knowledge(db)
     begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
-    with db.admin() as admin, db.admin() as observer:
-        admin.execute("BEGIN")
-        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
-        committing = Step(writer.conn.commit)
-        wait_until_blocked(observer, backend_pid(writer.conn), committing)
+    with commit_held_after_its_stamp(db, writer) as observer:
         x = k.now()  # later than the writer's commit instant
         found = Step(
             lambda: searcher.rows(
@@ -212,8 +211,5 @@ def test_search_for_a_known_instant_waits_for_a_commit_being_stamped(
             )
         )
         wait_until_blocked(observer, backend_pid(searcher.conn), found)
-        admin.execute("COMMIT")
-    committing.result()
     assert found.result() == [("Rome",)]
-    writer.conn.close()
     searcher.conn.close()
