@@ -300,7 +300,6 @@ CREATE TABLE pgfacts_internal.facts (
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
-    CONSTRAINT facts_scope_key_key UNIQUE (tenant, scope_key),
     CONSTRAINT facts_scope_shape CHECK (((shared AND (scope_key = ('shared:'::text || key))) OR ((NOT shared) AND (session_id IS NOT NULL) AND (scope_key = ((('session:'::text || session_id) || ':'::text) || key))))),
     CONSTRAINT facts_system_time_current CHECK (((NOT isempty(system_time)) AND upper_inf(system_time)))
 );
@@ -310,9 +309,12 @@ ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
+CREATE UNIQUE INDEX facts_scope_idx ON pgfacts_internal.facts USING btree (tenant, (
+CASE
+    WHEN shared THEN ''::text
+    ELSE session_id
+END), key text_pattern_ops);
 CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (search_doc) WHERE (deleted_at IS NULL);
-CREATE INDEX facts_session_key_idx ON pgfacts_internal.facts USING btree (tenant, session_id, key text_pattern_ops) WHERE ((NOT shared) AND (deleted_at IS NULL));
-CREATE INDEX facts_shared_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
 CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (last_crawled_at IS NULL);
@@ -1369,6 +1371,12 @@ CREATE FUNCTION pgfacts_internal.fact_problem(item jsonb, kind text, session tex
 ALTER FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.fact_scope(shared boolean, session_id text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_scope(boolean,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_scope(boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text)
     RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1862,6 +1870,18 @@ CREATE FUNCTION pgfacts_internal.retract_assertion(tenant text, subject bigint, 
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.scope_key_key(scope_key text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.scope_key_key(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.scope_key_scope(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.search_access(scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record

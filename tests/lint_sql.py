@@ -39,6 +39,9 @@ INLINED_HELPERS = {
     "pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,"
     "timestamp with time zone,boolean)",
     "pgfacts_internal.item_details(text,text,bigint)",
+    "pgfacts_internal.fact_scope(boolean,text)",
+    "pgfacts_internal.scope_key_scope(text)",
+    "pgfacts_internal.scope_key_key(text)",
 }
 
 PLPGSQL_FUNCTIONS = """

@@ -132,5 +132,5 @@ def _few_facts_are_searched_exactly(db: Database, vector: str) -> None:
     assert len(got) == 10
     assert {r[0] for r in got} == {r[0] for r in exact}
     text = "\n".join(plans)
-    assert "facts_session_key_idx" in text
+    assert "facts_scope_idx" in text
     assert "embeddings_hnsw_16" not in text, text

@@ -220,6 +220,55 @@ COMMENT ON FUNCTION @schema@_internal.fact_matches(
 'Whether a fact passes read_facts'' filters: readable by the kind, key LIKE pattern, all '
 'tags, stored by session / agent (NULL filters match everything).';
 
+-- A fact's scope as the unique index facts_scope_idx holds it (migration 0021): the session
+-- a session fact belongs to, '' for a shared fact. Inlinable (no SET clause, names
+-- qualified), so a query that compares it reaches the index: its expression is this body.
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_scope(shared boolean, session_id text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE WHEN shared THEN ''::text ELSE session_id END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_scope(boolean, text) IS
+'The scope a fact is unique in (inlined): its session for a session fact, '''' when shared.';
+
+-- The two parts of a scope key, so a lookup by scope key probes facts_scope_idx. Session
+-- ids hold no ':' (check_session_id), so the split is unambiguous; anything that is not a
+-- scope key gives NULL and matches no fact.
+CREATE OR REPLACE FUNCTION @schema@_internal.scope_key_scope(scope_key text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE WHEN pg_catalog.starts_with(scope_key, 'shared:') THEN ''::text
+                WHEN pg_catalog.starts_with(scope_key, 'session:')
+                THEN NULLIF(pg_catalog.split_part(scope_key, ':', 2), '') END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.scope_key_scope(text) IS
+'The scope part of a scope key as fact_scope gives it (inlined): '''' for shared:<key>, the '
+'session for session:<id>:<key>, NULL for anything else.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.scope_key_key(scope_key text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE WHEN pg_catalog.starts_with(scope_key, 'shared:')
+                THEN pg_catalog.substr(scope_key, 8)
+                WHEN pg_catalog.starts_with(scope_key, 'session:')
+                THEN pg_catalog.substr(scope_key,
+                         pg_catalog.length(pg_catalog.split_part(scope_key, ':', 2)) + 10) END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.scope_key_key(text) IS
+'The key part of a scope key (inlined): what follows shared: or session:<id>:.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.spawn_tree(tenant text, session_id text)
 RETURNS text []
 LANGUAGE plpgsql

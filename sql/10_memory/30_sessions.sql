@@ -139,14 +139,16 @@ BEGIN
      WHERE s.tenant = ctx_tenant AND s.session_id = ANY (doomed);
     -- Facts in scope-key order, the order every writer locks them in: no deadlocks.
     PERFORM 1 FROM @schema@_internal.facts AS f
-     WHERE f.tenant = ctx_tenant AND NOT f.shared AND f.session_id = ANY (doomed)
+     WHERE f.tenant = ctx_tenant
+       AND @schema@_internal.fact_scope(f.shared, f.session_id) = ANY (doomed)
        AND f.deleted_at IS NULL
      ORDER BY f.scope_key
        FOR UPDATE;
     UPDATE @schema@_internal.facts AS f
        SET deleted_at = pg_catalog.clock_timestamp()
-     WHERE f.tenant = ctx_tenant AND NOT f.shared
-       AND f.session_id = ANY (doomed) AND f.deleted_at IS NULL;
+     WHERE f.tenant = ctx_tenant
+       AND @schema@_internal.fact_scope(f.shared, f.session_id) = ANY (doomed)
+       AND f.deleted_at IS NULL;
     GET DIAGNOSTICS tombstoned = ROW_COUNT;
     RETURN pg_catalog.jsonb_build_object(
         'sessionId', session_id,

@@ -148,7 +148,7 @@ BEGIN
          -- One lock order for every writer (and delete_session): concurrent batches
          -- touching the same keys wait for each other instead of deadlocking.
          ORDER BY 2
-        ON CONFLICT ON CONSTRAINT facts_scope_key_key DO UPDATE
+        ON CONFLICT (tenant, @schema@_internal.fact_scope(shared, session_id), key) DO UPDATE
            SET value = excluded.value, tags = excluded.tags, agent_id = excluded.agent_id,
                session_id = excluded.session_id, deleted_at = NULL,
                writer_kind = excluded.writer_kind

@@ -18,7 +18,12 @@ AS $fn$
      WHERE enabled
        AND c.tenant OPERATOR(pg_catalog.=) for_tenant
        AND c.shared OPERATOR(pg_catalog.=) want_shared
-       AND (NOT in_sessions OR c.session_id OPERATOR(pg_catalog.=) ANY (sessions))
+       -- The scope as facts_scope_idx holds it: the index the branch reads by key.
+       AND (NOT want_shared
+            OR @schema@_internal.fact_scope(c.shared, c.session_id) OPERATOR(pg_catalog.=) '')
+       AND (NOT in_sessions
+            OR @schema@_internal.fact_scope(c.shared, c.session_id)
+               OPERATOR(pg_catalog.=) ANY (sessions))
        AND c.deleted_at IS NULL
        AND (NOT by_key OR (c.key OPERATOR(pg_catalog.~>=~) head
                            AND c.key OPERATOR(pg_catalog.~<~) head_end))
@@ -263,7 +268,10 @@ BEGIN
             UNION ALL
             SELECT c.scope_key, c.value, c.tags, c.agent_id, c.etag, c.deleted_at, c.system_time
               FROM @schema@_internal.facts AS c
-             WHERE c.tenant = tenant AND c.scope_key = wanted) AS h
+             WHERE c.tenant = tenant AND c.scope_key = wanted
+               AND @schema@_internal.fact_scope(c.shared, c.session_id)
+                   = @schema@_internal.scope_key_scope(wanted)
+               AND c.key = @schema@_internal.scope_key_key(wanted)) AS h
      ORDER BY pg_catalog.lower(h.system_time);
 END
 $fn$;

@@ -40,11 +40,19 @@ BEGIN
     RETURN QUERY
     SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
            f.created_at, f.updated_at, f.etag
-      FROM (SELECT k.wanted, pg_catalog.min(k.position) AS position
+      -- One probe of facts_scope_idx per key, by the key's two parts. They are split
+      -- here, not in the join: a join condition calling functions that are not leakproof
+      -- cannot be an index condition under row level security.
+      FROM (SELECT k.wanted, pg_catalog.min(k.position) AS position,
+                   @schema@_internal.scope_key_scope(k.wanted) AS wanted_scope,
+                   @schema@_internal.scope_key_key(k.wanted) AS wanted_key
               FROM pg_catalog.unnest(scope_keys) WITH ORDINALITY AS k (wanted, position)
              WHERE k.wanted IS NOT NULL
              GROUP BY k.wanted) AS w
-      JOIN @schema@_internal.facts AS f ON f.tenant = tenant AND f.scope_key = w.wanted
+      JOIN @schema@_internal.facts AS f
+        ON f.tenant = tenant AND f.scope_key = w.wanted
+       AND @schema@_internal.fact_scope(f.shared, f.session_id) = w.wanted_scope
+       AND f.key = w.wanted_key
      WHERE f.deleted_at IS NULL
        AND @schema@_internal.readable_by(f.key, kind)
        AND (f.shared OR every_session OR f.session_id = ANY (sessions))

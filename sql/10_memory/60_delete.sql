@@ -52,6 +52,9 @@ BEGIN
         -- only a shared fact it left alone is looked at again, to say why.
         UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
          WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL
+           AND @schema@_internal.fact_scope(f.shared, f.session_id)
+               = @schema@_internal.scope_key_scope(target)
+           AND f.key = @schema@_internal.scope_key_key(target)
            AND (NOT shared OR manager
                 OR (agent IS NOT NULL AND f.owner_agent_id = agent)
                 OR (caller IS NOT NULL AND f.owner_session_id = caller));
@@ -59,7 +62,10 @@ BEGIN
         IF deleted = 0 AND shared AND NOT manager THEN
             SELECT f.owner_agent_id, f.owner_session_id INTO found_row
               FROM @schema@_internal.facts AS f
-             WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL;
+             WHERE f.tenant = tenant AND f.scope_key = target AND f.deleted_at IS NULL
+               AND @schema@_internal.fact_scope(f.shared, f.session_id)
+                   = @schema@_internal.scope_key_scope(target)
+               AND f.key = @schema@_internal.scope_key_key(target);
             IF FOUND THEN
                 RAISE EXCEPTION 'shared fact % belongs to another agent', key
                     USING ERRCODE = '42501',
@@ -97,7 +103,7 @@ BEGIN
            AND f.key LIKE like_key
            AND @schema@_internal.key_access(f.key, kind) = 'all'
            AND CASE scope
-                   WHEN 'session' THEN NOT f.shared AND f.session_id = caller
+                   WHEN 'session' THEN @schema@_internal.fact_scope(f.shared, f.session_id) = caller
                    WHEN 'shared' THEN f.shared
                        AND (manager OR (agent IS NOT NULL AND f.owner_agent_id = agent)
                             OR (caller IS NOT NULL AND f.owner_session_id = caller))

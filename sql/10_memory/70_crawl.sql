@@ -115,20 +115,32 @@ BEGIN
         RAISE EXCEPTION 'duplicate scopeKey in scope_keys' USING ERRCODE = '22023', DETAIL = bad;
     END IF;
 
-    WITH entries AS (
-        SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
-          FROM pg_catalog.jsonb_array_elements(scope_keys) AS e
+    WITH entries AS MATERIALIZED (
+        -- The scope key's parts, for facts_scope_idx, computed apart (materialized): a
+        -- join condition calling functions that are not leakproof cannot be an index
+        -- condition under row level security.
+        SELECT k.scope_key, k.etag, @schema@_internal.scope_key_scope(k.scope_key) AS scope,
+               @schema@_internal.scope_key_key(k.scope_key) AS key
+          FROM (SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
+                  FROM pg_catalog.jsonb_array_elements(scope_keys) AS e) AS k
     )
     SELECT pg_catalog.count(*) INTO matched
       FROM @schema@_internal.facts AS f JOIN entries AS e ON e.scope_key = f.scope_key
+       AND @schema@_internal.fact_scope(f.shared, f.session_id) = e.scope AND f.key = e.key
      WHERE f.tenant = tenant;
-    WITH entries AS (
-        SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
-          FROM pg_catalog.jsonb_array_elements(scope_keys) AS e
+    WITH entries AS MATERIALIZED (
+        -- The scope key's parts, for facts_scope_idx, computed apart (materialized): a
+        -- join condition calling functions that are not leakproof cannot be an index
+        -- condition under row level security.
+        SELECT k.scope_key, k.etag, @schema@_internal.scope_key_scope(k.scope_key) AS scope,
+               @schema@_internal.scope_key_key(k.scope_key) AS key
+          FROM (SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
+                  FROM pg_catalog.jsonb_array_elements(scope_keys) AS e) AS k
     )
     UPDATE @schema@_internal.facts AS f SET last_crawled_at = stamp
       FROM entries AS e
      WHERE f.tenant = tenant AND f.scope_key = e.scope_key
+       AND @schema@_internal.fact_scope(f.shared, f.session_id) = e.scope AND f.key = e.key
        AND (e.etag IS NULL OR f.etag = e.etag)
        AND (f.last_crawled_at IS NULL) = crawled;
     GET DIAGNOSTICS affected = ROW_COUNT;

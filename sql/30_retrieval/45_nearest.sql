@@ -44,8 +44,8 @@ DECLARE
                ON e.tenant = f.tenant AND e.model = $2 AND e.item_kind = 'fact'
               AND e.item_id = f.fact_id$v$;
     visible_facts text := $v$(SELECT x.* FROM @schema@_internal.facts AS x
-              WHERE x.tenant = $1 AND NOT x.shared AND x.deleted_at IS NULL
-                AND x.session_id = ANY ($10)
+              WHERE x.tenant = $1 AND x.deleted_at IS NULL
+                AND @schema@_internal.fact_scope(x.shared, x.session_id) = ANY ($10)
              UNION ALL
              SELECT x.* FROM @schema@_internal.facts AS x
               WHERE $8 AND x.tenant = $1 AND x.shared AND x.deleted_at IS NULL) AS f
@@ -132,14 +132,15 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     -- The live facts of the caller's sessions (a task agent's spawn tree) and, when it sees
-    -- them, the shared ones, counted along their partial indexes up to 1000. Fewer are
+    -- them, the shared ones, counted along their indexes up to 1000. Fewer are
     -- ranked exactly at less cost than a filtered graph walk (501 facts of 56,000 rows at
     -- 1024 dimensions: 4.3 against 6.7 ms); more, exactly, cost more (1,224 shared facts at
     -- 384: 4 ms more), and a filter that keeps that many rows loses few in the graph.
     RETURN (SELECT pg_catalog.count(*) < 1000
               FROM (SELECT 1 FROM @schema@_internal.facts AS f
-                     WHERE f.tenant = for_tenant AND NOT f.shared AND f.deleted_at IS NULL
-                       AND f.session_id = ANY (sessions)
+                     WHERE f.tenant = for_tenant AND f.deleted_at IS NULL
+                       AND @schema@_internal.fact_scope(f.shared, f.session_id)
+                           = ANY (sessions)
                     UNION ALL
                     SELECT 1 FROM @schema@_internal.facts AS f
                      WHERE with_shared AND f.tenant = for_tenant AND f.shared

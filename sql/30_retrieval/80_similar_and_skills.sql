@@ -24,6 +24,9 @@ BEGIN
     END IF;
     SELECT f.* INTO anchor FROM @schema@_internal.facts AS f
      WHERE f.tenant = tenant AND f.scope_key = similar_facts.scope_key AND f.deleted_at IS NULL
+       AND @schema@_internal.fact_scope(f.shared, f.session_id)
+           = @schema@_internal.scope_key_scope(similar_facts.scope_key)
+       AND f.key = @schema@_internal.scope_key_key(similar_facts.scope_key)
        AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, access.kind,
                access.with_shared, access.every_session, access.sessions);
     IF anchor.fact_id IS NULL THEN

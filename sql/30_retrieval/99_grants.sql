@@ -60,6 +60,9 @@ GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquer
     @schema@_internal.negation_query(),
     @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
     @schema@_internal.readable_by(text, text),
+    @schema@_internal.fact_scope(boolean, text),
+    @schema@_internal.scope_key_scope(text),
+    @schema@_internal.scope_key_key(text),
     @schema@_internal.claim_in_view(tstzrange, tstzrange, text, boolean, timestamptz, timestamptz, boolean)
 TO @schema@_searcher;
 
