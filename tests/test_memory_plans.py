@@ -82,7 +82,7 @@ def test_agent_paths_probe_the_scope_index(loaded: Database) -> None:
 def test_crawler_marks_by_scope_key_through_the_index(loaded: Database) -> None:
     sql = (
         "SELECT pgfacts.facts_set_crawled(scope_keys => "
-        "'[{\"scopeKey\": \"session:s3:k/3001\"}, {\"scopeKey\": \"shared:k/3010\"}]')"
+        '\'[{"scopeKey": "session:s3:k/3001"}, {"scopeKey": "shared:k/3010"}]\')'
     )
     rows, text = _plans(loaded, "crawler", "crawler", None, sql)
     assert rows[0][0] == {"affected": 2, "skipped": 0}
