@@ -123,3 +123,10 @@ def test_the_same_key_is_one_fact_per_scope(db: Database) -> None:
                 "session_id, created_at, updated_at, system_time) VALUES ('t1', "
                 "'shared:same', 'same', '1', true, 'other', now(), now(), tstzrange(now(), NULL))"
             )
+
+
+def test_reads_at_a_known_instant_use_indexes(loaded: Database) -> None:
+    sql = "SELECT * FROM pgfacts.read_facts('k/11*', known_at => clock_timestamp())"
+    rows, text = _plans(loaded, "agent", "agent", "s1", sql)
+    assert rows
+    assert not re.findall(r"Seq Scan on (facts|fact_versions)\b", text), text
