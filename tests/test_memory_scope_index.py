@@ -1,8 +1,9 @@
-"""Every working-memory path that finds facts by scope reaches them through the one unique
-index of scope and key (facts_scope_idx), as the login an agent or crawler uses, at a size
-where the planner would notice a sequential scan: 12,000 facts over 12 sessions, a tenth
-shared. The scope-key lookups split the key into its parts; a string that is not a scope
-key answers like an unknown one."""
+"""A fact is unique by (tenant, scope, key), held by one index, facts_scope_idx: the
+upsert's arbiter, and the index every path that finds facts by scope or scope key probes,
+as the login an agent or crawler uses, at a size where the planner would notice a
+sequential scan (12,000 facts over 12 sessions, a tenth shared). Scope-key lookups split
+the key into its parts; a string that is not a scope key answers like an unknown one.
+Writers racing on one key wait on the index and overwrite; batches lock in one order."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from .conftest import Database
+from .interleave import Step, backend_pid, wait_until_blocked
 from .retrieval_support import Caller
 
 ROWS = 12_000
@@ -130,3 +133,62 @@ def test_reads_at_a_known_instant_use_indexes(loaded: Database) -> None:
     rows, text = _plans(loaded, "agent", "agent", "s1", sql)
     assert rows
     assert not re.findall(r"Seq Scan on (facts|fact_versions)\b", text), text
+
+
+def test_two_writers_racing_on_one_new_key_leave_one_fact_and_one_version(db: Database) -> None:
+    """The second writer of a key that does not exist yet waits on the unique index for
+    the first, then overwrites its fact (the upsert's arbiter is facts_scope_idx); the
+    first value becomes the one earlier version."""
+    first = db.connect("agent")
+    second = db.connect("agent")
+    for conn, session in ((first, "s1"), (second, "s2")):
+        conn.execute("SELECT pgfacts.set_context('t1', session_id => %s)", (session,))
+    first.execute("SELECT pgfacts.store_fact('race', '1', shared => true)")  # uncommitted
+    with db.admin() as observer:
+        racing = Step(
+            lambda: second.execute(
+                "SELECT pgfacts.store_fact('race', '2', shared => true)"
+            ).fetchone()
+        )
+        wait_until_blocked(observer, backend_pid(second), racing)
+        first.commit()
+        racing.result()
+        second.commit()
+        rows = observer.execute(
+            "SELECT scope_key, value, session_id FROM pgfacts_internal.facts WHERE key = 'race'"
+        ).fetchall()
+        versions = observer.execute(
+            "SELECT value FROM pgfacts_internal.fact_versions WHERE key = 'race'"
+        ).fetchall()
+    assert rows == [("shared:race", 2, "s2")]
+    assert versions == [(1,)]
+    first.close()
+    second.close()
+
+
+def test_batches_over_the_same_keys_in_opposite_orders_do_not_deadlock(db: Database) -> None:
+    """Every writer locks facts in scope-key order, whatever the order of its batch."""
+    keys = [f"k{i}" for i in range(5)]
+    first = db.connect("agent")
+    second = db.connect("agent")
+    for conn in (first, second):
+        conn.execute("SELECT pgfacts.set_context('t1', session_id => 's1')")
+    batch = [{"key": k, "value": 1, "shared": True} for k in keys]
+    first.execute("SELECT pgfacts.store_facts(%s)", (Jsonb(batch[:3]),))
+    with db.admin() as observer:
+        racing = Step(
+            lambda: second.execute(
+                "SELECT pgfacts.store_facts(%s)", (Jsonb(list(reversed(batch))),)
+            ).fetchone()
+        )
+        wait_until_blocked(observer, backend_pid(second), racing)
+        first.execute("SELECT pgfacts.store_facts(%s)", (Jsonb(batch[3:]),))
+        first.commit()
+        racing.result()
+        second.commit()
+        count = observer.execute(
+            "SELECT count(*) FROM pgfacts_internal.facts WHERE key LIKE 'k_'"
+        ).fetchone()
+    assert count == (5,)
+    first.close()
+    second.close()
