@@ -34,7 +34,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from .runner import Result, timed
+from .runner import Result, database_copy, timed
 
 TENANT = "bench"
 CLAIMS_PER_EPISODE = 5
@@ -132,6 +132,21 @@ LOOKUP_BASE = "baseline: plain index lookup"
 BITEMPORAL_BASE = "baseline: plain bi-temporal table, as of"
 BITEMPORAL_HISTORY_BASE = "baseline: plain bi-temporal table, history"
 
+# The commit-instant mechanism (sql/20_knowledge/25_commit_instants.sql) switched off: a
+# writer notes no provisional instant, so the deferred stamp never fires and its rows keep
+# their transaction's instant; a reader waits for no commit in progress. Each function is
+# replaced by an empty one (one call left of each) and restored as it was.
+MECHANISM = (
+    "pgfacts_internal.note_knowledge_write(text, timestamptz, bigint[], text[], bigint)",
+    "pgfacts_internal.await_commits(text)",
+)
+STAMP_OFF = "ingest, commit stamp off"
+STAMP_ON = "ingest, commit stamp on"
+SPLIT_BASE = "baseline: bi-temporal as of, same rounds"
+BARRIER_OFF = "as_of, commit barrier off"
+BARRIER_ON = "as_of, commit barrier on"
+SPLIT_OPS = (STAMP_OFF, STAMP_ON, SPLIT_BASE, BARRIER_OFF, BARRIER_ON)
+
 
 @dataclass
 class OneSlot:
@@ -218,6 +233,50 @@ def make_claim(rng: random.Random, slot: Slot, serial: int) -> tuple[datetime, s
     return later(rng, EPOCH, 3650), f"v{rng.randrange(1000)}" if isinstance(
         slot, OneSlot
     ) else f"s{serial}"
+
+
+def make_episode(
+    rng: random.Random, entities: list[int], slots: dict[Key, Slot], serial: int
+) -> tuple[list[dict[str, Any]], list[str], list[Any]]:
+    """An episode's claims on distinct random slots (the model applies them): the claims,
+    the outcome the model expects of each, and the plain 5-row INSERT's parameters."""
+    names = list(PREDICATES)
+    weights = [PREDICATES[name][1] for name in names]
+    keys: set[Key] = set()
+    while len(keys) < CLAIMS_PER_EPISODE:
+        keys.add((rng.choice(entities), rng.choices(names, weights)[0]))
+    claims = []
+    expected: list[str] = []
+    plain_params: list[Any] = []
+    for subject, predicate in sorted(keys):
+        serial += 1
+        slot = slots.get((subject, predicate))
+        if slot is None:
+            one = PREDICATES[predicate][0] == "one"
+            slot = slots[(subject, predicate)] = OneSlot() if one else ManySlot()
+        start, value = make_claim(rng, slot, serial)
+        expected.append(slot.apply(start, value))
+        claims.append(
+            {
+                "subject": subject,
+                "predicate": predicate,
+                "object": value,
+                "valid_from": start.isoformat(),
+                "confidence": round(rng.uniform(0.6, 1.0), 2),
+            }
+        )
+        plain_params += [subject, predicate, Jsonb(value), start]
+    return claims, expected, plain_params
+
+
+def episode_source(episode: int) -> dict[str, str]:
+    """Every episode is its own source, seen once."""
+    return {
+        "source_kind": "document",
+        "source_ref": f"doc/{episode}",
+        "content_hash": f"h{episode}",
+        "trust": "agent",
+    }
 
 
 def in_transaction(conn: psycopg.Connection[Any], sql: str, params: Any) -> list[Any]:
@@ -311,6 +370,24 @@ def floor_transaction(
         raise
 
 
+def mechanism_switch(conn: psycopg.Connection[Any]) -> dict[bool, str]:
+    """The DDL that switches the commit-instant mechanism on (True) and off (False)."""
+    on, off = [], []
+    for signature in MECHANISM:
+        row = conn.execute(
+            "SELECT pg_get_functiondef(%s::regprocedure), %s::regprocedure::regproc::text, "
+            "pg_get_function_arguments(%s::regprocedure)",
+            (signature, signature, signature),
+        ).fetchone()
+        assert row is not None
+        on.append(row[0])
+        off.append(
+            f"CREATE OR REPLACE FUNCTION pgfacts_internal.{row[1].split('.')[-1]}({row[2]}) "
+            "RETURNS void LANGUAGE plpgsql AS $fn$BEGIN END$fn$"
+        )
+    return {True: ";\n".join(on), False: ";\n".join(off)}
+
+
 def relation(conn: psycopg.Connection[Any], table: str) -> tuple[int, int]:
     row = conn.execute(
         f"SELECT count(*), pg_total_relation_size('{table}') FROM {table}"
@@ -325,14 +402,29 @@ def server_now(conn: psycopg.Connection[Any]) -> datetime:
     return row[0]  # type: ignore[no-any-return]
 
 
+def cost(on: list[float], off: list[float]) -> str:
+    """What switching a mechanism on adds, at p50 and p95."""
+    with_it, without = Result("on", on), Result("off", off)
+    return (
+        f"p50 {with_it.p50 - without.p50:+.3f} ms, p95 {with_it.p95 - without.p95:+.3f} ms "
+        "over off, same rounds"
+    )
+
+
 def run(dsn: str, size: str) -> list[Result]:
     spec = SIZES[size]
     rng = random.Random(1)
-    names = list(PREDICATES)
-    weights = [PREDICATES[name][1] for name in names]
     slots: dict[Key, Slot] = {}
     got: dict[str, int] = {}
-    wrong = {"ingest": 0, "as_of": 0, "bi-temporal": 0, "history": 0, "as_of(now)": 0}
+    wrong = {
+        "ingest": 0,
+        "as_of": 0,
+        "bi-temporal": 0,
+        "history": 0,
+        "as_of(now)": 0,
+        "split ingest": 0,
+        "split as_of": 0,
+    }
     checked = dict.fromkeys(wrong, 0)
 
     with psycopg.connect(dsn, autocommit=True) as conn:
@@ -374,38 +466,10 @@ def run(dsn: str, size: str) -> list[Result]:
             if episode == spec.episodes // 2:
                 middle = {key: slot.copy() for key, slot in slots.items()}
                 middle_at = server_now(conn)
-            keys: set[Key] = set()
-            while len(keys) < CLAIMS_PER_EPISODE:
-                keys.add((rng.choice(entities), rng.choices(names, weights)[0]))
-            claims = []
-            expected: list[str] = []
-            plain_params: list[Any] = []
-            for subject, predicate in sorted(keys):
-                serial += 1
-                slot = slots.get((subject, predicate))
-                if slot is None:
-                    one = PREDICATES[predicate][0] == "one"
-                    slot = slots[(subject, predicate)] = OneSlot() if one else ManySlot()
-                start, value = make_claim(rng, slot, serial)
-                expected.append(slot.apply(start, value))
-                claims.append(
-                    {
-                        "subject": subject,
-                        "predicate": predicate,
-                        "object": value,
-                        "valid_from": start.isoformat(),
-                        "confidence": round(rng.uniform(0.6, 1.0), 2),
-                    }
-                )
-                plain_params += [subject, predicate, Jsonb(value), start]
-            source = {
-                "source_kind": "document",
-                "source_ref": f"doc/{episode}",
-                "content_hash": f"h{episode}",
-                "trust": "agent",
-            }
+            claims, expected, plain_params = make_episode(rng, entities, slots, serial)
+            serial += len(claims)
             results: list[Any] = []
-            params = (Jsonb(source), Jsonb(claims))
+            params = (Jsonb(episode_source(episode)), Jsonb(claims))
             ingest_ms += timed(
                 lambda params=params, results=results: results.extend(
                     in_transaction(conn, INGEST, params)
@@ -545,7 +609,60 @@ def run(dsn: str, size: str) -> list[Result]:
             checked["as_of(now)"] += 1
             wrong["as_of(now)"] += sorted(now_values.get(key, [])) != slots[key].value_at(now)
 
+    # The commit-instant mechanism on and off, in a copy of the bench database (the
+    # workloads after this one use this one): the load goes on with new episodes, in rounds
+    # on, off, off, on, each round also reading as of known instants and the plain
+    # bi-temporal table. Every answer is checked in both.
+    final = {key: slot.copy() for key, slot in slots.items()}
+    split_picks = random.Random(3)
+    split: dict[str, list[float]] = {name: [] for name in SPLIT_OPS}
+    per_round = max(10, spec.repeat // 2)
+    episode = spec.episodes
+    with database_copy(dsn) as copy, psycopg.connect(copy, autocommit=True) as conn:
+        switch = mechanism_switch(conn)
+
+        def split_ingest() -> None:
+            nonlocal serial, episode
+            claims, expected, _ = make_episode(rng, entities, slots, serial)
+            serial += len(claims)
+            episode += 1
+            params = (Jsonb(episode_source(episode)), Jsonb(claims))
+            results = in_transaction(conn, INGEST, params)
+            outcomes = [item["outcome"] for item in results[0][0]["outcomes"]]
+            checked["split ingest"] += len(claims)
+            wrong["split ingest"] += sum(a != b for a, b in zip(outcomes, expected, strict=True))
+
+        for on in (True, False, False, True):
+            conn.execute(switch[on])
+            stamp, barrier = (STAMP_ON, BARRIER_ON) if on else (STAMP_OFF, BARRIER_OFF)
+            split[stamp] += timed(split_ingest, per_round)
+            reads = []
+            for i in range(per_round + 5):
+                key = split_picks.choice(keys_written)
+                known, model = (middle_at, middle) if i % 2 else (end_at, final)
+                reads.append((key, random_instant(key), known, model))
+
+            def split_as_of(sql: str, reads: Any, transaction: Any) -> None:
+                (subject, predicate), valid_at, known_at, model = next(reads)
+                answer = transaction(conn, sql, (subject, predicate, valid_at, known_at))
+                slot = model.get((subject, predicate))
+                checked["split as_of"] += 1
+                wrong["split as_of"] += sorted(row[0] for row in answer) != (
+                    slot.value_at(valid_at) if slot else []
+                )
+
+            as_of_reads, plain_reads = iter(reads), iter(reads)
+            split[barrier] += timed(
+                lambda r=as_of_reads: split_as_of(AS_OF, r, in_transaction), per_round
+            )
+            split[SPLIT_BASE] += timed(
+                lambda r=plain_reads: split_as_of(BITEMPORAL_AS_OF, r, plain_transaction),
+                per_round,
+            )
+
     claim_rows, _ = rows["claims"]
+    stamp_cost = cost(split[STAMP_ON], split[STAMP_OFF])
+    barrier_cost = cost(split[BARRIER_ON], split[BARRIER_OFF])
     total_bytes = sum(size for _, size in rows.values())
     wrong_total = sum(wrong.values())
     detail = ", ".join(f"{name} {wrong[name]}/{checked[name]:,}" for name in wrong)
@@ -624,6 +741,35 @@ def run(dsn: str, size: str) -> list[Result]:
             f"index lookup: {as_of.p95 / lookup.p95:.2f}x); a random slot at a random valid "
             "instant, known half way through the load or after it; waits for no commit here\n"
             f"    target: zero wrong answers; wrong answers: {wrong_total} ({detail})",
+        ),
+        Result(
+            SPLIT_BASE,
+            split[SPLIT_BASE],
+            note="the commit-instant mechanism on and off (issue 10, before and after), in a "
+            "copy of the database after the load: the load goes on, in rounds on, off, off, "
+            f"on of {per_round:,} ingests, as_of calls and plain bi-temporal lookups each "
+            f"(episodes {spec.episodes + 1:,} to {episode:,}); off: note_knowledge_write and "
+            "await_commits emptied, so nothing is stamped at commit (rows keep their "
+            "transaction's instant) and readers wait for no commit",
+        ),
+        Result(STAMP_OFF, split[STAMP_OFF], note="no note, no deferred stamp at commit"),
+        Result(
+            STAMP_ON,
+            split[STAMP_ON],
+            baseline=STAMP_OFF,
+            note=f"the commit stamp: {stamp_cost}",
+        ),
+        Result(
+            BARRIER_OFF,
+            split[BARRIER_OFF],
+            baseline=SPLIT_BASE,
+            note="no wait for commits being stamped",
+        ),
+        Result(
+            BARRIER_ON,
+            split[BARRIER_ON],
+            baseline=SPLIT_BASE,
+            note=f"the commit barrier (await_commits): {barrier_cost}",
         ),
         Result(BITEMPORAL_HISTORY_BASE, bitemporal_history_ms, note="every row of a random slot"),
         Result(
