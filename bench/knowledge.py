@@ -87,7 +87,9 @@ PLAIN_LOOKUP = (
 # policies, no function around the query): the claim columns, a primary key and a
 # no-overlap gist exclusion constraint (a slot, and for a many predicate its value, holds
 # one believed row per valid and system instant; the never-believed [t, t] rows are
-# outside it), plus the btree on (subject, predicate) the reads use. It is written as the
+# outside it), plus the btree on (subject, predicate) the reads use. (The constraint's
+# condition is not written as the reads' NOT upper_inc(system_time), so the planner does not
+# pick its GiST index for them: a probe of it took ~7 ms, the btree's ~0.01.) It is written as the
 # load goes, not packed by a copy: after each ingest (unmeasured) the rows it retired are
 # updated and the rows it recorded inserted, so it carries the same update churn. Read with
 # the same instants.
@@ -104,7 +106,8 @@ CREATE TABLE bench_bitemporal (
     CONSTRAINT bench_bitemporal_no_overlap EXCLUDE USING gist (
         subject_id WITH =, predicate WITH =,
         (CASE WHEN predicate = 'skill' THEN object_value::text ELSE '' END) WITH =,
-        valid WITH &&, system_time WITH &&) WHERE (NOT upper_inc(system_time))
+        valid WITH &&, system_time WITH &&)
+        WHERE (lower(system_time) < upper(system_time) OR upper_inf(system_time))
 );
 CREATE INDEX ON bench_bitemporal (subject_id, predicate);
 """
@@ -122,6 +125,11 @@ BITEMPORAL_AS_OF = (
     "SELECT object_value, lower(valid), upper(valid) FROM bench_bitemporal "
     "WHERE subject_id = %s AND predicate = %s AND valid @> %s::timestamptz "
     "AND system_time @> %s::timestamptz AND NOT upper_inc(system_time)"
+)
+BITEMPORAL_WARM = (
+    "SELECT count(*) FROM unnest(%s::bigint[], %s::text[]) AS s (subject, predicate) "
+    "CROSS JOIN LATERAL (SELECT b.object_value FROM bench_bitemporal AS b "
+    "WHERE b.subject_id = s.subject AND b.predicate = s.predicate) AS b"
 )
 BITEMPORAL_HISTORY = (
     "SELECT object_value, lower(valid), upper(valid), upper(system_time) FROM bench_bitemporal "
@@ -664,6 +672,10 @@ def run(dsn: str, size: str) -> list[Result]:
     episode = spec.episodes
     with database_copy(dsn) as copy, psycopg.connect(copy, autocommit=True) as conn:
         switch = mechanism_switch(conn)
+        # The copy starts cold: every slot is read once (both tables) before the rounds.
+        subjects, predicates = [s for s, _ in keys_written], [p for _, p in keys_written]
+        in_transaction(conn, AS_OF_NOW, (subjects, predicates))
+        plain_transaction(conn, BITEMPORAL_WARM, (subjects, predicates))
 
         def split_ingest() -> None:
             nonlocal serial, episode
