@@ -18,19 +18,24 @@ AS $fn$
 DECLARE
     kinds constant text[] := @schema@_internal.agent_kinds();
 BEGIN
-    -- Each check in the order its errors are reported; a single statement each where
-    -- they follow each other (every API call pays for set_context once).
+    -- Each check in the order its errors are reported, one statement where they follow
+    -- each other, and none for an argument left NULL (which every one of them passes):
+    -- every API call pays for set_context once.
     tenant := @schema@_internal.check_tenant(tenant);
-    session_id := @schema@_internal.normalize_session_id(session_id);
-    parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
-    PERFORM @schema@_internal.check_session_id(session_id, 'session_id'),
-            @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
-    IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
-        RAISE EXCEPTION 'parent_session_id needs a session_id'
-            USING ERRCODE = '22023';
+    IF session_id IS NOT NULL OR parent_session_id IS NOT NULL THEN
+        session_id := @schema@_internal.normalize_session_id(session_id);
+        parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
+        PERFORM @schema@_internal.check_session_id(session_id, 'session_id'),
+                @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
+        IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
+            RAISE EXCEPTION 'parent_session_id needs a session_id'
+                USING ERRCODE = '22023';
+        END IF;
+        PERFORM @schema@_internal.check_parent(session_id, parent_session_id);
     END IF;
-    PERFORM @schema@_internal.check_parent(session_id, parent_session_id),
-            @schema@_internal.check_agent_id(agent_id);
+    IF agent_id IS NOT NULL THEN
+        PERFORM @schema@_internal.check_agent_id(agent_id);
+    END IF;
     IF agent_kind IS NULL OR NOT agent_kind = ANY (kinds) THEN
         RAISE EXCEPTION 'unknown agent kind %', @schema@_internal.shown(agent_kind)
             USING ERRCODE = '22023',
@@ -42,8 +47,9 @@ BEGIN
             USING ERRCODE = '42501',
                   HINT = pg_catalog.format('GRANT %I TO %I', '@schema@_' || agent_kind, current_user);
     END IF;
-    PERFORM @schema@_internal.check_tenant_login(tenant);
-    PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true),
+    -- The login's binding first: nothing is set for a tenant it may not act for.
+    PERFORM @schema@_internal.check_tenant_login(tenant),
+            pg_catalog.set_config('pgfacts.tenant', tenant, true),
             pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true),
             pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true),
             pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true),
