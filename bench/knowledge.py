@@ -5,7 +5,8 @@ Every measured operation is what a client sends for one knowledge call: ``BEGIN`
 statements travel together and cost one round trip (psycopg's ``conn.transaction()`` would
 add three: it syncs the pipeline after ``BEGIN`` and before and after ``COMMIT``). Each
 baseline is the same kind of transaction against a plain table (``bench_plain_claims``,
-btree on subject, predicate, valid_from), sent the same way, in the same run.
+btree on subject, predicate, valid_from, or ``bench_bitemporal``, a bi-temporal table as
+pg_bitemporal keeps it), sent the same way, in the same run.
 
 The data (``full``): 50,000 claims, 5 per episode (10,000 episodes, each its own
 source), over 2,000 entities and five predicates (four ``one``, one ``many``), so 10,000
@@ -16,6 +17,9 @@ the value already believed at that instant, from another source (corroboration).
 claim is open-ended and a slot's live rows follow each other without a gap, so such a
 claim's extent (up to the next other value) is covered by rows of its value: it adds no
 valid time, and the model needs no pieces (docs/sql-api.md, corroboration).
+
+At the end, in a copy of the database, the load goes on with the commit-instant mechanism
+switched on and off in alternating rounds: ingest and as_of before and after it, in one run.
 
 A pure-Python model of every slot's live rows predicts each claim's outcome and every
 answer read back: as_of at a random valid instant as known at two past instants (half way
@@ -88,11 +92,11 @@ PLAIN_LOOKUP = (
 # no-overlap gist exclusion constraint (a slot, and for a many predicate its value, holds
 # one believed row per valid and system instant; the never-believed [t, t] rows are
 # outside it), plus the btree on (subject, predicate) the reads use. (The constraint's
-# condition is not written as the reads' NOT upper_inc(system_time), so the planner does not
-# pick its GiST index for them: a probe of it took ~7 ms, the btree's ~0.01.) It is written as the
-# load goes, not packed by a copy: after each ingest (unmeasured) the rows it retired are
-# updated and the rows it recorded inserted, so it carries the same update churn. Read with
-# the same instants.
+# condition is not written as the reads' NOT upper_inc(system_time), so the planner does
+# not pick its GiST index for them: a probe of it took ~7 ms, the btree's ~0.01.) It is
+# written as the load goes, not packed by a copy: after each ingest (unmeasured) the rows
+# it retired are updated and the rows it recorded inserted, so it carries the same update
+# churn. Read with the same instants.
 BITEMPORAL_TABLE = """
 CREATE TABLE bench_bitemporal (
     claim_id bigint PRIMARY KEY,
@@ -665,9 +669,9 @@ def run(dsn: str, size: str) -> list[Result]:
             wrong["as_of(now)"] += sorted(now_values.get(key, [])) != slots[key].value_at(now)
 
     # The commit-instant mechanism on and off, in a copy of the bench database (the
-    # workloads after this one use this one): the load goes on with new episodes, in rounds
-    # on, off, off, on, each round also reading as of known instants and the plain
-    # bi-temporal table. Every answer is checked in both.
+    # workloads after this one use this one): the load goes on with new episodes, in the
+    # rounds of SPLIT_ROUNDS, each round also reading as of known instants and the plain
+    # bi-temporal table. Every answer is checked in both modes.
     final = {key: slot.copy() for key, slot in slots.items()}
     split_picks = random.Random(3)
     split: dict[str, list[float]] = {name: [] for name in SPLIT_OPS}
