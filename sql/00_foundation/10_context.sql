@@ -18,17 +18,24 @@ AS $fn$
 DECLARE
     kinds constant text[] := @schema@_internal.agent_kinds();
 BEGIN
-    PERFORM @schema@_internal.check_tenant(tenant);
-    session_id := @schema@_internal.normalize_session_id(session_id);
-    parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
-    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
-    PERFORM @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
-    IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
-        RAISE EXCEPTION 'parent_session_id needs a session_id'
-            USING ERRCODE = '22023';
+    -- Each check in the order its errors are reported, one statement where they follow
+    -- each other, and none for an argument left NULL (which every one of them passes):
+    -- every API call pays for set_context once.
+    tenant := @schema@_internal.check_tenant(tenant);
+    IF session_id IS NOT NULL OR parent_session_id IS NOT NULL THEN
+        session_id := @schema@_internal.normalize_session_id(session_id);
+        parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
+        PERFORM @schema@_internal.check_session_id(session_id, 'session_id'),
+                @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
+        IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
+            RAISE EXCEPTION 'parent_session_id needs a session_id'
+                USING ERRCODE = '22023';
+        END IF;
+        PERFORM @schema@_internal.check_parent(session_id, parent_session_id);
     END IF;
-    PERFORM @schema@_internal.check_parent(session_id, parent_session_id);
-    PERFORM @schema@_internal.check_agent_id(agent_id);
+    IF agent_id IS NOT NULL THEN
+        PERFORM @schema@_internal.check_agent_id(agent_id);
+    END IF;
     IF agent_kind IS NULL OR NOT agent_kind = ANY (kinds) THEN
         RAISE EXCEPTION 'unknown agent kind %', @schema@_internal.shown(agent_kind)
             USING ERRCODE = '22023',
@@ -40,12 +47,13 @@ BEGIN
             USING ERRCODE = '42501',
                   HINT = pg_catalog.format('GRANT %I TO %I', '@schema@_' || agent_kind, current_user);
     END IF;
-    PERFORM @schema@_internal.check_tenant_login(tenant);
-    PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true);
-    PERFORM pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true);
-    PERFORM pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true);
-    PERFORM pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true);
-    PERFORM pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true);
+    -- The login's binding first: nothing is set for a tenant it may not act for.
+    PERFORM @schema@_internal.check_tenant_login(tenant),
+            pg_catalog.set_config('pgfacts.tenant', tenant, true),
+            pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true),
+            pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true),
+            pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true),
+            pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true);
     RETURN @schema@.current_context();
 END
 $fn$;
@@ -95,9 +103,9 @@ BEGIN
             USING ERRCODE = '42501',
                   HINT = 'call @schema@.set_context(tenant => ...) in this transaction first';
     END IF;
-    -- Checked again here because set_config() can write the setting without set_context.
-    PERFORM @schema@_internal.check_tenant(tenant);
-    PERFORM @schema@_internal.check_tenant_login(tenant);
+    -- Checked again here because set_config() can write the setting without set_context
+    -- (one statement: every call of every API function pays for it).
+    PERFORM @schema@_internal.check_tenant(tenant), @schema@_internal.check_tenant_login(tenant);
     RETURN tenant;
 END
 $fn$;

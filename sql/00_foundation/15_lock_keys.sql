@@ -31,21 +31,24 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    held boolean;
 BEGIN
     -- Wait until the holders of an advisory lock that conflict with the mode asked for have
     -- let go (transaction-level holders: until they end), then let go at once: the lock is
     -- a barrier, never held by the waiter. The caller's next statement must take a fresh
     -- snapshot to see what they committed (a VOLATILE function, READ COMMITTED).
+    -- (Unlocking in an expression, not a PERFORM: a reader pays for it on every call.)
     IF exclusive THEN
         IF NOT pg_catalog.pg_try_advisory_lock(key) THEN
             PERFORM pg_catalog.pg_advisory_lock(key);
         END IF;
-        PERFORM pg_catalog.pg_advisory_unlock(key);
+        held := pg_catalog.pg_advisory_unlock(key);
     ELSE
         IF NOT pg_catalog.pg_try_advisory_lock_shared(key) THEN
             PERFORM pg_catalog.pg_advisory_lock_shared(key);
         END IF;
-        PERFORM pg_catalog.pg_advisory_unlock_shared(key);
+        held := pg_catalog.pg_advisory_unlock_shared(key);
     END IF;
 END
 $fn$;

@@ -15,9 +15,10 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    -- Checked (every kind reads); an expression costs less than a PERFORM, on every call.
+    kind text := @schema@_internal.context_kind();
     at_valid timestamptz := coalesce(valid_at, pg_catalog.now());
 BEGIN
-    PERFORM @schema@_internal.context_kind();
     IF known_at > pg_catalog.now() THEN
         RAISE EXCEPTION 'known_at % is in the future', known_at
             USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
@@ -69,8 +70,9 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    -- Checked (every kind reads); an expression costs less than a PERFORM, on every call.
+    kind text := @schema@_internal.context_kind();
 BEGIN
-    PERFORM @schema@_internal.context_kind();
     RETURN QUERY
     SELECT c.claim_id, c.object_value, c.object_entity_id, c.text, c.confidence,
            pg_catalog.lower(c.valid), pg_catalog.upper(c.valid), pg_catalog.lower(c.system_time),
@@ -102,8 +104,9 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    -- Checked (every kind reads); an expression costs less than a PERFORM, on every call.
+    kind text := @schema@_internal.context_kind();
 BEGIN
-    PERFORM @schema@_internal.context_kind();
     RETURN QUERY
     SELECT c.claim_id, c.predicate, c.object_value, c.object_entity_id, c.text, c.confidence,
            pg_catalog.lower(c.valid), pg_catalog.upper(c.valid)
@@ -130,9 +133,10 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    -- Checked (every kind reads); an expression costs less than a PERFORM, on every call.
+    kind text := @schema@_internal.context_kind();
     upto timestamptz := coalesce(until, pg_catalog.now());
 BEGIN
-    PERFORM @schema@_internal.context_kind();
     IF since IS NULL OR since > upto THEN
         RAISE EXCEPTION 'since must be given and not after until' USING ERRCODE = '22023';
     END IF;
@@ -168,9 +172,10 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    -- Checked (every kind reads); an expression costs less than a PERFORM, on every call.
+    kind text := @schema@_internal.context_kind();
     result jsonb;
 BEGIN
-    PERFORM @schema@_internal.context_kind();
     SELECT pg_catalog.jsonb_build_object(
         'claim_id', c.claim_id, 'subject_id', c.subject_id, 'predicate', c.predicate,
         'object', c.object_value, 'object_entity_id', c.object_entity_id, 'text', c.text,
