@@ -269,7 +269,6 @@ CREATE TABLE pgfacts_internal.fact_versions (
 ALTER TABLE pgfacts_internal.fact_versions OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.fact_versions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.fact_versions FORCE ROW LEVEL SECURITY;
-CREATE INDEX fact_versions_fact_idx ON pgfacts_internal.fact_versions USING btree (tenant, fact_id, version_id);
 CREATE POLICY readable_keys ON pgfacts_internal.fact_versions AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
 CREATE POLICY tenant_isolation ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));

@@ -13,7 +13,8 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    tool @schema@_internal.tools;
+    handler text;
+    arguments text [];
     result jsonb;
 BEGIN
     IF context IS NOT NULL THEN
@@ -31,16 +32,18 @@ BEGIN
     END IF;
 
     PERFORM @schema@_internal.check_text(name, 'a tool name', 64);
-    SELECT t.* INTO tool FROM @schema@_internal.tools AS t WHERE t.name = call_tool.name;
+    -- Only what dispatch needs: a registry row also holds the description and schema.
+    SELECT t.handler, t.arguments INTO handler, arguments
+      FROM @schema@_internal.tools AS t WHERE t.name = call_tool.name;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown tool %', @schema@_internal.shown(name)
             USING ERRCODE = '22023',
                   HINT = 'see ' || '@schema@' || '.tool_definitions() for the tools';
     END IF;
     -- The handler is a registered function name (register_tool checked it), never input.
-    EXECUTE pg_catalog.format('SELECT %s($1)', tool.handler)
+    EXECUTE pg_catalog.format('SELECT %s($1)', handler)
        INTO result
-      USING @schema@_internal.tool_args(name, args, tool.arguments);
+      USING @schema@_internal.tool_args(name, args, arguments);
     RETURN result;
 END
 $fn$;
