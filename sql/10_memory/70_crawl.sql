@@ -123,27 +123,25 @@ BEGIN
                @schema@_internal.scope_key_key(k.scope_key) AS key
           FROM (SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
                   FROM pg_catalog.jsonb_array_elements(scope_keys) AS e) AS k
+    ),
+    named AS MATERIALIZED (
+        SELECT f.fact_id, e.etag AS receipt
+          FROM @schema@_internal.facts AS f JOIN entries AS e ON e.scope_key = f.scope_key
+           AND @schema@_internal.fact_scope(f.shared, f.session_id) = e.scope AND f.key = e.key
+         WHERE f.tenant = tenant
+    ),
+    marked AS (
+        -- The etag and crawl state are checked on the row being updated (re-read if a
+        -- concurrent write changed it), not on what the read above saw.
+        UPDATE @schema@_internal.facts AS f SET last_crawled_at = stamp
+          FROM named AS n
+         WHERE f.tenant = tenant AND f.fact_id = n.fact_id
+           AND (n.receipt IS NULL OR f.etag = n.receipt)
+           AND (f.last_crawled_at IS NULL) = crawled
+        RETURNING 1
     )
-    SELECT pg_catalog.count(*) INTO matched
-      FROM @schema@_internal.facts AS f JOIN entries AS e ON e.scope_key = f.scope_key
-       AND @schema@_internal.fact_scope(f.shared, f.session_id) = e.scope AND f.key = e.key
-     WHERE f.tenant = tenant;
-    WITH entries AS MATERIALIZED (
-        -- The scope key's parts, for facts_scope_idx, computed apart (materialized): a
-        -- join condition calling functions that are not leakproof cannot be an index
-        -- condition under row level security.
-        SELECT k.scope_key, k.etag, @schema@_internal.scope_key_scope(k.scope_key) AS scope,
-               @schema@_internal.scope_key_key(k.scope_key) AS key
-          FROM (SELECT e ->> 'scopeKey' AS scope_key, (e ->> 'etag')::bigint AS etag
-                  FROM pg_catalog.jsonb_array_elements(scope_keys) AS e) AS k
-    )
-    UPDATE @schema@_internal.facts AS f SET last_crawled_at = stamp
-      FROM entries AS e
-     WHERE f.tenant = tenant AND f.scope_key = e.scope_key
-       AND @schema@_internal.fact_scope(f.shared, f.session_id) = e.scope AND f.key = e.key
-       AND (e.etag IS NULL OR f.etag = e.etag)
-       AND (f.last_crawled_at IS NULL) = crawled;
-    GET DIAGNOSTICS affected = ROW_COUNT;
+    SELECT (SELECT pg_catalog.count(*) FROM named), (SELECT pg_catalog.count(*) FROM marked)
+      INTO matched, affected;
     RETURN pg_catalog.jsonb_build_object('affected', affected, 'skipped', matched - affected);
 END
 $fn$;
