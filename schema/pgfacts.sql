@@ -337,16 +337,6 @@ COMMENT ON COLUMN pgfacts_internal.facts.writer_kind IS 'The agent kind of the c
 CREATE SEQUENCE pgfacts_internal.facts_etag_seq;
 ALTER SEQUENCE pgfacts_internal.facts_etag_seq OWNER TO pgfacts_owner;
 
-CREATE TABLE pgfacts_internal.install_secret (
-    singleton boolean DEFAULT true NOT NULL,
-    secret text NOT NULL,
-    CONSTRAINT install_secret_length CHECK ((length(secret) >= 64)),
-    CONSTRAINT install_secret_pkey PRIMARY KEY (singleton),
-    CONSTRAINT install_secret_singleton CHECK (singleton)
-);
-ALTER TABLE pgfacts_internal.install_secret OWNER TO pgfacts_owner;
-COMMENT ON TABLE pgfacts_internal.install_secret IS 'The secret of this install that every advisory lock key hashes (lock_key); owner only.';
-
 CREATE SEQUENCE pgfacts_internal.knowledge_event_seq;
 ALTER SEQUENCE pgfacts_internal.knowledge_event_seq OWNER TO pgfacts_owner;
 COMMENT ON SEQUENCE pgfacts_internal.knowledge_event_seq IS 'The order of knowledge writes: episodes, retractions and restores';
@@ -368,6 +358,14 @@ CREATE POLICY tenant_isolation ON pgfacts_internal.knowledge_pending_writes AS P
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE CONSTRAINT TRIGGER knowledge_stamp_commit AFTER INSERT ON pgfacts_internal.knowledge_pending_writes DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.stamp_knowledge_commit();
 COMMENT ON TABLE pgfacts_internal.knowledge_pending_writes IS 'Provisional instants of the knowledge writes of transactions not yet committed';
+
+CREATE SEQUENCE pgfacts_internal.lock_key_secret_a;
+ALTER SEQUENCE pgfacts_internal.lock_key_secret_a OWNER TO pgfacts_owner;
+COMMENT ON SEQUENCE pgfacts_internal.lock_key_secret_a IS 'Half of the install secret every advisory lock key hashes (lock_key); owner only.';
+
+CREATE SEQUENCE pgfacts_internal.lock_key_secret_b;
+ALTER SEQUENCE pgfacts_internal.lock_key_secret_b OWNER TO pgfacts_owner;
+COMMENT ON SEQUENCE pgfacts_internal.lock_key_secret_b IS 'Half of the install secret every advisory lock key hashes (lock_key); owner only.';
 
 CREATE TABLE pgfacts_internal.override_requests (
     tenant text NOT NULL,
@@ -616,8 +614,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.current_claims(bigint) TO pgfacts_agent, pgfac
 
 CREATE FUNCTION pgfacts.current_context()
     RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts.current_context() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.current_context() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
@@ -936,6 +933,12 @@ CREATE FUNCTION pgfacts.verify_slot(subject bigint, predicate text)
 ALTER FUNCTION pgfacts.verify_slot(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.verify_slot(bigint,text) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.acts_for_any_tenant()
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.acts_for_any_tenant() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.acts_for_any_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.add_entity_aliases(tenant text, entity bigint, aliases text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1015,15 +1018,13 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint
 
 CREATE FUNCTION pgfacts_internal.await_commits(tenant text)
     RETURNS void
-    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.await_commits(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.await_commits(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.await_fact_writes(tenant text)
     RETURNS void
-    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.await_fact_writes(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.await_fact_writes(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1150,6 +1151,20 @@ CREATE FUNCTION pgfacts_internal.check_vector(query_vector vector, dimension int
 ALTER FUNCTION pgfacts_internal.check_vector(vector,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_vector(vector,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.checked_context_kind()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.checked_context_kind() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.checked_context_tenant()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.checked_context_tenant() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claim_document(tenant text, claim_text text, object_value jsonb, predicate text, subject_id bigint, object_entity_id bigint)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1186,8 +1201,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.claims_set_search_doc() TO pgfacts_ag
 
 CREATE FUNCTION pgfacts_internal.commit_lock_key(tenant text)
     RETURNS bigint
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.commit_lock_key(text) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.confidence_floor(tenant text)
@@ -1206,8 +1220,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.context_agent() TO pgfacts_agent, pgf
 
 CREATE FUNCTION pgfacts_internal.context_kind()
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_kind() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1225,10 +1238,15 @@ CREATE FUNCTION pgfacts_internal.context_session()
 ALTER FUNCTION pgfacts_internal.context_session() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.context_setting(name text)
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.context_setting(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_setting(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.context_tenant()
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_tenant() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1405,8 +1423,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_write_instant(text) TO pgfacts_a
 
 CREATE FUNCTION pgfacts_internal.fact_writes_lock_key(tenant text)
     RETURNS bigint
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_writes_lock_key(text) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.facts_before_delete()
@@ -1623,8 +1640,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfact
 
 CREATE FUNCTION pgfacts_internal.lock_key(input text)
     RETURNS bigint
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.lock_key(text) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
@@ -1809,6 +1825,13 @@ CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predi
 ALTER FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.refuse_kind(allowed text[], operation text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_kind(text[],text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.register_api(signature text, kinds text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1823,8 +1846,7 @@ ALTER FUNCTION pgfacts_internal.register_tool(text,text,text,text[],text,jsonb) 
 
 CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.require_kind(text[],text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.require_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1933,8 +1955,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_instant(text,bigint,text) TO pgf
 
 CREATE FUNCTION pgfacts_internal.slot_lock_key(tenant text, subject text, predicate text)
     RETURNS bigint
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.slot_lock_key(text,text,text) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.spawn_tree(tenant text, session_id text)
@@ -1967,6 +1988,12 @@ CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tenant_name_ok(tenant text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.tenant_name_ok(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tenant_name_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words tsquery[], negated boolean)
     RETURNS real

@@ -21,9 +21,8 @@ from pgfacts import migrate, resolve_dsn
 from .conftest import with_db
 
 SCHEMA = "pgfacts"
-# Install-level tables that hold no tenant data: the migration ledger, the tool registry and
-# the install secret of the advisory lock keys (owner only, granted to no one).
-NO_TENANT_TABLES = {"schema_ledger", "tools", "install_secret"}
+# Install-level tables that hold no tenant data: the migration ledger and the tool registry.
+NO_TENANT_TABLES = {"schema_ledger", "tools"}
 # Inlinable SQL helpers evaluated per row: a SET clause would stop inlining, so they carry
 # none and qualify every name instead.
 INLINED_HELPERS = {
@@ -42,6 +41,20 @@ INLINED_HELPERS = {
     "pgfacts_internal.fact_scope(boolean,text)",
     "pgfacts_internal.scope_key_scope(text)",
     "pgfacts_internal.scope_key_key(text)",
+    # the caller context and the advisory lock keys, checked or computed by every call
+    "pgfacts.current_context()",
+    "pgfacts_internal.context_setting(text)",
+    "pgfacts_internal.acts_for_any_tenant()",
+    "pgfacts_internal.tenant_name_ok(text)",
+    "pgfacts_internal.context_tenant()",
+    "pgfacts_internal.context_kind()",
+    "pgfacts_internal.require_kind(text[],text)",
+    "pgfacts_internal.lock_key(text)",
+    "pgfacts_internal.slot_lock_key(text,text,text)",
+    "pgfacts_internal.commit_lock_key(text)",
+    "pgfacts_internal.await_commits(text)",
+    "pgfacts_internal.fact_writes_lock_key(text)",
+    "pgfacts_internal.await_fact_writes(text)",
 }
 
 PLPGSQL_FUNCTIONS = """

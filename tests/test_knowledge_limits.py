@@ -9,6 +9,8 @@ the owner reads. Every limit here is listed in docs/errors.md ("Limits").
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -19,6 +21,7 @@ from pgfacts import migrate
 
 from .conftest import Database
 
+SECURITY = Path(__file__).resolve().parent.parent / "docs" / "security.md"
 RNG = random.Random(11)
 # Code points that take 4 bytes in UTF-8 and never compress (no two alike nearby).
 WIDE = [chr(c) for c in range(0x1F300, 0x1F5FF)]
@@ -304,10 +307,16 @@ def test_a_tenant_bound_login_cannot_compute_lock_keys(db: Database) -> None:
         for sql in (
             "SELECT pgfacts_internal.slot_lock_key('t2', '1', 'lives_in')",
             "SELECT pgfacts_internal.lock_key('x')",
-            "SELECT * FROM pgfacts_internal.install_secret",
+            "SELECT pg_sequence_last_value('pgfacts_internal.lock_key_secret_a')",
+            "SELECT last_value FROM pgfacts_internal.lock_key_secret_b",
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(sql)
+        shown = conn.execute(
+            "SELECT sequencename, last_value FROM pg_sequences "
+            "WHERE sequencename LIKE 'lock_key_secret_%' ORDER BY 1"
+        ).fetchall()
+        assert shown == [("lock_key_secret_a", None), ("lock_key_secret_b", None)]
 
 
 def test_every_kind_and_the_maintainer_are_denied_the_key_functions(db: Database) -> None:
@@ -331,6 +340,28 @@ def test_two_installs_get_different_lock_keys(db: Database, empty_db: str) -> No
         second = other.execute(key).fetchone()
         assert admin.execute(key).fetchone() == first  # stable within an install
     assert first is not None and second is not None and first != second
+
+
+def new_secret_snippet() -> str:
+    blocks = re.findall(
+        r"```sql\n(-- as superuser, in one clone: a fresh lock key secret.*?)```",
+        SECURITY.read_text(),
+        re.DOTALL,
+    )
+    assert len(blocks) == 1
+    return blocks[0]
+
+
+def test_a_new_secret_as_the_docs_set_it_changes_every_key(db: Database, k: K) -> None:
+    """docs/security.md's snippet for clones of one template, run as written: the keys
+    change, and the write path locks the new ones."""
+    key = "SELECT pgfacts_internal.slot_lock_key('k1', '1', 'lives_in')"
+    with db.admin() as admin:
+        before = admin.execute(key).fetchone()
+        admin.execute(new_secret_snippet().encode())
+        after = admin.execute(key).fetchone()
+    assert before is not None and after is not None and before != after
+    test_the_writers_still_serialize_on_the_secret_keys(db, k)
 
 
 def test_the_writers_still_serialize_on_the_secret_keys(db: Database, k: K) -> None:

@@ -108,6 +108,21 @@ COMMENT ON FUNCTION @schema@_internal.check_tags(text [], text) IS
 'Raise 22023 unless a tag list (a filter or a fact''s tags) has at most 64 non-empty tags of '
 'at most 100 characters (NULL passes).';
 
+-- The one tenant name pattern (also a CHECK on the settings and binding tables, 0009).
+-- Inlinable (tests/lint_sql.py lists it): the context check of every call evaluates it.
+CREATE OR REPLACE FUNCTION @schema@_internal.tenant_name_ok(tenant text)
+RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT tenant OPERATOR(pg_catalog.~) '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$'
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.tenant_name_ok(text) IS
+'Whether tenant is a valid tenant name (inlined): 1 to 128 ASCII letters, digits and '
+'. _ : @ -, starting with a letter or digit. check_tenant says what is wrong.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_tenant(tenant text)
 RETURNS text
 LANGUAGE plpgsql
@@ -123,8 +138,7 @@ BEGIN
     IF pg_catalog.length(tenant) > 128 THEN
         RAISE EXCEPTION 'tenant is longer than 128 characters' USING ERRCODE = '22023';
     END IF;
-    -- The one tenant name pattern (also a CHECK on the settings and binding tables, 0009).
-    IF tenant !~ '^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$' THEN
+    IF NOT @schema@_internal.tenant_name_ok(tenant) THEN
         RAISE EXCEPTION 'tenant % is not a valid tenant name', @schema@_internal.shown(tenant)
             USING ERRCODE = '22023',
                   HINT = '1 to 128 ASCII letters, digits and . _ : @ -, starting with a letter '

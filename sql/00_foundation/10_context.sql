@@ -3,6 +3,32 @@
 -- Every function and RLS policy reads the context from these transaction-local settings,
 -- so a pooled connection never carries one caller's identity into the next transaction.
 
+-- One of the caller context's settings, NULL when unset or empty. Inlinable.
+CREATE OR REPLACE FUNCTION @schema@_internal.context_setting(name text)
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT NULLIF(pg_catalog.current_setting(name, true), '')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_setting(text) IS
+'A setting of the caller context (pgfacts.tenant, ...), NULL when unset or empty (inlined).';
+
+-- Whether the login is a trusted app server that names tenants itself. Inlinable.
+CREATE OR REPLACE FUNCTION @schema@_internal.acts_for_any_tenant()
+RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT pg_catalog.pg_has_role(SESSION_USER, '@schema@_all_tenants', 'MEMBER')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.acts_for_any_tenant() IS
+'Whether the login holds @schema@_all_tenants (inlined): it may act for any tenant.';
+
 CREATE OR REPLACE FUNCTION @schema@.set_context(
     tenant text,
     session_id text DEFAULT NULL,
@@ -17,11 +43,14 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     kinds constant text[] := @schema@_internal.agent_kinds();
+    settings text;
 BEGIN
     -- Each check in the order its errors are reported, one statement where they follow
     -- each other, and none for an argument left NULL (which every one of them passes):
     -- every API call pays for set_context once.
-    tenant := @schema@_internal.check_tenant(tenant);
+    IF tenant IS NULL OR NOT @schema@_internal.tenant_name_ok(tenant) THEN
+        PERFORM @schema@_internal.check_tenant(tenant);  -- says what is wrong
+    END IF;
     IF session_id IS NOT NULL OR parent_session_id IS NOT NULL THEN
         session_id := @schema@_internal.normalize_session_id(session_id);
         parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
@@ -48,12 +77,15 @@ BEGIN
                   HINT = pg_catalog.format('GRANT %I TO %I', '@schema@_' || agent_kind, current_user);
     END IF;
     -- The login's binding first: nothing is set for a tenant it may not act for.
-    PERFORM @schema@_internal.check_tenant_login(tenant),
-            pg_catalog.set_config('pgfacts.tenant', tenant, true),
-            pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true),
-            pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true),
-            pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true),
-            pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true);
+    IF NOT @schema@_internal.acts_for_any_tenant() THEN
+        PERFORM @schema@_internal.check_tenant_login(tenant);
+    END IF;
+    -- One expression, not a PERFORM (a query): every API call pays for set_context.
+    settings := pg_catalog.set_config('pgfacts.tenant', tenant, true)
+        || pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true)
+        || pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true)
+        || pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true)
+        || pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true);
     RETURN @schema@.current_context();
 END
 $fn$;
@@ -66,29 +98,26 @@ COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text) IS
 'normal form (session-<id> is <id>). Returns the context as '
 'jsonb. Errors: 22023 bad value, 42501 tenant or kind not granted.';
 
+-- Inlinable (tests/lint_sql.py lists it): set_context returns it on every call.
 CREATE OR REPLACE FUNCTION @schema@.current_context()
 RETURNS jsonb
-LANGUAGE plpgsql
+LANGUAGE sql
 STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN pg_catalog.jsonb_build_object(
-        'tenant', NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), ''),
-        'session_id', NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''),
-        'parent_session_id',
-            NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''),
-        'agent_id', NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''),
-        'agent_kind', NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''));
-END
+    SELECT pg_catalog.jsonb_build_object(
+        'tenant', @schema@_internal.context_setting('pgfacts.tenant'),
+        'session_id', @schema@_internal.context_setting('pgfacts.session_id'),
+        'parent_session_id', @schema@_internal.context_setting('pgfacts.parent_session_id'),
+        'agent_id', @schema@_internal.context_setting('pgfacts.agent_id'),
+        'agent_kind', @schema@_internal.context_setting('pgfacts.agent_kind'))
 $fn$;
 
 COMMENT ON FUNCTION @schema@.current_context() IS
 'The caller context of the current transaction as jsonb (tenant, session_id, parent_session_id, '
 'agent_id, agent_kind); NULL fields when unset.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.context_tenant()
+CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_tenant()
 RETURNS text
 LANGUAGE plpgsql
 STABLE
@@ -96,23 +125,44 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    tenant text := NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), '');
+    tenant text := @schema@_internal.context_setting('pgfacts.tenant');
 BEGIN
     IF tenant IS NULL THEN
         RAISE EXCEPTION 'no tenant in the caller context'
             USING ERRCODE = '42501',
                   HINT = 'call @schema@.set_context(tenant => ...) in this transaction first';
     END IF;
-    -- Checked again here because set_config() can write the setting without set_context
-    -- (one statement: every call of every API function pays for it).
     PERFORM @schema@_internal.check_tenant(tenant), @schema@_internal.check_tenant_login(tenant);
     RETURN tenant;
 END
 $fn$;
 
+COMMENT ON FUNCTION @schema@_internal.checked_context_tenant() IS
+'context_tenant''s slow path: the tenant of the caller context when the login is bound to '
+'it; otherwise the error (42501 no context or not allowed, 22023 a malformed name).';
+
+-- Every API call and every direct read by an agent kind checks the context again, because
+-- set_config() can write the settings without set_context. Inlinable (tests/lint_sql.py
+-- lists it), so the common case, a trusted login naming a well-formed tenant, is one
+-- expression with no function frame; every other case takes checked_context_tenant,
+-- which raises the precise error or checks the login's binding.
+CREATE OR REPLACE FUNCTION @schema@_internal.context_tenant()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN @schema@_internal.tenant_name_ok(@schema@_internal.context_setting('pgfacts.tenant'))
+             AND @schema@_internal.acts_for_any_tenant()
+        THEN @schema@_internal.context_setting('pgfacts.tenant')
+        ELSE @schema@_internal.checked_context_tenant()
+    END
+$fn$;
+
 COMMENT ON FUNCTION @schema@_internal.context_tenant() IS
-'The tenant of the caller context; raises 42501 when no context is set or the login may '
-'not act for that tenant.';
+'The tenant of the caller context (inlined); raises 42501 when no context is set or the '
+'login may not act for that tenant.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_tenant_login(tenant text)
 RETURNS void
@@ -122,7 +172,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF pg_catalog.pg_has_role(session_user, '@schema@_all_tenants', 'MEMBER') THEN
+    IF @schema@_internal.acts_for_any_tenant() THEN
         RETURN;  -- a trusted multi-tenant app server names the tenant per transaction
     END IF;
     IF NOT EXISTS (SELECT 1 FROM @schema@_internal.tenant_logins AS b
@@ -229,7 +279,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@.schema_version() IS
 'The applied migrations of this install (schema, migrations, latest, package_version).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.context_kind()
+CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_kind()
 RETURNS text
 LANGUAGE plpgsql
 STABLE
@@ -237,11 +287,8 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    kind text := coalesce(
-        NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''), 'agent');
+    kind text := coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent');
 BEGIN
-    -- The settings can be written with set_config() by anyone, so the kind is checked
-    -- again against the login's memberships wherever it grants something.
     IF NOT kind = ANY (@schema@_internal.agent_kinds())
        OR NOT pg_catalog.pg_has_role(session_user, '@schema@_' || kind, 'MEMBER') THEN
         RAISE EXCEPTION 'role % may not act as agent kind %', session_user, kind
@@ -251,30 +298,69 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.context_kind() IS
-'The agent kind of the caller context (default agent), verified against the login''s roles.';
+COMMENT ON FUNCTION @schema@_internal.checked_context_kind() IS
+'context_kind''s slow path: raises 42501 for a kind the login does not hold.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.require_kind(allowed text [], operation text)
+-- The settings can be written with set_config() by anyone, so the kind is checked again
+-- against the login's memberships wherever it grants something. Inlinable like
+-- context_tenant; checked_context_kind raises the error. (A CASE, so pg_has_role never
+-- sees the role name of an unknown kind.)
+CREATE OR REPLACE FUNCTION @schema@_internal.context_kind()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN NOT coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent')
+                 OPERATOR(pg_catalog.=) ANY (@schema@_internal.agent_kinds())
+        THEN @schema@_internal.checked_context_kind()
+        WHEN pg_catalog.pg_has_role(SESSION_USER, '@schema@_' OPERATOR(pg_catalog.||)
+                 coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent'),
+                 'MEMBER')
+        THEN coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent')
+        ELSE @schema@_internal.checked_context_kind()
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_kind() IS
+'The agent kind of the caller context (default agent), verified against the login''s roles '
+'(inlined).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.refuse_kind(allowed text [], operation text)
 RETURNS text
 LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    kind text := @schema@_internal.context_kind();
 BEGIN
-    IF NOT kind = ANY (allowed) THEN
-        RAISE EXCEPTION '% is not allowed for agent kind %', operation, kind
-            USING ERRCODE = '42501',
-                  HINT = 'allowed for: ' || pg_catalog.array_to_string(allowed, ', ');
-    END IF;
-    RETURN kind;
+    RAISE EXCEPTION '% is not allowed for agent kind %', operation,
+                    @schema@_internal.context_kind()
+        USING ERRCODE = '42501',
+              HINT = 'allowed for: ' || pg_catalog.array_to_string(allowed, ', ');
 END
 $fn$;
 
+COMMENT ON FUNCTION @schema@_internal.refuse_kind(text [], text) IS
+'require_kind''s slow path: raises 42501 naming the operation and the kinds allowed.';
+
+-- Inlinable like context_kind; refuse_kind raises the error.
+CREATE OR REPLACE FUNCTION @schema@_internal.require_kind(allowed text [], operation text)
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN @schema@_internal.context_kind() OPERATOR(pg_catalog.=) ANY (allowed)
+        THEN @schema@_internal.context_kind()
+        ELSE @schema@_internal.refuse_kind(allowed, operation)
+    END
+$fn$;
+
 COMMENT ON FUNCTION @schema@_internal.require_kind(text [], text) IS
-'Raise 42501 unless the caller''s agent kind is one of allowed; returns the kind.';
+'Raise 42501 unless the caller''s agent kind is one of allowed; returns the kind (inlined).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.context_session()
 RETURNS text

@@ -1,28 +1,33 @@
 -- Advisory lock keys. Every layer that serializes or orders work with advisory locks
 -- (knowledge slots and commits, working-memory write instants) derives its keys here.
 
+-- Inlinable (no SET clause, every name qualified; tests/lint_sql.py lists it): the key is
+-- an expression in the statement that takes the lock, with no query and no function frame.
+-- Advisory locks are shared by every login of the database, so a key must not be
+-- computable from tenant data alone: it hashes the install's secret too, 128 random bits in
+-- two sequences only the owner reads (migration 0023; VOLATILE because reading a sequence
+-- is). Neither this nor the keys built on it is executable by an agent kind
+-- (grant_internal_functions): only the SECURITY DEFINER API calls them.
 CREATE OR REPLACE FUNCTION @schema@_internal.lock_key(input text)
 RETURNS bigint
-LANGUAGE plpgsql
-STABLE
+LANGUAGE sql
+VOLATILE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    secret text;
-BEGIN
-    -- Advisory locks are shared by every login of the database: a key must not be
-    -- computable from tenant data alone, so it hashes the install's secret too, which only
-    -- the owner reads (migration 0014). Neither this nor the keys built on it is executable
-    -- by an agent kind (grant_internal_functions): only the SECURITY DEFINER API calls them.
-    SELECT s.secret INTO STRICT secret FROM @schema@_internal.install_secret AS s;
-    RETURN ('x' || pg_catalog.encode(pg_catalog.substring(pg_catalog.sha256(
-        pg_catalog.convert_to(secret || ':' || input, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint;
-END
+    SELECT ('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substring(pg_catalog.sha256(
+               pg_catalog.convert_to(
+                   pg_catalog.pg_sequence_last_value(
+                       '@schema@_internal.lock_key_secret_a'::pg_catalog.regclass)::pg_catalog.text
+                   OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||)
+                   pg_catalog.pg_sequence_last_value(
+                       '@schema@_internal.lock_key_secret_b'::pg_catalog.regclass)::pg_catalog.text
+                   OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) input,
+                   'UTF8')), 1, 8), 'hex'))::pg_catalog.bit(64)::pg_catalog.int8
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.lock_key(text) IS
-'The advisory lock key of a name: 64 bits of sha256(install secret, name); owner only.';
+'The advisory lock key of a name (inlined): 64 bits of sha256(install secret, name); owner '
+'only.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.await_lock_holders(key bigint, exclusive boolean)
 RETURNS void

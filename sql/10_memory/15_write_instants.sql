@@ -7,16 +7,14 @@
 -- back before the reader reads, and a write not yet stamped will be stamped later. An
 -- answer once given for a known instant therefore never changes.
 
+-- Inlinable like lock_key (tests/lint_sql.py lists it), as is await_fact_writes.
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_writes_lock_key(tenant text)
 RETURNS bigint
-LANGUAGE plpgsql
-STABLE
+LANGUAGE sql
+VOLATILE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN @schema@_internal.lock_key(pg_catalog.concat_ws(':', '@schema@:fact-writes', tenant));
-END
+    SELECT @schema@_internal.lock_key(pg_catalog.concat_ws(':', '@schema@:fact-writes', tenant))
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_writes_lock_key(text) IS
@@ -51,18 +49,15 @@ COMMENT ON FUNCTION @schema@_internal.fact_write_instant(text) IS
 'The system time of this transaction''s fact writes in a tenant: taken at its first write, '
 'under the tenant''s fact-writes lock (shared, held to the end).';
 
+-- Exclusive: every fact-writing transaction of the tenant holds the lock shared.
 CREATE OR REPLACE FUNCTION @schema@_internal.await_fact_writes(tenant text)
 RETURNS void
-LANGUAGE plpgsql
+LANGUAGE sql
 VOLATILE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    -- Exclusive: every fact-writing transaction of the tenant holds the lock shared.
-    PERFORM @schema@_internal.await_lock_holders(
-        @schema@_internal.fact_writes_lock_key(tenant), true);
-END
+    SELECT @schema@_internal.await_lock_holders(
+        @schema@_internal.fact_writes_lock_key(tenant), true)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.await_fact_writes(text) IS

@@ -64,20 +64,19 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.assertion_of(bigint, text, jsonb, bigint) IS
 'The identity of an assertion (subject, predicate, object) for corroboration and retraction.';
 
+-- Every writer of a slot (ingest, retract, restore, purge, verify) takes this
+-- transaction-scoped advisory lock; writers of several slots take them in key order.
+-- Inlinable like lock_key (tests/lint_sql.py lists it).
 CREATE OR REPLACE FUNCTION @schema@_internal.slot_lock_key(
     tenant text, subject text, predicate text
 ) RETURNS bigint
-LANGUAGE plpgsql
-STABLE
+LANGUAGE sql
+VOLATILE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    -- Every writer of a slot (ingest, retract, restore, purge, verify) takes this
-    -- transaction-scoped advisory lock; writers of several slots take them in key order.
-    RETURN @schema@_internal.lock_key(
-        '@schema@:slot:' || tenant || ':' || subject || ':' || predicate);
-END
+    SELECT @schema@_internal.lock_key('@schema@:slot:' OPERATOR(pg_catalog.||) tenant
+        OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) subject
+        OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) predicate)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.slot_lock_key(text, text, text) IS

@@ -14,35 +14,29 @@
 -- yet stamped will be stamped later than it: an answer once given for a known instant
 -- never changes.
 
+-- Inlinable like lock_key (tests/lint_sql.py lists it), as is await_commits: a reader of a
+-- known instant pays for the wait on every call.
 CREATE OR REPLACE FUNCTION @schema@_internal.commit_lock_key(tenant text)
 RETURNS bigint
-LANGUAGE plpgsql
-STABLE
+LANGUAGE sql
+VOLATILE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN @schema@_internal.lock_key(pg_catalog.concat_ws(':', '@schema@:commit', tenant));
-END
+    SELECT @schema@_internal.lock_key(pg_catalog.concat_ws(':', '@schema@:commit', tenant))
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.commit_lock_key(text) IS
 'The advisory lock a knowledge writer holds from taking its commit instant until it commits.';
 
+-- The tenant's knowledge commits in progress (microseconds: only the stamping phase holds
+-- the lock), never a writer still working; shared, so readers never wait for each other.
 CREATE OR REPLACE FUNCTION @schema@_internal.await_commits(tenant text)
 RETURNS void
-LANGUAGE plpgsql
+LANGUAGE sql
 VOLATILE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    -- The tenant's knowledge commits in progress (microseconds: only the stamping phase
-    -- holds the lock), never a writer still working; shared, so readers never wait for
-    -- each other.
-    PERFORM @schema@_internal.await_lock_holders(
-        @schema@_internal.commit_lock_key(tenant), false);
-END
+    SELECT @schema@_internal.await_lock_holders(@schema@_internal.commit_lock_key(tenant), false)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.await_commits(text) IS
