@@ -5,20 +5,20 @@
 -- read by the orchestration form never silently finds nothing. set_context stores the
 -- normal form; functions taking a session_id argument normalise it first.
 
+-- 'session-' followed by something: the orchestration instance id of that something.
+-- Inlinable (tests/lint_sql.py lists it): every call naming a session evaluates it.
 CREATE OR REPLACE FUNCTION @schema@_internal.normalize_session_id(session_id text)
 RETURNS text
-LANGUAGE plpgsql
+LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    -- 'session-' followed by something: the orchestration instance id of that something.
-    IF pg_catalog.starts_with(session_id, 'session-') AND pg_catalog.length(session_id) > 8 THEN
-        RETURN pg_catalog.substr(session_id, 9);
-    END IF;
-    RETURN session_id;
-END
+    SELECT CASE
+        WHEN pg_catalog.starts_with(session_id, 'session-')
+             AND pg_catalog.length(session_id) OPERATOR(pg_catalog.>) 8
+        THEN pg_catalog.substr(session_id, 9)
+        ELSE session_id
+    END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.normalize_session_id(text) IS

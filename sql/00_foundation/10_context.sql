@@ -190,6 +190,23 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.check_tenant_login(text) IS
 'Raise 42501 unless the login holds @schema@_all_tenants or is bound to tenant.';
 
+-- Inlinable (tests/lint_sql.py lists it): context_session evaluates it on every call.
+CREATE OR REPLACE FUNCTION @schema@_internal.session_id_ok(session_id text)
+RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT session_id IS NULL
+        OR (pg_catalog.btrim(session_id) OPERATOR(pg_catalog.<>) ''
+            AND pg_catalog.octet_length(session_id) OPERATOR(pg_catalog.<=) 256
+            AND pg_catalog.strpos(session_id, ':') OPERATOR(pg_catalog.=) 0)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.session_id_ok(text) IS
+'Whether a session id is NULL or 1 to 256 bytes without '':'' (inlined); check_session_id '
+'raises.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_session_id(session_id text, what text)
 RETURNS void
 LANGUAGE plpgsql
@@ -198,9 +215,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF session_id IS NOT NULL AND (pg_catalog.btrim(session_id) = ''
-                                   OR pg_catalog.octet_length(session_id) > 256
-                                   OR pg_catalog.strpos(session_id, ':') > 0) THEN
+    IF NOT @schema@_internal.session_id_ok(session_id) THEN
         RAISE EXCEPTION '% must be 1 to 256 bytes without '':''', what
             USING ERRCODE = '22023',
                   HINT = 'session ids are part of scope keys (session:<id>:<key>)';
@@ -362,7 +377,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.require_kind(text [], text) IS
 'Raise 42501 unless the caller''s agent kind is one of allowed; returns the kind (inlined).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.context_session()
+CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_session()
 RETURNS text
 LANGUAGE plpgsql
 STABLE
@@ -371,16 +386,38 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     session text := @schema@_internal.normalize_session_id(
-        NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), ''));
+        @schema@_internal.context_setting('pgfacts.session_id'));
 BEGIN
-    -- Checked again: set_config() can write the setting without set_context.
     PERFORM @schema@_internal.check_session_id(session, 'session_id');
     RETURN session;
 END
 $fn$;
 
+COMMENT ON FUNCTION @schema@_internal.checked_context_session() IS
+'context_session''s slow path: the setting in its normal form, or 22023 when set_config '
+'wrote a bad one.';
+
+-- Checked again: set_config() can write the setting without set_context, which stores it
+-- in its normal form. Inlinable like context_tenant: a well-formed setting in normal form
+-- is the answer; any other takes checked_context_session.
+CREATE OR REPLACE FUNCTION @schema@_internal.context_session()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN @schema@_internal.session_id_ok(@schema@_internal.context_setting('pgfacts.session_id'))
+             AND NOT coalesce(pg_catalog.starts_with(
+                     @schema@_internal.context_setting('pgfacts.session_id'), 'session-'), false)
+        THEN @schema@_internal.context_setting('pgfacts.session_id')
+        ELSE @schema@_internal.checked_context_session()
+    END
+$fn$;
+
 COMMENT ON FUNCTION @schema@_internal.context_session() IS
-'The session of the caller context, or NULL (22023 when set_config wrote a bad one).';
+'The session of the caller context, or NULL (22023 when set_config wrote a bad one; '
+'inlined).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.context_parent()
 RETURNS text

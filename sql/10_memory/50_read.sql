@@ -240,7 +240,9 @@ DECLARE
     target_session text := coalesce(@schema@_internal.normalize_session_id(session_id), caller);
     wanted text;
 BEGIN
-    PERFORM @schema@_internal.check_key(key);
+    IF @schema@_internal.key_problem(key) IS NOT NULL THEN
+        PERFORM @schema@_internal.check_key(key);  -- says what is wrong
+    END IF;
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     IF NOT @schema@_internal.readable_by(key, kind) THEN
         RAISE EXCEPTION 'agent kind % may not read key %', kind, key USING ERRCODE = '42501';

@@ -29,7 +29,9 @@ BEGIN
             HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
     END IF;
     manager := kind IN ('facts_manager', 'operator');
-    PERFORM @schema@_internal.check_key(key);
+    IF @schema@_internal.key_problem(key) IS NOT NULL THEN
+        PERFORM @schema@_internal.check_key(key);  -- says what is wrong
+    END IF;
     shared := coalesce(shared, false);
 
     IF NOT coalesce(pattern, false) THEN
