@@ -295,7 +295,7 @@ CREATE TABLE pgfacts_internal.facts (
     last_crawled_at timestamp with time zone,
     system_time tstzrange NOT NULL,
     writer_kind text,
-    search_doc tsvector GENERATED ALWAYS AS (((((setweight(to_tsvector('simple'::regconfig, translate(key, '/_-.:'::text, '     '::text)), 'A'::"char") || setweight(to_tsvector('english'::regconfig, translate(key, '/_-.:'::text, '     '::text)), 'A'::"char")) || setweight(to_tsvector('simple'::regconfig, value), 'B'::"char")) || setweight(to_tsvector('english'::regconfig, value), 'B'::"char")) || setweight(array_to_tsvector(tags), 'C'::"char"))) STORED,
+    search_doc tsvector,
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
@@ -333,6 +333,7 @@ GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_search
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
 COMMENT ON COLUMN pgfacts_internal.facts.writer_kind IS 'The agent kind of the caller that wrote the current version (NULL: written before 0008)';
+COMMENT ON COLUMN pgfacts_internal.facts.search_doc IS 'The search vector of the key, value and tags (fact_search_doc), set by the write triggers.';
 
 CREATE SEQUENCE pgfacts_internal.facts_etag_seq;
 ALTER SEQUENCE pgfacts_internal.facts_etag_seq OWNER TO pgfacts_owner;
@@ -1399,6 +1400,12 @@ CREATE FUNCTION pgfacts_internal.fact_scope(shared boolean, session_id text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_scope(boolean,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_scope(boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags text[])
+    RETURNS tsvector
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text)
     RETURNS boolean

@@ -41,6 +41,7 @@ INLINED_HELPERS = {
     "pgfacts_internal.fact_scope(boolean,text)",
     "pgfacts_internal.scope_key_scope(text)",
     "pgfacts_internal.scope_key_key(text)",
+    "pgfacts_internal.fact_search_doc(text,jsonb,text[])",
     # the caller context and the advisory lock keys, checked or computed by every call
     "pgfacts.current_context()",
     "pgfacts_internal.context_setting(text)",

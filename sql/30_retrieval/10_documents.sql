@@ -1,4 +1,30 @@
--- The full-text document of a claim (facts have a generated column, migration 0010).
+-- The full-text documents of facts and claims.
+
+-- Facts: the key (its path separators as spaces), the string values of the value, the tags.
+-- Each text twice, as written ('simple': short tokens and negations survive) and stemmed
+-- ('english': deploying ~ deployment), in one vector; the key weighs most. The working
+-- memory's write triggers store it (facts_before_insert, facts_before_update), so a facts
+-- write pays for no trigger of its own. Inlinable (tests/lint_sql.py lists it).
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_search_doc(key text, value jsonb, tags text [])
+RETURNS tsvector
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT pg_catalog.setweight(pg_catalog.to_tsvector('simple'::pg_catalog.regconfig,
+               pg_catalog.translate(key, '/_-.:', '     ')), 'A')
+        OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.to_tsvector(
+               'english'::pg_catalog.regconfig, pg_catalog.translate(key, '/_-.:', '     ')), 'A')
+        OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.to_tsvector(
+               'simple'::pg_catalog.regconfig, value), 'B')
+        OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.to_tsvector(
+               'english'::pg_catalog.regconfig, value), 'B')
+        OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.array_to_tsvector(tags), 'C')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_search_doc(text, jsonb, text []) IS
+'The search vector of a fact (inlined): its key and value as written and stemmed, its tags.';
+
 
 CREATE OR REPLACE FUNCTION @schema@_internal.document_vector(doc text)
 RETURNS tsvector
