@@ -111,7 +111,9 @@ NO_RETRIEVAL = (
     "ALTER TABLE pgfacts_internal.facts DISABLE TRIGGER facts_queue_embedding; "
     "DROP INDEX pgfacts_internal.facts_search_idx; "
     "DROP INDEX pgfacts_internal.facts_key_trgm_idx; "
-    "ALTER TABLE pgfacts_internal.facts DROP COLUMN search_doc"
+    # the write triggers set the document from this function: it now makes none
+    "CREATE OR REPLACE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags text[]) "
+    "RETURNS tsvector LANGUAGE sql IMMUTABLE AS 'SELECT NULL::tsvector'"
 )
 RETRIEVAL_BYTES = """
 SELECT sum(pg_column_size(search_doc)), pg_relation_size('pgfacts_internal.facts_search_idx'),
