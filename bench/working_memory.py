@@ -112,7 +112,8 @@ NO_RETRIEVAL = (
     "DROP INDEX pgfacts_internal.facts_search_idx; "
     "DROP INDEX pgfacts_internal.facts_key_trgm_idx; "
     # the write triggers set the document from this function: it now makes none
-    "CREATE OR REPLACE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags text[]) "
+    "CREATE OR REPLACE FUNCTION pgfacts_internal.fact_search_doc("
+    "key text, value jsonb, tags text[]) "
     "RETURNS tsvector LANGUAGE sql IMMUTABLE AS 'SELECT NULL::tsvector'"
 )
 RETRIEVAL_BYTES = """
