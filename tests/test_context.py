@@ -82,3 +82,46 @@ def test_a_role_without_pgfacts_grants_cannot_call_the_api(db: Database) -> None
 def test_internal_tables_are_not_granted_to_agent_kinds(db: Database) -> None:
     with db.connect("app") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("SELECT * FROM pgfacts_internal.schema_ledger")
+
+
+# The context checks are inlined expressions with a checked slow path: settings written by
+# raw set_config() (not by set_context) must take that path and get its precise answers.
+RAW_SETTINGS = (
+    "SELECT set_config('pgfacts.tenant', %s, true), set_config('pgfacts.agent_kind', %s, true), "
+    "set_config('pgfacts.session_id', %s, true)"
+)
+
+
+@pytest.mark.parametrize(
+    ("login", "tenant", "kind", "session", "sqlstate", "fragment"),
+    [
+        ("app", "", "agent", "s1", "42501", "no tenant in the caller context"),
+        ("app", "bad tenant", "agent", "s1", "22023", "not a valid tenant name"),
+        ("app", "t1", "bogus", "s1", "42501", "may not act as agent kind bogus"),
+        ("agent", "t1", "operator", "s1", "42501", "may not act as agent kind operator"),
+        ("bound", "t2", "agent", "s1", "42501", "may not act for tenant t2"),
+        ("app", "t1", "agent", "victim:tree", "22023", "session_id must be 1 to 256 bytes"),
+        ("app", "t1", "agent", "   ", "22023", "session_id must be 1 to 256 bytes"),
+    ],
+)
+def test_raw_settings_take_the_checked_path(
+    db: Database, login: str, tenant: str, kind: str, session: str, sqlstate: str, fragment: str
+) -> None:
+    with db.connect(login) as conn:
+        conn.execute(RAW_SETTINGS, (tenant, kind, session))
+        with pytest.raises(psycopg.Error) as info:
+            conn.execute("SELECT pgfacts.store_fact('k', '1')")
+        assert info.value.sqlstate == sqlstate, info.value
+        assert fragment in str(info.value)
+    with db.admin() as admin:
+        assert admin.execute("SELECT count(*) FROM pgfacts_internal.facts").fetchone() == (0,)
+
+
+def test_a_raw_session_setting_is_used_in_its_normal_form(db: Database) -> None:
+    with db.connect("app") as conn:
+        conn.execute(RAW_SETTINGS, ("t1", "agent", "session-abc"))
+        assert conn.execute("SELECT pgfacts.store_fact('k', '1')").fetchone()
+        conn.commit()
+    with db.admin() as admin:
+        row = admin.execute("SELECT session_id, scope_key FROM pgfacts_internal.facts").fetchone()
+    assert row == ("abc", "session:abc:k")
