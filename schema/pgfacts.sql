@@ -1200,6 +1200,12 @@ CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
 ALTER FUNCTION pgfacts_internal.claim_trust(text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.claimed_kind()
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claimed_kind() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claimed_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claims_set_search_doc()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER

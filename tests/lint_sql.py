@@ -46,6 +46,7 @@ INLINED_HELPERS = {
     "pgfacts.current_context()",
     "pgfacts_internal.context_setting(text)",
     "pgfacts_internal.acts_for_any_tenant()",
+    "pgfacts_internal.claimed_kind()",
     "pgfacts_internal.tenant_name_ok(text)",
     "pgfacts_internal.context_tenant()",
     "pgfacts_internal.context_kind()",

@@ -29,6 +29,20 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.acts_for_any_tenant() IS
 'Whether the login holds @schema@_all_tenants (inlined): it may act for any tenant.';
 
+-- The agent kind the settings claim (default agent), not yet checked. Inlinable.
+CREATE OR REPLACE FUNCTION @schema@_internal.claimed_kind()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claimed_kind() IS
+'The agent kind the caller context claims (default agent), unchecked (inlined); '
+'context_kind checks it.';
+
 CREATE OR REPLACE FUNCTION @schema@.set_context(
     tenant text,
     session_id text DEFAULT NULL,
@@ -302,7 +316,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    kind text := coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent');
+    kind text := @schema@_internal.claimed_kind();
 BEGIN
     IF NOT kind = ANY (@schema@_internal.agent_kinds())
        OR NOT pg_catalog.pg_has_role(session_user, '@schema@_' || kind, 'MEMBER') THEN
@@ -327,13 +341,12 @@ STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT CASE
-        WHEN NOT coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent')
+        WHEN NOT @schema@_internal.claimed_kind()
                  OPERATOR(pg_catalog.=) ANY (@schema@_internal.agent_kinds())
         THEN @schema@_internal.checked_context_kind()
-        WHEN pg_catalog.pg_has_role(SESSION_USER, '@schema@_' OPERATOR(pg_catalog.||)
-                 coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent'),
-                 'MEMBER')
-        THEN coalesce(@schema@_internal.context_setting('pgfacts.agent_kind'), 'agent')
+        WHEN pg_catalog.pg_has_role(SESSION_USER,
+                 '@schema@_' OPERATOR(pg_catalog.||) @schema@_internal.claimed_kind(), 'MEMBER')
+        THEN @schema@_internal.claimed_kind()
         ELSE @schema@_internal.checked_context_kind()
     END
 $fn$;
