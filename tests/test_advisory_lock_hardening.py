@@ -5,27 +5,17 @@ it, because pgfacts' own roles take them inside its functions."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
+from .docs_support import snippet
 from .retrieval_support import Caller
-
-SECURITY = Path(__file__).resolve().parent.parent / "docs" / "security.md"
 
 
 def hardening_snippet() -> str:
-    blocks = re.findall(
-        r"```sql\n(-- as superuser: tenant logins may no longer.*?)```",
-        SECURITY.read_text(),
-        re.DOTALL,
-    )
-    assert len(blocks) == 1
-    return blocks[0]
+    return snippet("security.md", "-- as superuser: tenant logins may no longer")
 
 
 @pytest.fixture

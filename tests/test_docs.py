@@ -14,15 +14,9 @@ import psycopg
 import pytest
 
 from .conftest import Database
+from .docs_support import DOCS, sql_examples
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
-FENCE = re.compile(r"```sql\n(.*?)```", re.DOTALL)
 EXPECTED_ERROR = re.compile(r"^-- error: ([0-9A-Z]{5})")
-
-
-def sql_examples(path: Path) -> list[str]:
-    return FENCE.findall(path.read_text())
-
 
 DOC_FILES = [p for p in sorted(DOCS.glob("*.md")) if sql_examples(p)]
 

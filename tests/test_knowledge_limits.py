@@ -9,8 +9,6 @@ the owner reads. Every limit here is listed in docs/errors.md ("Limits").
 from __future__ import annotations
 
 import random
-import re
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -20,8 +18,8 @@ from psycopg.types.json import Jsonb
 from pgfacts import migrate
 
 from .conftest import Database
+from .docs_support import snippet
 
-SECURITY = Path(__file__).resolve().parent.parent / "docs" / "security.md"
 RNG = random.Random(11)
 # Code points that take 4 bytes in UTF-8 and never compress (no two alike nearby).
 WIDE = [chr(c) for c in range(0x1F300, 0x1F5FF)]
@@ -342,14 +340,7 @@ def test_two_installs_get_different_lock_keys(db: Database, empty_db: str) -> No
     assert first is not None and second is not None and first != second
 
 
-def new_secret_snippet() -> str:
-    blocks = re.findall(
-        r"```sql\n(-- as superuser, in one clone: a fresh lock key secret.*?)```",
-        SECURITY.read_text(),
-        re.DOTALL,
-    )
-    assert len(blocks) == 1
-    return blocks[0]
+NEW_SECRET = "-- as superuser, in one clone: a fresh lock key secret"
 
 
 def test_a_new_secret_as_the_docs_set_it_changes_every_key(db: Database, k: K) -> None:
@@ -358,7 +349,7 @@ def test_a_new_secret_as_the_docs_set_it_changes_every_key(db: Database, k: K) -
     key = "SELECT pgfacts_internal.slot_lock_key('k1', '1', 'lives_in')"
     with db.admin() as admin:
         before = admin.execute(key).fetchone()
-        admin.execute(new_secret_snippet().encode())
+        admin.execute(snippet("security.md", NEW_SECRET).encode())
         after = admin.execute(key).fetchone()
     assert before is not None and after is not None and before != after
     test_the_writers_still_serialize_on_the_secret_keys(db, k)
