@@ -1862,6 +1862,12 @@ CREATE FUNCTION pgfacts_internal.register_tool(layer text, name text, handler te
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.register_tool(text,text,text,text[],text,jsonb) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.renew_lock_key_secret()
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.renew_lock_key_secret() OWNER TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;

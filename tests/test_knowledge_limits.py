@@ -323,7 +323,7 @@ def test_every_kind_and_the_maintainer_are_denied_the_key_functions(db: Database
             "SELECT r.rolname, p.oid::regprocedure::text"
             "  FROM pg_proc p CROSS JOIN pg_roles r"
             " WHERE p.pronamespace = 'pgfacts_internal'::regnamespace"
-            "   AND p.proname IN ('slot_lock_key', 'lock_key')"
+            "   AND p.proname IN ('slot_lock_key', 'lock_key', 'renew_lock_key_secret')"
             "   AND r.rolname LIKE 'pgfacts\\_%%' AND r.rolname <> 'pgfacts_owner'"
             "   AND has_function_privilege(r.oid, p.oid, 'EXECUTE')"
         ).fetchall()

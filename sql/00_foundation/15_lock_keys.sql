@@ -29,6 +29,29 @@ COMMENT ON FUNCTION @schema@_internal.lock_key(text) IS
 'The advisory lock key of a name (inlined): 64 bits of sha256(install secret, name); owner '
 'only.';
 
+-- A new secret, for an install cloned from a template (the clones share the template's):
+-- 64 fresh random bits in each half (gen_random_uuid, pg_strong_random), as migration 0023
+-- made the first. Run by the owner or a superuser while no writer runs; every key changes.
+CREATE OR REPLACE FUNCTION @schema@_internal.renew_lock_key_secret()
+RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM pg_catalog.setval(s.seq, ('x' || pg_catalog.substr(pg_catalog.encode(
+                pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.gen_random_uuid()::text
+                    || pg_catalog.gen_random_uuid()::text, 'UTF8')), 'hex'), 1, 16))::bit(64)::bigint)
+      FROM (VALUES ('@schema@_internal.lock_key_secret_a'::regclass),
+                   ('@schema@_internal.lock_key_secret_b'::regclass)) AS s (seq);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.renew_lock_key_secret() IS
+'Owner only: a fresh install secret for the advisory lock keys (every key changes); for '
+'installs cloned from one template.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.await_lock_holders(key bigint, exclusive boolean)
 RETURNS void
 LANGUAGE plpgsql

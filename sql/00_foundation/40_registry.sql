@@ -89,14 +89,15 @@ BEGIN
     -- the maintainer may execute them; PUBLIC may not. The definition-time helpers above run
     -- as the owner only, and so do the advisory lock key functions (15_lock_keys.sql and
     -- the *_lock_key functions built on it: a key hashes the install secret; only SECURITY
-    -- DEFINER functions call them). The maintainer's own function keeps the grants it set itself.
+    -- DEFINER functions call them), and renewing that secret. The maintainer's own
+    -- function keeps the grants it set itself.
     FOR fn IN
         SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
          WHERE p.pronamespace = '@schema@_internal'::regnamespace
            AND p.proowner = '@schema@_owner'::regrole
     LOOP
         EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
-        IF fn::text ~ '\.(register_api|register_tool|grant_internal_functions|isolate_tenants|[a-z_]*lock_key)\(' THEN
+        IF fn::text ~ '\.(register_api|register_tool|grant_internal_functions|isolate_tenants|renew_lock_key_secret|[a-z_]*lock_key)\(' THEN
             EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM %s', fn,
                 @schema@_internal.kind_roles(@schema@_internal.agent_kinds()) || ', @schema@_maintainer');
         ELSE
