@@ -97,6 +97,9 @@ RAW_SETTINGS = (
     [
         ("app", "", "agent", "s1", "42501", "no tenant in the caller context"),
         ("app", "bad tenant", "agent", "s1", "22023", "not a valid tenant name"),
+        ("app", "x" * 129, "agent", "s1", "22023", "tenant is longer than 128"),
+        ("app", "-lead", "agent", "s1", "22023", "not a valid tenant name"),
+        ("app", "t\u00e4", "agent", "s1", "22023", "not a valid tenant name"),
         ("app", "t1", "bogus", "s1", "42501", "may not act as agent kind bogus"),
         ("agent", "t1", "operator", "s1", "42501", "may not act as agent kind operator"),
         ("bound", "t2", "agent", "s1", "42501", "may not act for tenant t2"),
@@ -115,6 +118,16 @@ def test_raw_settings_take_the_checked_path(
         assert fragment in str(info.value)
     with db.admin() as admin:
         assert admin.execute("SELECT count(*) FROM pgfacts_internal.facts").fetchone() == (0,)
+
+
+def test_a_raw_tenant_of_128_characters_is_accepted(db: Database) -> None:
+    tenant = "T" * 127 + "."
+    with db.connect("app") as conn:
+        conn.execute(RAW_SETTINGS, (tenant, "agent", "s1"))
+        conn.execute("SELECT pgfacts.store_fact('k', '1')")
+        conn.commit()
+    with db.admin() as admin:
+        assert admin.execute("SELECT tenant FROM pgfacts_internal.facts").fetchone() == (tenant,)
 
 
 def test_a_raw_session_setting_is_used_in_its_normal_form(db: Database) -> None:
