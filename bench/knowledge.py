@@ -21,6 +21,10 @@ valid time, and the model needs no pieces (docs/sql-api.md, corroboration).
 At the end, in a copy of the database, the load goes on with the commit-instant mechanism
 switched on and off in alternating rounds: ingest and as_of before and after it, in one run.
 
+Then, in the same copy, bench/knowledge_parts.py loops over thousands of reads inside the
+server, a transaction each, and splits a read's time into its parts (set_context, the
+query, the function around it, the commit barrier) without the client's noise.
+
 A pure-Python model of every slot's live rows predicts each claim's outcome and every
 answer read back: as_of at a random valid instant as known at two past instants (half way
 through the load, and after it), the live rows of each history read, and as_of(now) for
@@ -38,6 +42,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from . import knowledge_parts
 from .runner import Result, database_copy, timed
 
 TENANT = "bench"
@@ -194,6 +199,9 @@ SPLIT_OPS = (STAMP_OFF, STAMP_ON, SPLIT_BASE, BARRIER_OFF, BARRIER_ON)
 # On and off alternate in mirrored pairs, so drift during the rounds (autovacuum, the
 # other work on the machine) falls on both.
 SPLIT_ROUNDS = (True, False, False, True, False, True, True, False)
+# The in-server loops: 5,000 reads a loop at full size, each loop in five rounds.
+PARTS_READS_PER_REPEAT = 5
+PARTS_ROUNDS = 5
 
 
 @dataclass
@@ -737,6 +745,15 @@ def run(dsn: str, size: str) -> list[Result]:
                 per_round,
             )
 
+        # Where a read's time goes, inside the server (bench/knowledge_parts.py), on the
+        # same data with the mechanism on again.
+        conn.execute(switch[True])
+        parts_reads = []
+        for i in range(PARTS_READS_PER_REPEAT * spec.repeat):
+            key = split_picks.choice(keys_written)
+            parts_reads.append((*key, random_instant(key), middle_at if i % 2 else end_at))
+        parts = knowledge_parts.measure(conn, switch, parts_reads, PARTS_ROUNDS)
+
     claim_rows, _ = rows["claims"]
     bitemporal_per_row = bitemporal_bytes / bitemporal_rows
     claims_store = claims_bytes - claims_doc - claims_search
@@ -867,4 +884,5 @@ def run(dsn: str, size: str) -> list[Result]:
             note="target: p95 within 1.1x of the plain bi-temporal history; a random slot, "
             "every version (its live rows checked); rows: mean returned",
         ),
+        *parts,
     ]
