@@ -63,10 +63,10 @@ def _load(conn: psycopg.Connection[Any], tenant: str, rows: int, dims: int, clus
     conn.execute("SELECT pgfacts.register_embedding_model(%s, %s)", (model, dims))
     conn.execute(
         """INSERT INTO pgfacts_internal.claims (tenant, subject_id, predicate, cardinality,
-               object_value, text, confidence, assertion, valid, asserted_valid, system_time)
+               object_value, text, confidence, assertion, valid, system_time)
            SELECT %(t)s, %(s)s, 'notes', 'many', to_jsonb('topic t' || i %% %(c)s),
                   format('note %%s about topic t%%s and item w%%s', i, i %% %(c)s, i %% 997), 1,
-                  'bench:' || i, r, r, tstzrange(now(), NULL)
+                  'bench:' || i, r, tstzrange(now(), NULL)
              FROM generate_series(1, %(n)s) AS i,
                   LATERAL (SELECT CASE WHEN i %% 10 = 0
                                        THEN tstzrange('2010-01-01', '2015-01-01')

@@ -77,7 +77,6 @@ CREATE TABLE pgfacts_internal.claims (
     confidence real NOT NULL,
     assertion text NOT NULL,
     valid tstzrange NOT NULL,
-    asserted_valid tstzrange NOT NULL,
     system_time tstzrange NOT NULL,
     retired_reason text,
     superseded_by bigint,
@@ -94,7 +93,7 @@ CREATE TABLE pgfacts_internal.claims (
     CONSTRAINT claims_subject_fkey FOREIGN KEY (tenant, subject_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_system_time_not_empty CHECK ((NOT isempty(system_time))),
     CONSTRAINT claims_valid_not_empty CHECK ((NOT isempty(valid)))
-) WITH (fillfactor=85);
+);
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;

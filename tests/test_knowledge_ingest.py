@@ -325,9 +325,9 @@ def test_the_exclusion_constraint_holds_even_for_raw_sql(k: Knowledge, db: Datab
     with db.admin() as admin, pytest.raises(psycopg.errors.ExclusionViolation):
         admin.execute(
             "INSERT INTO pgfacts_internal.claims (tenant, subject_id, predicate, cardinality, "
-            "object_value, confidence, assertion, valid, asserted_valid, system_time) VALUES "
+            "object_value, confidence, assertion, valid, system_time) VALUES "
             "('k1', %s, 'lives_in', 'one', '\"Tallinn\"', 1, 'x', '[2026-02-01,)', "
-            "'[2026-02-01,)', '[2026-01-01,)')",
+            "'[2026-01-01,)')",
             (ny,),
         )
 

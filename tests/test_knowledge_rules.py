@@ -56,7 +56,6 @@ def row(
         "confidence": 1,
         "assertion": assertion or value,
         "valid": f"[{start},{end or ''})",
-        "asserted_valid": f"[{start},{end or ''})",
         "system_time": "[2026-06-01,)",
     }
     literal = json.dumps(claim).replace("'", "''")

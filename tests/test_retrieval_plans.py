@@ -31,9 +31,9 @@ def _load(db: Database) -> None:
     with db.admin() as admin:
         admin.execute(
             """INSERT INTO pgfacts_internal.claims (tenant, subject_id, predicate, cardinality,
-                   object_value, text, confidence, assertion, valid, asserted_valid, system_time)
+                   object_value, text, confidence, assertion, valid, system_time)
                SELECT 't1', %(s)s, 'says', 'many', to_jsonb('w' || i %% 997),
-                      format('claim %%s about w%%s', i, i %% 997), 1, 'plan:' || i, r, r,
+                      format('claim %%s about w%%s', i, i %% 997), 1, 'plan:' || i, r,
                       tstzrange(now(), NULL)
                  FROM generate_series(1, %(n)s) AS i,
                       LATERAL (SELECT CASE WHEN i %% 10 = 0

@@ -262,13 +262,13 @@ BEGIN
     GET DIAGNOSTICS retired = ROW_COUNT;
     INSERT INTO @schema@_internal.claims AS cl (
         claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
-        text, confidence, assertion, valid, asserted_valid, system_time, retired_reason,
+        text, confidence, assertion, valid, system_time, retired_reason,
         superseded_by, copied_from)
     OVERRIDING SYSTEM VALUE
     SELECT (u.claim).claim_id, tenant, (u.claim).subject_id, (u.claim).predicate,
            (u.claim).cardinality, (u.claim).object_value, (u.claim).object_entity_id,
            (u.claim).text, (u.claim).confidence, (u.claim).assertion, (u.claim).valid,
-           (u.claim).asserted_valid, (u.claim).system_time, (u.claim).retired_reason,
+           (u.claim).system_time, (u.claim).retired_reason,
            (u.claim).superseded_by, (u.claim).copied_from
       FROM pg_catalog.unnest(changes) AS u
      WHERE u.state IN ('new', 'new_retired')

@@ -577,7 +577,6 @@ BEGIN
     one.text := c.text;
     one.confidence := c.confidence;
     one.assertion := c.assertion;
-    one.asserted_valid := line.asserted_valid;
     IF d.outcome = 'outranked' THEN
         -- Stored already retired, naming the row that outranks it.
         one.claim_id := new_id;
