@@ -93,7 +93,7 @@ CREATE TABLE pgfacts_internal.claims (
     CONSTRAINT claims_subject_fkey FOREIGN KEY (tenant, subject_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_system_time_not_empty CHECK ((NOT isempty(system_time))),
     CONSTRAINT claims_valid_not_empty CHECK ((NOT isempty(valid)))
-);
+) WITH (fillfactor=95);
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
