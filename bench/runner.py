@@ -59,6 +59,23 @@ def timed(operation: Callable[[], object], repeat: int, warmup: int = 5) -> list
     return samples
 
 
+def timed_together(
+    operations: list[Callable[[], object]], repeat: int, warmup: int = 5
+) -> list[list[float]]:
+    """Like ``timed`` for several operations at once, taking turns call by call (each round
+    starts with the next one), so that whatever slows the machine for a while falls on all
+    of them alike and their ratios stay comparable; the samples of each, in order."""
+    samples: list[list[float]] = [[] for _ in operations]
+    for round_ in range(warmup + repeat):
+        for turn in range(len(operations)):
+            index = (round_ + turn) % len(operations)
+            start = time.perf_counter()
+            operations[index]()
+            if round_ >= warmup:
+                samples[index].append((time.perf_counter() - start) * 1000)
+    return samples
+
+
 @contextmanager
 def bench_database() -> Iterator[str]:
     """A fresh database with pgfacts installed, dropped afterwards."""
