@@ -750,7 +750,7 @@ def run(dsn: str, size: str) -> list[Result]:
         for i in range(PARTS_READS_PER_REPEAT * spec.repeat):
             key = split_picks.choice(keys_written)
             parts_reads.append((*key, random_instant(key), middle_at if i % 2 else end_at))
-        parts = knowledge_parts.measure(conn, switch, parts_reads, PARTS_ROUNDS)
+        parts = knowledge_parts.measure(conn, TENANT, switch, parts_reads, PARTS_ROUNDS)
 
     claim_rows, _ = rows["claims"]
     bitemporal_per_row = bitemporal_bytes / bitemporal_rows

@@ -25,8 +25,9 @@ import psycopg
 from .runner import Result
 
 # Each loop: the statements of one transaction; s, p, v, k are the slot, valid instant and
-# known instant of the iteration (random slots of the load, as the workload reads them).
-CONTEXT = "PERFORM pgfacts.set_context(tenant => 'bench', agent_kind => 'operator');"
+# known instant of the iteration (random slots of the load, as the workload reads them), t
+# the workload's tenant.
+CONTEXT = "PERFORM pgfacts.set_context(tenant => t, agent_kind => 'operator');"
 AS_OF = (
     "PERFORM count(*) FROM pgfacts.as_of(subject => s, predicate => p, valid_at => v, "
     "known_at => k);"
@@ -53,8 +54,8 @@ BARRIER_OFF = "set_context + as_of, barrier off"
 
 PROCEDURE = """
 CREATE OR REPLACE PROCEDURE public.bench_parts_loop(
-    subjects bigint[], predicates text[], valid_ats timestamptz[], known_ats timestamptz[],
-    INOUT microseconds double precision DEFAULT NULL)
+    t text, subjects bigint[], predicates text[], valid_ats timestamptz[],
+    known_ats timestamptz[], INOUT microseconds double precision DEFAULT NULL)
 LANGUAGE plpgsql AS $loop$
 DECLARE
     started timestamptz;
@@ -72,16 +73,19 @@ $loop$
 """
 
 
-def per_transaction(conn: psycopg.Connection[Any], reads: list[Any]) -> float:
+def per_transaction(conn: psycopg.Connection[Any], tenant: str, reads: list[Any]) -> float:
     """Microseconds a transaction of the installed loop takes, over ``reads``."""
     columns = [list(column) for column in zip(*reads, strict=True)]
-    row = conn.execute("CALL public.bench_parts_loop(%s, %s, %s, %s)", columns).fetchone()
+    row = conn.execute(
+        "CALL public.bench_parts_loop(%s, %s, %s, %s, %s)", [tenant, *columns]
+    ).fetchone()
     assert row is not None
     return float(row[0])
 
 
 def measure(
     conn: psycopg.Connection[Any],
+    tenant: str,
     switch: dict[bool, str],
     reads: list[tuple[int, str, datetime, datetime]],
     rounds: int,
@@ -95,8 +99,8 @@ def measure(
             if name == BARRIER_OFF:
                 conn.execute(switch[False])
             conn.execute(PROCEDURE.replace("{statements}", statements))
-            per_transaction(conn, warm)  # compiled, plans cached, caches warm
-            micro[name].append(per_transaction(conn, reads))
+            per_transaction(conn, tenant, warm)  # compiled, plans cached, caches warm
+            micro[name].append(per_transaction(conn, tenant, reads))
             if name == BARRIER_OFF:
                 conn.execute(switch[True])
     conn.execute("DROP PROCEDURE public.bench_parts_loop")
