@@ -556,3 +556,23 @@ def test_two_ingests_in_one_transaction_on_one_slot(k: Knowledge) -> None:
         ty,
     )
     assert sources == [(2,)]  # the narrowed Gent keeps both sources
+
+
+def test_two_claims_of_one_value_in_an_episode_keep_both_ranges_on_the_source(
+    k: Knowledge,
+) -> None:
+    """An episode asserting one value twice, over overlapping ranges that corroborate one
+    row: the source line holds both ranges, so a later version of the source retires only
+    what the new text no longer says."""
+    pd = person(k, "pd")
+    k.ingest("d1", [lives(pd, "Ath", "2000-01-01")], kind="doc", content="h1")
+    k.ingest(
+        "d1",
+        [lives(pd, "Ath", "2000-01-21"), lives(pd, "Ath", "2000-01-11", "2000-01-31")],
+        kind="doc",
+        content="h2",
+    )
+    assert k.as_of(pd, "lives_in", "2000-01-05") == []  # only version 1 said that
+    assert k.as_of(pd, "lives_in", "2000-01-15") == ["Ath"]  # version 2's second claim
+    assert k.as_of(pd, "lives_in", "2000-03-01") == ["Ath"]
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", pd) == []

@@ -234,7 +234,9 @@ AS $fn$
 DECLARE
     retired integer := 0;
 BEGIN
-    IF changes IS NULL THEN
+    -- Nothing to write (a restore whose rows a purge removed): no note either, whose
+    -- slot lists would be empty.
+    IF coalesce(pg_catalog.cardinality(changes), 0) = 0 THEN
         RETURN 0;
     END IF;
     -- write_at is provisional: the commit moves it to the commit instant.
