@@ -282,7 +282,9 @@ BEGIN
       FROM pg_catalog.unnest(changes) AS u
      CROSS JOIN LATERAL pg_catalog.unnest(u.lines) AS l
      WHERE u.state <> 'dropped' AND l.write
-    ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
+    -- (a line read and given another range of its episode: the ranges together)
+    ON CONFLICT ON CONSTRAINT claim_sources_pkey
+    DO UPDATE SET asserted_valid = s.asserted_valid + excluded.asserted_valid;
     RETURN retired;
 END
 $fn$;
