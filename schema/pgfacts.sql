@@ -50,8 +50,8 @@ CREATE TABLE pgfacts_internal.claim_sources (
     episode_id bigint NOT NULL,
     locator jsonb,
     quote text,
-    asserted_valid tstzrange NOT NULL,
     added_at timestamp with time zone DEFAULT now() NOT NULL,
+    asserted_valid tstzmultirange NOT NULL,
     CONSTRAINT claim_sources_claim_fkey FOREIGN KEY (tenant, claim_id) REFERENCES pgfacts_internal.claims(tenant, claim_id) ON DELETE CASCADE,
     CONSTRAINT claim_sources_episode_fkey FOREIGN KEY (tenant, episode_id) REFERENCES pgfacts_internal.episodes(tenant, episode_id) ON DELETE CASCADE,
     CONSTRAINT claim_sources_pkey PRIMARY KEY (tenant, claim_id, episode_id)

@@ -223,3 +223,23 @@ def test_purge_equals_a_rebuild_without_that_source(
             finally:
                 purged.conn.close()
                 clean.conn.close()
+
+
+def test_restore_after_a_purge_removed_every_retracted_row_lifts_the_block(
+    k: Knowledge,  # noqa: F811
+) -> None:
+    """A purge removed the only source of a retracted value: restore has no row to write
+    again, lifts the retraction all the same, and the value can be learned again."""
+    pa = person(k, "pa")
+    claim = k.ingest("r1", [lives(pa, "Athens", "2000-01-01")], kind="s1")["outcomes"][0]
+    k.one("SELECT pgfacts.retract(%s)", claim["claim_id"])
+    k.one("SELECT pgfacts.purge_source('s1', 'r1')")
+    restored = k.one("SELECT pgfacts.restore(%s)", claim["claim_id"])
+    assert restored == {"claim_id": claim["claim_id"], "restored_as": []}
+    with pytest.raises(psycopg.Error) as info:
+        k.one("SELECT pgfacts.restore(%s)", claim["claim_id"])
+    assert info.value.sqlstate == "PF005"  # lifted: nothing is retracted any more
+    again = k.ingest("r2", [lives(pa, "Athens", "2000-01-01")])
+    assert again["counters"]["inserted"] == 1
+    assert k.as_of(pa, "lives_in", "2000-06-01") == ["Athens"]
+    assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", pa) == []

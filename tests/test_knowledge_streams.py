@@ -14,7 +14,9 @@ one), and at most one version of an instant is open.
 
 from __future__ import annotations
 
+import copy
 import itertools
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -72,6 +74,7 @@ class Segment:
 
 
 Range = tuple[int, int | None]
+Replaced = tuple[str, int, int | None]  # the value and range of the row a claim replaces
 
 
 def minus(extent: Range, covered: list[Range]) -> list[Range]:
@@ -113,7 +116,8 @@ class Model:
         probe = Segment(extent[0], extent[1], value)
         same = [s for s in rows if s.value == value and s.overlaps(probe)]
         for s in same:
-            if all(known.episode != line.episode for known in s.lines):
+            # An episode that says the value twice backs the row with both ranges.
+            if line not in s.lines:
                 s.lines.append(line)
         return minus(extent, [(s.start, s.end) for s in same])
 
@@ -139,12 +143,28 @@ class Model:
             self.one.append(Segment(*piece, value, [line]))
 
     def ingest_many(
-        self, start: int, end: int | None, value: str, line: Line, replaces: Range | None
+        self,
+        start: int,
+        end: int | None,
+        value: str,
+        line: Line,
+        replaces: Replaced | None,
+        replay: bool = False,
     ) -> None:
         if replaces is not None:
-            target = next((s for s in self.many if (s.start, s.end) == replaces[:2]), None)
-            if target is None:
+            target = next(
+                (s for s in self.many if (s.value, s.start, s.end) == replaces),
+                # A replay names the replaced row by its value and range; failing that, the
+                # newest row of the value; failing that, the claim only adds its value.
+                next((s for s in reversed(self.many) if s.value == replaces[0]), None)
+                if replay
+                else None,
+            )
+            if target is None and not replay:
                 return  # rejected: replaces_unknown
+        else:
+            target = None
+        if target is not None:
             self.many.remove(target)
             if target.start < start:
                 self.many.append(Segment(target.start, start, target.value, list(target.lines)))
@@ -214,6 +234,8 @@ step = st.one_of(
     st.tuples(st.just("revise"), st.integers(0, 50), st.lists(claim, min_size=0, max_size=3)),
     st.tuples(st.just("retract"), st.integers(0, 61)),
     st.tuples(st.just("restore"), st.integers(0, 50)),
+    # purge_source of an earlier episode's source (every version of it).
+    st.tuples(st.just("purge"), st.integers(0, 50)),
 )
 
 
@@ -225,14 +247,39 @@ def claim_json(who: int, predicate: str, start: int, length: int | None, value: 
     return c
 
 
-def live_many(k: Knowledge, who: int) -> list[tuple[int, Range]]:
-    """The live rows of the many slot: claim id and (start, end) in days."""
+def live_many(k: Knowledge, who: int) -> list[tuple[int, Replaced]]:
+    """The live rows of the many slot: claim id, value and (start, end) in days."""
     rows = k.rows(
-        "SELECT claim_id, valid_from, valid_to FROM pgfacts.claim_history(%s, 'skill') "
-        "WHERE retired_at IS NULL ORDER BY claim_id",
+        "SELECT claim_id, object_value, valid_from, valid_to "
+        "FROM pgfacts.claim_history(%s, 'skill') WHERE retired_at IS NULL ORDER BY claim_id",
         who,
     )
-    return [(i, ((f - DAY0).days, None if t is None else (t - DAY0).days)) for i, f, t in rows]
+    return [
+        (i, (v, (f - DAY0).days, None if t is None else (t - DAY0).days)) for i, v, f, t in rows
+    ]
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A claim an episode wrote (not below the floor, not rejected): what a purge replays."""
+
+    predicate: str
+    start: int
+    end: int | None
+    value: str
+    line: Line
+    replaces: Replaced | None
+
+
+def apply_claim(model: Model, claim: Accepted, replay: bool = False) -> None:
+    if claim.predicate == "lives_in":
+        model.ingest_one(claim.start, claim.end, claim.value, claim.line)
+    elif claim.predicate == "skill":
+        model.ingest_many(
+            claim.start, claim.end, claim.value, claim.line, claim.replaces, replay=replay
+        )
+    else:
+        model.ingest_event(claim.start, claim.value, claim.line)
 
 
 def ingest_claims(
@@ -244,11 +291,12 @@ def ingest_claims(
     episode: int,
     claims: list[tuple[Any, ...]],
     trust: str,
-) -> tuple[list[dict], dict[str, Any]]:
-    """One episode through ingest and through the model; the claims sent, the result."""
+) -> tuple[list[dict], dict[str, Any], list[Accepted]]:
+    """One episode through ingest and through the model; the claims sent, the result and
+    the claims the episode wrote."""
     many_rows = live_many(k, who)
     body = []
-    targets: list[Range | None] = []
+    targets: list[Replaced | None] = []
     for predicate, start, length, value, replaces in claims:
         c = claim_json(who, predicate, start, length, value)
         target = None
@@ -258,16 +306,53 @@ def ingest_claims(
         targets.append(target)
         body.append(c)
     result = k.ingest(ref, body, trust=trust, content=content)
-    for (predicate, start, length, value, _), target in zip(claims, targets, strict=True):
-        end = None if length is None else start + length
-        line = Line(episode, ref, TRUST[trust], start, end)
-        if predicate == "lives_in":
-            model.ingest_one(start, end, value, line)
-        elif predicate == "skill":
-            model.ingest_many(start, end, value, line, target)
-        else:
-            model.ingest_event(start, value, Line(episode, ref, TRUST[trust], start, start))
-    return body, result
+    accepted = []
+    for (predicate, start, length, value, _), target, outcome in zip(
+        claims, targets, result["outcomes"], strict=True
+    ):
+        end = None if length is None or predicate == "visited" else start + length
+        line = Line(episode, ref, TRUST[trust], start, start if predicate == "visited" else end)
+        claim = Accepted(predicate, start, end, value, line, target)
+        apply_claim(model, claim)
+        if outcome["outcome"] not in ("below_floor", "rejected"):
+            accepted.append(claim)
+    return body, result, accepted
+
+
+@dataclass
+class Story:
+    """What a purge replays, in order: each episode with the claims it wrote, and each
+    retraction and restore that succeeded, with the step it was made in."""
+
+    events: list[tuple[int, str, Any]] = field(default_factory=list)
+
+    def replay(self, steps: int) -> tuple[Model, list[Model]]:
+        """The model rebuilt as purge_source rebuilds the slots (every event at its place)
+        and as it stood after each step."""
+        model = Model()
+        after: list[Model] = []
+        events = iter(self.events)
+        pending = next(events, None)
+        for number in range(steps):
+            while pending is not None and pending[0] == number:
+                _, kind, what = pending
+                if kind == "episode":
+                    episode_ref, episode, claims = what
+                    for claim in claims:
+                        apply_claim(model, claim, replay=True)
+                    model.source_changed(episode_ref, episode)
+                elif kind == "retract":
+                    gone = [x for x in model.one if x.value == what]
+                    model.one = [x for x in model.one if x.value != what]
+                    model.blocked[what] = gone
+                elif kind == "restore":
+                    # Replayed leniently: a row whose interval is taken now stays retired.
+                    for g in model.blocked.pop(what, []):
+                        if not any(x.overlaps(g) for x in model.one):
+                            model.one.append(Segment(g.start, g.end, g.value, list(g.lines)))
+                pending = next(events, None)
+            after.append(copy.deepcopy(model))
+        return model, after
 
 
 def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
@@ -275,23 +360,42 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
         k.one("SELECT pgfacts.define_predicate(%s, %s)", name, cardinality)
     who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
     model = Model()
+    story = Story()
     episodes: list[tuple[str, list[dict], str, str]] = []
     retracted: list[tuple[int, str]] = []  # a retracted claim's id and value
-    believed: list[tuple[Any, dict[int, list[str]]]] = []
+    believed: list[tuple[int, Any, dict[int, list[str]]]] = []  # step, instant, answers
     for number, op in enumerate(stream):
         if op[0] == "ingest":
             _, claims, trust = op
             ref = f"e{number}"
-            body, _ = ingest_claims(k, model, who, ref, ref, number, claims, trust)
+            body, _, wrote = ingest_claims(k, model, who, ref, ref, number, claims, trust)
             episodes.append((ref, body, trust, ref))
+            story.events.append((number, "episode", (ref, number, wrote)))
         elif op[0] == "revise" and episodes:
             ref, _, trust, _ = episodes[op[1] % len(episodes)]
             content = f"{ref}-v{number}"
-            body, result = ingest_claims(k, model, who, ref, content, number, op[2], trust)
+            body, result, wrote = ingest_claims(k, model, who, ref, content, number, op[2], trust)
             expected_changed = model.source_changed(ref, number)
             changed = result["counters"]["source_changed"]
             assert changed == expected_changed, (model.one, model.many, model.events)
             episodes.append((ref, body, trust, content))
+            story.events.append((number, "episode", (ref, number, wrote)))
+        elif op[0] == "purge" and episodes:
+            ref = episodes[op[1] % len(episodes)][0]
+            k.one("SELECT pgfacts.purge_source('note', %s)", ref)
+            # Every version of the source is gone, as if it had never been seen: now and
+            # at every instant known before.
+            story.events = [e for e in story.events if e[1] != "episode" or e[2][0] != ref]
+            model, after = story.replay(number)
+            believed = [
+                (step, known_at, {t: after[step].one_at(t) for t in answers})
+                for step, known_at, answers in believed
+            ]
+            episodes = [e for e in episodes if e[0] != ref]
+            # The purge wrote the slot again with new ids: a restore now finds a retraction
+            # by the id it was made with, so only the latest one of each value still works.
+            latest = {value: claim_id for claim_id, value in retracted}
+            retracted = [(i, v) for i, v in retracted if latest[v] == i and v in model.blocked]
         elif op[0] == "reingest" and episodes:
             ref, body, trust, content = episodes[op[1] % len(episodes)]
             rows_before = k.one("SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')", who)
@@ -313,6 +417,7 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
             model.one = [s for s in model.one if s.value != holder.value]
             model.blocked[holder.value] = gone
             retracted.append((live[0][0], holder.value))
+            story.events.append((number, "retract", holder.value))
         elif op[0] == "restore" and retracted:
             claim_id, value = retracted[op[1] % len(retracted)]
             gone = model.blocked.get(value)
@@ -331,13 +436,14 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
             if gone is not None and expected is None:
                 model.one.extend(Segment(g.start, g.end, g.value, list(g.lines)) for g in gone)
                 del model.blocked[value]
-        believed.append((k.now(), {t: model.one_at(t) for t in range(0, 62, 4)}))
+                story.events.append((number, "restore", value))
+        believed.append((number, k.now(), {t: model.one_at(t) for t in range(0, 62, 4)}))
 
     for t in INSTANTS:
         assert k.as_of(who, "lives_in", day(t)) == model.one_at(t), (t, model.one)
         assert sorted(k.as_of(who, "skill", day(t))) == model.many_at(t), (t, model.many)
         assert sorted(k.as_of(who, "visited", day(t))) == model.events_at(t), t
-    for known_at, answers in believed:
+    for _, known_at, answers in believed:
         for t, expected_values in answers.items():
             assert k.as_of(who, "lives_in", day(t), known_at) == expected_values, (t, known_at)
     for predicate, rows in (("lives_in", model.one), ("skill", model.many)):
@@ -385,7 +491,9 @@ def check_history_invariants(k: Knowledge, who: int) -> None:
 
 
 @settings(
-    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=int(os.environ.get("PGFACTS_EXAMPLES", "30")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(stream=st.lists(step, min_size=1, max_size=12))
 @example(  # an owner's value outranks an agent's later one
@@ -427,6 +535,31 @@ def check_history_invariants(k: Knowledge, who: int) -> None:
         ),
         ("revise", 0, [("lives_in", 1, None, "a", None)]),
         ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+    ]
+)
+@example(  # a purge removes every row a retraction retired; the restore lifts the block
+    stream=[
+        ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+        ("retract", 5),
+        ("purge", 0),
+        ("restore", 0),
+        ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+    ]
+)
+@example(  # a new version says one value twice, over overlapping ranges
+    stream=[
+        ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+        ("revise", 0, [("lives_in", 20, None, "a", None), ("lives_in", 10, 20, "a", None)]),
+    ]
+)
+@example(  # a purge under other sources' values, then a restore of what it left
+    stream=[
+        ("ingest", [("lives_in", 0, None, "a", None), ("skill", 0, 10, "a", None)], "agent"),
+        ("ingest", [("lives_in", 10, None, "b", None), ("skill", 5, None, "b", 0)], "agent"),
+        ("ingest", [("lives_in", 20, None, "a", None)], "owner"),
+        ("retract", 25),
+        ("purge", 1),
+        ("restore", 0),
     ]
 )
 def test_streams_match_the_model(

@@ -234,7 +234,9 @@ AS $fn$
 DECLARE
     retired integer := 0;
 BEGIN
-    IF changes IS NULL THEN
+    -- Nothing to write (a restore whose rows a purge removed): no note either, whose
+    -- slot lists would be empty.
+    IF coalesce(pg_catalog.cardinality(changes), 0) = 0 THEN
         RETURN 0;
     END IF;
     -- write_at is provisional: the commit moves it to the commit instant.
@@ -280,7 +282,9 @@ BEGIN
       FROM pg_catalog.unnest(changes) AS u
      CROSS JOIN LATERAL pg_catalog.unnest(u.lines) AS l
      WHERE u.state <> 'dropped' AND l.write
-    ON CONFLICT ON CONSTRAINT claim_sources_pkey DO NOTHING;
+    -- (a line read and given another range of its episode: the ranges together)
+    ON CONFLICT ON CONSTRAINT claim_sources_pkey
+    DO UPDATE SET asserted_valid = s.asserted_valid + excluded.asserted_valid;
     RETURN retired;
 END
 $fn$;

@@ -503,20 +503,31 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
 DECLARE
+    lines @schema@_internal.source_line [];
     known @schema@_internal.source_line;
     given boolean;
     r integer;
 BEGIN
-    -- The claim's source line on each corroborated row, unless this episode already gave
-    -- that row one; a row is as trusted as its most trusted source.
+    -- The claim's source line on each corroborated row; when this episode already gave the
+    -- row one (it says the value twice), that line takes the claim's range too, so every
+    -- range the episode asserted stays on record. A row is as trusted as its most trusted
+    -- source.
     FOREACH r IN ARRAY coalesce(positions, '{}') LOOP
         given := false;
+        lines := '{}';
         FOREACH known IN ARRAY coalesce((slot.rows[r]).lines, '{}') LOOP
-            given := given OR (known.line).episode_id = line.episode_id;
+            IF (known.line).episode_id = line.episode_id THEN
+                given := true;
+                known.line.asserted_valid := (known.line).asserted_valid + line.asserted_valid;
+                known.write := true;
+            END IF;
+            lines := lines || known;
         END LOOP;
-        CONTINUE WHEN given;
-        line.claim_id := ((slot.rows[r]).claim).claim_id;
-        slot.rows[r].lines := coalesce((slot.rows[r]).lines, '{}') || ROW(line, true)::@schema@_internal.source_line;
+        IF NOT given THEN
+            line.claim_id := ((slot.rows[r]).claim).claim_id;
+            lines := lines || ROW(line, true)::@schema@_internal.source_line;
+        END IF;
+        slot.rows[r].lines := lines;
         slot.rows[r].trust := GREATEST((slot.rows[r]).trust, episode_trust);
     END LOOP;
     RETURN slot;
@@ -525,7 +536,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.corroborate_rows(
     @schema@_internal.slot_picture, integer [], @schema@_internal.claim_sources, integer) IS
-'Give each corroborated row of a slot picture the claim''s source line (once per episode) '
+'Give each corroborated row of a slot picture the claim''s source line (one per episode, '
+'holding every range the episode asserted) '
 'and raise its trust to the episode''s when higher.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.apply_decision(
@@ -557,9 +569,9 @@ BEGIN
     line.episode_id := episode_id;
     line.locator := c.locator;
     line.quote := c.quote;
-    line.asserted_valid := CASE WHEN c.cardinality = 'event'
+    line.asserted_valid := pg_catalog.tstzmultirange(CASE WHEN c.cardinality = 'event'
         THEN pg_catalog.tstzrange(c.valid_from, c.valid_from, '[]')
-        ELSE pg_catalog.tstzrange(c.valid_from, c.valid_to) END;
+        ELSE pg_catalog.tstzrange(c.valid_from, c.valid_to) END);
     line.added_at := write_at;
     slot := @schema@_internal.corroborate_rows(slot, d.corroborates, line, episode_trust);
     IF d.outcome = 'corroborated' THEN

@@ -28,7 +28,7 @@ BEGIN
     SELECT x.claim_id, x.subject_id, x.predicate, x.kept
       FROM (
         SELECT cl.claim_id, cl.subject_id, cl.predicate, cl.valid,
-               coalesce((SELECT pg_catalog.range_agg(s.asserted_valid * cl.valid)
+               coalesce((SELECT pg_catalog.range_agg(s.asserted_valid * pg_catalog.tstzmultirange(cl.valid))
                            FROM @schema@_internal.claim_sources AS s
                            JOIN @schema@_internal.episodes AS e
                              ON e.tenant = s.tenant AND e.episode_id = s.episode_id
