@@ -824,7 +824,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.retract(bigint) TO pgfacts_agent, pgfacts_craw
 
 CREATE FUNCTION pgfacts.run_maintenance()
     RETURNS jsonb
-    LANGUAGE sql VOLATILE SECURITY INVOKER
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.run_maintenance() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.run_maintenance() TO pgfacts_operator;
@@ -852,7 +852,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.search_claims(text,real,boolean,integer) TO pg
 
 CREATE FUNCTION pgfacts.search_skills(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 8)
     RETURNS TABLE(key text, name text, description text, score double precision)
-    LANGUAGE sql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.search_skills(text,vector,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.search_skills(text,vector,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_operator, pgfacts_tuner;
@@ -1879,6 +1879,13 @@ CREATE FUNCTION pgfacts_internal.require_read_committed(operation text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.require_read_committed(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.require_writer(verb text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.require_writer(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.reserved_prefix(key text)
     RETURNS text

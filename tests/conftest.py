@@ -6,6 +6,7 @@ The server is the local runtime (``make test`` starts it) or whatever ``PGFACTS_
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import uuid
@@ -21,8 +22,20 @@ from pgfacts import migrate, resolve_dsn
 SCHEMA = "pgfacts"
 KINDS = ("agent", "facts_manager", "crawler", "tuner", "operator")
 TEMPLATE = f"pgfacts_test_template_{os.getpid()}"
-# One password for every test login of this run; logins are re-created per run.
-LOGIN_PASSWORD = secrets.token_urlsafe(12)
+
+
+def _login_password() -> str:
+    """One password for every test login, the same for every run against one server: the
+    logins are server-wide, and runs side by side (other checkouts, parallel workers) must
+    not reset each other's. Derived from the superuser's DSN, so it is no more guessable."""
+    try:
+        secret = resolve_dsn()
+    except Exception:  # no server yet: the session fixture will report why
+        secret = secrets.token_urlsafe(12)
+    return hashlib.sha256(f"pgfacts test logins:{secret}".encode()).hexdigest()[:24]
+
+
+LOGIN_PASSWORD = _login_password()
 
 
 def with_db(dsn: str, dbname: str, **overrides: str) -> str:

@@ -151,6 +151,29 @@ COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
 'manager and read by every kind; intake/ and config/facts-manager/ are readable only by the '
 'facts manager and the tuner; other kinds may write intake/ but not delete it.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.require_writer(verb text)
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    kind text := @schema@_internal.context_kind();
+BEGIN
+    -- Working memory's writer check, first in every function that writes or deletes facts.
+    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
+        RAISE EXCEPTION 'agent kind % reads and % nothing', kind, verb USING ERRCODE = '42501',
+            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
+    END IF;
+    RETURN kind;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.require_writer(text) IS
+'Raise 42501 (agent kind ... reads and <verb> nothing) unless the caller''s kind writes '
+'(writer_kinds); returns the kind.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_reserved_key(key text, kind text, action text)
 RETURNS void
 LANGUAGE plpgsql

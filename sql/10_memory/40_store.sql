@@ -183,7 +183,7 @@ AS $fn$
 -- one statement. Returns the per-fact results in input order.
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    kind text := @schema@_internal.context_kind();
+    kind text := @schema@_internal.require_writer('writes');
     session text := @schema@_internal.context_session();
     parent text := @schema@_internal.context_parent();
     agent text := @schema@_internal.context_agent();
@@ -192,10 +192,6 @@ DECLARE
     duplicates text;
     needs_session boolean;
 BEGIN
-    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
-        RAISE EXCEPTION 'agent kind % reads and writes nothing', kind USING ERRCODE = '42501',
-            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
-    END IF;
     IF items IS NULL OR pg_catalog.jsonb_typeof(items) <> 'array' THEN
         RAISE EXCEPTION 'facts must be a JSON array of {key, value, tags?, shared?}'
             USING ERRCODE = '22023';
@@ -263,6 +259,7 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
+    PERFORM @schema@_internal.require_writer('writes');
     IF value IS NULL THEN
         RAISE EXCEPTION 'value is missing' USING ERRCODE = '22023',
             HINT = 'pass a JSON value; the JSON null is ''null''::jsonb';

@@ -14,7 +14,7 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    kind text := @schema@_internal.context_kind();
+    kind text := @schema@_internal.require_writer('deletes');
     caller text := @schema@_internal.context_session();
     agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
     manager boolean;
@@ -24,10 +24,6 @@ DECLARE
     head text;
     deleted int;
 BEGIN
-    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
-        RAISE EXCEPTION 'agent kind % reads and deletes nothing', kind USING ERRCODE = '42501',
-            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
-    END IF;
     manager := kind IN ('facts_manager', 'operator');
     IF @schema@_internal.key_problem(key) IS NOT NULL THEN
         PERFORM @schema@_internal.check_key(key);  -- says what is wrong
