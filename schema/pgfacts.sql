@@ -97,7 +97,7 @@ CREATE TABLE pgfacts_internal.claims (
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
-CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (search_doc);
+CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant, search_doc);
 CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
@@ -305,14 +305,14 @@ ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
-CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (key gin_trgm_ops) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (tenant, key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
 CREATE UNIQUE INDEX facts_scope_idx ON pgfacts_internal.facts USING btree (tenant, (
 CASE
     WHEN shared THEN ''::text
     ELSE session_id
 END), key text_pattern_ops);
-CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (search_doc) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (tenant, search_doc) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
 CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (last_crawled_at IS NULL);
