@@ -2025,6 +2025,20 @@ CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.tag_limits(OUT max_tags integer, OUT max_chars integer)
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tag_limits() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tag_limits() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tags_schema(description text)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tags_schema(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tags_schema(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.tenant_name_ok(tenant text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;

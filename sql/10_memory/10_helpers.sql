@@ -187,13 +187,15 @@ BEGIN
     IF prefix = 'tools/' THEN
         RAISE EXCEPTION 'the ''tools/'' key namespace is reserved to the tool layer'
             USING ERRCODE = '42501',
-                  DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action, key),
+                  DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action,
+                                             @schema@_internal.shown(key)),
                   HINT = 'no agent kind reads, writes or deletes tools/ keys';
     END IF;
-    RAISE EXCEPTION 'the ''%'' key namespace is reserved for the facts manager',
-        coalesce(prefix, key)
+    RAISE EXCEPTION 'the % key namespace is reserved for the facts manager',
+        @schema@_internal.shown(coalesce(prefix, key))
         USING ERRCODE = '42501',
-              DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action, key),
+              DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action,
+                                             @schema@_internal.shown(key)),
               HINT = 'write observations to intake/<topic>/<your-session-id>; the facts manager '
                      'curates skills/ and asks/ from there';
 END
@@ -350,14 +352,14 @@ BEGIN
     is_known := FOUND;
     IF is_known AND (parent_session_id IS NULL OR known.parent_session_id = parent_session_id) THEN
         IF for_write AND known.deleted_at IS NOT NULL THEN
-            RAISE EXCEPTION 'session % was deleted at %', session_id, known.deleted_at
+            RAISE EXCEPTION 'session % was deleted at %', @schema@_internal.shown(session_id), known.deleted_at
                 USING ERRCODE = '55000', HINT = 'start a new session id';
         END IF;
         RETURN;
     END IF;
     IF is_known AND known.parent_session_id IS NOT NULL THEN
-        RAISE EXCEPTION 'session % is registered with parent %, not %', session_id,
-            known.parent_session_id, parent_session_id
+        RAISE EXCEPTION 'session % is registered with parent %, not %', @schema@_internal.shown(session_id),
+            @schema@_internal.shown(known.parent_session_id), @schema@_internal.shown(parent_session_id)
             USING ERRCODE = '22023', HINT = 'a session''s parent is fixed once it is set';
     END IF;
 
@@ -373,7 +375,8 @@ BEGIN
          WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.parent_session_id
            FOR SHARE;
         IF for_write AND parent_deleted IS NOT NULL THEN
-            RAISE EXCEPTION 'parent session % was deleted at %', parent_session_id, parent_deleted
+            RAISE EXCEPTION 'parent session % was deleted at %', @schema@_internal.shown(parent_session_id),
+                parent_deleted
                 USING ERRCODE = '55000', HINT = 'a deleted session takes no new children';
         END IF;
     END IF;
@@ -398,7 +401,7 @@ BEGIN
     -- this session's own tree.
     IF parent_root = known.root_session_id THEN
         RAISE EXCEPTION 'session % cannot have % as its parent: % is in its spawn tree',
-            session_id, parent_session_id, parent_session_id
+            @schema@_internal.shown(session_id), @schema@_internal.shown(parent_session_id), @schema@_internal.shown(parent_session_id)
             USING ERRCODE = '22023', HINT = 'spawn trees have no cycles';
     END IF;
     UPDATE @schema@_internal.sessions AS s

@@ -65,11 +65,11 @@ BEGIN
                    = @schema@_internal.scope_key_scope(target)
                AND f.key = @schema@_internal.scope_key_key(target);
             IF FOUND THEN
-                RAISE EXCEPTION 'shared fact % belongs to another agent', key
+                RAISE EXCEPTION 'shared fact % belongs to another agent', @schema@_internal.shown(key)
                     USING ERRCODE = '42501',
                           DETAIL = pg_catalog.format('created by agent %s in session %s',
-                                                     found_row.owner_agent_id,
-                                                     found_row.owner_session_id),
+                                                     @schema@_internal.shown(found_row.owner_agent_id),
+                                                     @schema@_internal.shown(found_row.owner_session_id)),
                           HINT = 'agents delete only what they stored; ask the facts manager';
             END IF;
         END IF;
@@ -78,7 +78,7 @@ BEGIN
 
     scope := coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END);
     IF scope NOT IN ('session', 'shared', 'all') THEN
-        RAISE EXCEPTION 'unknown pattern-delete scope %', scope
+        RAISE EXCEPTION 'unknown pattern-delete scope %', @schema@_internal.shown(scope)
             USING ERRCODE = '22023', HINT = 'one of: session, shared, all';
     END IF;
     IF scope = 'all' AND kind <> 'facts_manager' THEN
