@@ -97,7 +97,7 @@ CREATE TABLE pgfacts_internal.claims (
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
-CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (search_doc);
+CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant, search_doc);
 CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
@@ -305,14 +305,14 @@ ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
-CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (key gin_trgm_ops) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (tenant, key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
 CREATE UNIQUE INDEX facts_scope_idx ON pgfacts_internal.facts USING btree (tenant, (
 CASE
     WHEN shared THEN ''::text
     ELSE session_id
 END), key text_pattern_ops);
-CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (search_doc) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (tenant, search_doc) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
 CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (last_crawled_at IS NULL);
@@ -824,7 +824,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.retract(bigint) TO pgfacts_agent, pgfacts_craw
 
 CREATE FUNCTION pgfacts.run_maintenance()
     RETURNS jsonb
-    LANGUAGE sql VOLATILE SECURITY INVOKER
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.run_maintenance() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.run_maintenance() TO pgfacts_operator;
@@ -852,7 +852,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.search_claims(text,real,boolean,integer) TO pg
 
 CREATE FUNCTION pgfacts.search_skills(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 8)
     RETURNS TABLE(key text, name text, description text, score double precision)
-    LANGUAGE sql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.search_skills(text,vector,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.search_skills(text,vector,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_operator, pgfacts_tuner;
@@ -1880,6 +1880,13 @@ CREATE FUNCTION pgfacts_internal.require_read_committed(operation text)
 ALTER FUNCTION pgfacts_internal.require_read_committed(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.require_writer(verb text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.require_writer(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.reserved_prefix(key text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2017,6 +2024,20 @@ CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tag_limits(OUT max_tags integer, OUT max_chars integer)
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tag_limits() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tag_limits() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tags_schema(description text)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tags_schema(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tags_schema(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tenant_name_ok(tenant text)
     RETURNS boolean

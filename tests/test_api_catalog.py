@@ -13,6 +13,7 @@ import inspect
 import re
 from pathlib import Path
 
+import psycopg
 import pytest
 
 import pgfacts
@@ -154,6 +155,52 @@ def test_every_tool_kind_matches_the_grants_of_what_it_calls(db: Database) -> No
             assert handler.startswith(f"{SCHEMA}_internal."), name
             # Every tool is a method of the client too.
             assert callable(getattr(FactStore, name, None)), name
+
+
+RESTRICTED_FUNCTIONS = f"""
+SELECT p.oid::regprocedure::text,
+       format('SELECT * FROM %%I.%%I(%%s)', n.nspname, p.proname,
+              (SELECT coalesce(string_agg('NULL::' || format_type(t, NULL), ', '), '')
+                 FROM unnest(p.proargtypes) AS t)),
+       array(SELECT k FROM unnest(%(kinds)s::text[]) AS k
+              WHERE NOT has_function_privilege('{SCHEMA}_' || k, p.oid, 'EXECUTE'))
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+ WHERE n.nspname = '{SCHEMA}'
+   AND cardinality(array(SELECT k FROM unnest(%(kinds)s::text[]) AS k
+                          WHERE has_function_privilege('{SCHEMA}_' || k, p.oid, 'EXECUTE')))
+       BETWEEN 1 AND cardinality(%(kinds)s::text[]) - 1
+ ORDER BY 1
+"""
+
+
+def test_every_restricted_function_refuses_an_ungranted_kind_first(db: Database) -> None:
+    """The grants stop a login holding one kind; a login holding several (an app server)
+    passes them whatever kind its context claims, so each function granted to some kinds
+    only checks the claimed kind itself, before anything else: called with NULL for every
+    argument by the multi-kind login claiming each kind it is not granted to, it is 42501."""
+    with db.connect("app") as conn:
+        functions = conn.execute(RESTRICTED_FUNCTIONS, {"kinds": list(KINDS)}).fetchall()
+    assert len(functions) > 10, functions
+    problems = []
+    with db.connect("app", autocommit=True) as conn:
+        for signature, call, ungranted in functions:
+            for kind in ungranted:
+                try:
+                    with conn.transaction():
+                        conn.execute(
+                            "SELECT pgfacts.set_context(tenant => 't1', session_id => 's1', "
+                            "agent_kind => %s)",
+                            (kind,),
+                        )
+                        conn.execute(call)
+                except psycopg.Error as exc:
+                    if exc.sqlstate != "42501":
+                        problems.append(
+                            f"{signature} as {kind}: {exc.sqlstate} {exc.diag.message_primary}"
+                        )
+                else:
+                    problems.append(f"{signature} as {kind}: not refused")
+    assert problems == [], "\n".join(problems)
 
 
 def test_every_error_class_is_exported() -> None:

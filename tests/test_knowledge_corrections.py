@@ -51,8 +51,9 @@ def test_override_is_idempotent_per_key(k: Knowledge, db: Database) -> None:  # 
     assert retry["replayed"] is True and retry["outcomes"] == first["outcomes"]
     assert k.as_of(ra, "lives_in", "2026-04-01") == ["Brugge"]
     assert len(k.history(ra, "lives_in")) == 3  # no second write on retry
-    with pytest.raises(psycopg.errors.UniqueViolation):
+    with pytest.raises(psycopg.Error) as reused:
         k.one("SELECT pgfacts.override('fix-1', %s)", Jsonb(lives(ra, "Ypres", "2026-05-01")))
+    assert reused.value.sqlstate == "PF007"  # a code of its own, not a constraint's 23505
     agent = Knowledge(db, login="agent", kind="agent")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         agent.one("SELECT pgfacts.override('fix-2', %s)", Jsonb(claim))

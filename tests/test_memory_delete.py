@@ -114,4 +114,4 @@ def test_a_session_parent_is_fixed_at_registration(call: ToolCaller) -> None:
     call("store_fact", {"key": "x", "value": 1}, session="kid", parent="p1")
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("store_fact", {"key": "y", "value": 1}, session="kid", parent="p2")
-    assert "registered with parent p1" in str(info.value)
+    assert "registered with parent 'p1'" in str(info.value)

@@ -19,7 +19,7 @@ def test_a_bound_login_acts_only_for_its_tenant(call: ToolCaller, db: Database) 
     ]
     with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
         call("read_facts", {}, login="bound", tenant="t2")
-    assert "may not act for tenant t2" in str(info.value)
+    assert "may not act for tenant 't2'" in str(info.value)
     # Writing the setting directly does not get around it: every read checks it again.
     with db.connect("bound") as conn:
         conn.execute(

@@ -106,7 +106,7 @@ def test_a_batch_repeating_a_scope_key_is_refused_naming_it(call: ToolCaller, db
             },
             session="s1",
         )
-    assert info.value.diag.message_detail == "repeated: session:d"
+    assert info.value.diag.message_detail == "repeated: 'session:d'"
     assert count_facts(db) == 0
 
 
@@ -120,7 +120,7 @@ BAD_STORES = [
     ({"key": "k", "value": 1, "shared": "yes"}, "must be true or false"),
     ({"key": "k", "value": 1, "tags": "a"}, "must be an array of strings"),
     ({"key": "k", "value": 1, "tags": [""]}, "tags must be an array"),
-    ({"key": "k", "value": 1, "colour": "red"}, "does not take argument(s) colour"),
+    ({"key": "k", "value": 1, "colour": "red"}, "does not take argument(s) 'colour'"),
     ({"facts": [{"key": "k"}]}, "value is missing"),
     ({"facts": [{"key": "k", "value": 1, "extra": 1}]}, "unknown field"),
     ({"facts": ["k"]}, "is not an object"),

@@ -4,6 +4,7 @@ websearch syntax, stop words, dedup, fuzzy keys, search_claims compatibility."""
 from __future__ import annotations
 
 import pytest
+from psycopg.types.json import Jsonb
 
 from .conftest import Database
 from .retrieval_support import Caller, raises
@@ -155,3 +156,32 @@ def test_an_alias_added_later_finds_the_claims_already_written(m: Caller) -> Non
     assert m.rows("SELECT aliases FROM pgfacts_internal.entities WHERE entity_id = %s", anna) == [
         (["Annushka"],)
     ]
+
+
+def test_search_takes_at_most_64_tags_as_read_facts_does(db: Database) -> None:
+    caller = Caller(db)
+    tags = [f"t{i}" for i in range(64)]
+    caller.fact("tagged/all", "a fact with every tag", tags=tags)
+    assert caller.refs("fact", tags=tags) == ["shared:tagged/all"]
+    raises("22023", lambda: caller.refs("fact", tags=[*tags, "t64"]))
+    raises("22023", lambda: caller.refs("fact", tags=[""]))
+    # The tool says so in its schema, from the same caps, and refuses 65 alike.
+    schema = caller.one(
+        "SELECT d -> 'input_schema' -> 'properties' -> 'tags' "
+        "FROM jsonb_array_elements(pgfacts.tool_definitions()) d "
+        "WHERE d ->> 'name' = 'facts_search'"
+    )
+    assert schema["maxItems"] == 64 and schema["items"]["maxLength"] == 100
+    found = caller.one(
+        "SELECT pgfacts.call_tool('facts_search', %s, %s)",
+        Jsonb({"query": "fact", "tags": tags, "mode": "lexical"}),
+        Jsonb({"tenant": "t1", "agent_kind": "operator"}),
+    )
+    assert [r["key"] for r in found["facts"]] == ["tagged/all"], found
+    raises(
+        "22023",
+        caller.one,
+        "SELECT pgfacts.call_tool('facts_search', %s, %s)",
+        Jsonb({"query": "fact", "tags": [*tags, "t64"]}),
+        Jsonb({"tenant": "t1", "agent_kind": "operator"}),
+    )

@@ -11,7 +11,7 @@ import psycopg
 from . import migrator, queries
 from .runtime import resolve_dsn
 
-REQUIRED_EXTENSIONS = ("btree_gist", "vector", "age", "pg_trgm")
+REQUIRED_EXTENSIONS = ("btree_gist", "btree_gin", "vector", "age", "pg_trgm")
 OPTIONAL_EXTENSIONS = ("plpgsql_check", "pg_cron")
 
 

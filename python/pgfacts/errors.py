@@ -51,7 +51,8 @@ class NotFound(PgfactsError):
 
 
 class Conflict(PgfactsError):
-    """23xxx: a constraint refused the write (overlap, uniqueness, idempotency key reuse)."""
+    """23xxx: a constraint refused the write (overlap, uniqueness); its subclass
+    IdempotencyKeyReused (PF007) is an override key reused for another request."""
 
 
 class RetryTransaction(PgfactsError):
@@ -87,6 +88,11 @@ class IntervalTaken(PgfactsError):
     """PF006: restore refused: a newer one value holds an interval the retracted rows covered."""
 
 
+class IdempotencyKeyReused(Conflict):
+    """PF007: override's idempotency key was used before for a different claim (it was 23505,
+    so ``except Conflict`` still catches it)."""
+
+
 class MigrationError(PgfactsError):
     """The schema cannot be migrated as asked (edited migration, newer database, ...)."""
 
@@ -109,6 +115,7 @@ _BY_SQLSTATE: dict[str, type[PgfactsError]] = {
     "PF004": ClaimNotLive,
     "PF005": ClaimNotRetracted,
     "PF006": IntervalTaken,
+    "PF007": IdempotencyKeyReused,
 }
 _BY_CLASS: dict[str, type[PgfactsError]] = {
     "22": InvalidParameter,

@@ -86,6 +86,43 @@ COMMENT ON FUNCTION @schema@_internal.check_agent_id(text, text) IS
 'Raise 22023 unless an agent id is at most 200 characters without control characters '
 '(NULL passes).';
 
+-- The one tag cap: check_tags checks it, tags_schema shows it to agents (maxItems).
+CREATE OR REPLACE FUNCTION @schema@_internal.tag_limits(OUT max_tags integer, OUT max_chars integer)
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    max_tags := 64;
+    max_chars := 100;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.tag_limits() IS
+'The tag caps: at most 64 tags (a fact''s or a filter''s), each 1 to 100 characters.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.tags_schema(description text)
+RETURNS jsonb
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    caps record := @schema@_internal.tag_limits();
+BEGIN
+    RETURN pg_catalog.jsonb_build_object(
+        'type', 'array', 'maxItems', caps.max_tags,
+        'items', pg_catalog.jsonb_build_object('type', 'string', 'minLength', 1,
+                                               'maxLength', caps.max_chars),
+        'description', description);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.tags_schema(text) IS
+'The JSON schema of a tag list argument of a tool, with the caps check_tags checks.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_tags(tags text [], what text DEFAULT 'tags')
 RETURNS text []
 LANGUAGE plpgsql
@@ -93,10 +130,12 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    caps record := @schema@_internal.tag_limits();
 BEGIN
-    IF pg_catalog.cardinality(tags) > 64
+    IF pg_catalog.cardinality(tags) > caps.max_tags
        OR EXISTS (SELECT 1 FROM pg_catalog.unnest(tags) AS t
-                   WHERE t IS NULL OR t = '' OR pg_catalog.length(t) > 100) THEN
+                   WHERE t IS NULL OR t = '' OR pg_catalog.length(t) > caps.max_chars) THEN
         RAISE EXCEPTION '% must be at most 64 tags, each a non-empty string of at most 100 '
             'characters', what USING ERRCODE = '22023', HINT = 'see "Limits" in docs/errors.md';
     END IF;

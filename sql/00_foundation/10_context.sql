@@ -191,12 +191,12 @@ BEGIN
     END IF;
     IF NOT EXISTS (SELECT 1 FROM @schema@_internal.tenant_logins AS b
                     WHERE b.login = session_user AND b.tenant = check_tenant_login.tenant) THEN
-        RAISE EXCEPTION 'login % may not act for tenant %', session_user, tenant
+        RAISE EXCEPTION 'login % may not act for tenant %', session_user, @schema@_internal.shown(tenant)
             USING ERRCODE = '42501',
                   HINT = pg_catalog.format(
-                      'bind it: SELECT @schema@.bind_tenant_login(%L, %L); or GRANT %I to an '
+                      'bind it: SELECT @schema@.bind_tenant_login(%L, %s); or GRANT %I to an '
                       'app server login that names tenants itself',
-                      session_user, tenant, '@schema@_all_tenants');
+                      session_user, @schema@_internal.shown(tenant), '@schema@_all_tenants');
     END IF;
 END
 $fn$;
@@ -320,7 +320,9 @@ DECLARE
 BEGIN
     IF NOT kind = ANY (@schema@_internal.agent_kinds())
        OR NOT pg_catalog.pg_has_role(session_user, '@schema@_' || kind, 'MEMBER') THEN
-        RAISE EXCEPTION 'role % may not act as agent kind %', session_user, kind
+        RAISE EXCEPTION 'role % may not act as agent kind %', session_user,
+            CASE WHEN kind = ANY (@schema@_internal.agent_kinds()) THEN kind
+                 ELSE @schema@_internal.shown(kind) END
             USING ERRCODE = '42501', HINT = 'set the context with @schema@.set_context()';
     END IF;
     RETURN kind;

@@ -53,7 +53,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'set_setting');
     IF name IS NULL OR NOT name = ANY (known) THEN
-        RAISE EXCEPTION 'unknown setting %', pg_catalog.quote_nullable(name)
+        RAISE EXCEPTION 'unknown setting %', @schema@_internal.shown(name)
             USING ERRCODE = '22023', HINT = 'one of: ' || pg_catalog.array_to_string(known, ', ');
     END IF;
     IF name = 'confidence_floor' THEN

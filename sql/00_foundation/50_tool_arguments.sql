@@ -27,7 +27,7 @@ BEGIN
     SELECT pg_catalog.string_agg(k, ', ' ORDER BY k) INTO unknown
       FROM pg_catalog.jsonb_object_keys(args) AS k WHERE NOT k = ANY (allowed);
     IF unknown IS NOT NULL THEN
-        RAISE EXCEPTION '% does not take argument(s) %', tool, unknown
+        RAISE EXCEPTION '% does not take argument(s) %', tool, @schema@_internal.shown(unknown)
             USING ERRCODE = '22023', HINT = 'arguments: ' || pg_catalog.array_to_string(allowed, ', ');
     END IF;
     RETURN args;

@@ -151,6 +151,29 @@ COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
 'manager and read by every kind; intake/ and config/facts-manager/ are readable only by the '
 'facts manager and the tuner; other kinds may write intake/ but not delete it.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.require_writer(verb text)
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    kind text := @schema@_internal.context_kind();
+BEGIN
+    -- Working memory's writer check, first in every function that writes or deletes facts.
+    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
+        RAISE EXCEPTION 'agent kind % reads and % nothing', kind, verb USING ERRCODE = '42501',
+            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
+    END IF;
+    RETURN kind;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.require_writer(text) IS
+'Raise 42501 (agent kind ... reads and <verb> nothing) unless the caller''s kind writes '
+'(writer_kinds); returns the kind.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_reserved_key(key text, kind text, action text)
 RETURNS void
 LANGUAGE plpgsql
@@ -164,13 +187,15 @@ BEGIN
     IF prefix = 'tools/' THEN
         RAISE EXCEPTION 'the ''tools/'' key namespace is reserved to the tool layer'
             USING ERRCODE = '42501',
-                  DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action, key),
+                  DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action,
+                                             @schema@_internal.shown(key)),
                   HINT = 'no agent kind reads, writes or deletes tools/ keys';
     END IF;
-    RAISE EXCEPTION 'the ''%'' key namespace is reserved for the facts manager',
-        coalesce(prefix, key)
+    RAISE EXCEPTION 'the % key namespace is reserved for the facts manager',
+        @schema@_internal.shown(coalesce(prefix, key))
         USING ERRCODE = '42501',
-              DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action, key),
+              DETAIL = pg_catalog.format('agent kind %s may not %s key %s', kind, action,
+                                             @schema@_internal.shown(key)),
               HINT = 'write observations to intake/<topic>/<your-session-id>; the facts manager '
                      'curates skills/ and asks/ from there';
 END
@@ -327,14 +352,14 @@ BEGIN
     is_known := FOUND;
     IF is_known AND (parent_session_id IS NULL OR known.parent_session_id = parent_session_id) THEN
         IF for_write AND known.deleted_at IS NOT NULL THEN
-            RAISE EXCEPTION 'session % was deleted at %', session_id, known.deleted_at
+            RAISE EXCEPTION 'session % was deleted at %', @schema@_internal.shown(session_id), known.deleted_at
                 USING ERRCODE = '55000', HINT = 'start a new session id';
         END IF;
         RETURN;
     END IF;
     IF is_known AND known.parent_session_id IS NOT NULL THEN
-        RAISE EXCEPTION 'session % is registered with parent %, not %', session_id,
-            known.parent_session_id, parent_session_id
+        RAISE EXCEPTION 'session % is registered with parent %, not %', @schema@_internal.shown(session_id),
+            @schema@_internal.shown(known.parent_session_id), @schema@_internal.shown(parent_session_id)
             USING ERRCODE = '22023', HINT = 'a session''s parent is fixed once it is set';
     END IF;
 
@@ -350,7 +375,8 @@ BEGIN
          WHERE s.tenant = ensure_session.tenant AND s.session_id = ensure_session.parent_session_id
            FOR SHARE;
         IF for_write AND parent_deleted IS NOT NULL THEN
-            RAISE EXCEPTION 'parent session % was deleted at %', parent_session_id, parent_deleted
+            RAISE EXCEPTION 'parent session % was deleted at %', @schema@_internal.shown(parent_session_id),
+                parent_deleted
                 USING ERRCODE = '55000', HINT = 'a deleted session takes no new children';
         END IF;
     END IF;
@@ -375,7 +401,7 @@ BEGIN
     -- this session's own tree.
     IF parent_root = known.root_session_id THEN
         RAISE EXCEPTION 'session % cannot have % as its parent: % is in its spawn tree',
-            session_id, parent_session_id, parent_session_id
+            @schema@_internal.shown(session_id), @schema@_internal.shown(parent_session_id), @schema@_internal.shown(parent_session_id)
             USING ERRCODE = '22023', HINT = 'spawn trees have no cycles';
     END IF;
     UPDATE @schema@_internal.sessions AS s

@@ -61,7 +61,7 @@ BEGIN
      WHERE s.tenant = ctx_tenant AND s.session_id = end_session.session_id
     RETURNING s.ended_at INTO ended;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'session % is not registered', session_id USING ERRCODE = 'P0002';
+        RAISE EXCEPTION 'session % is not registered', @schema@_internal.shown(session_id) USING ERRCODE = 'P0002';
     END IF;
     RETURN pg_catalog.jsonb_build_object('session_id', session_id, 'ended_at', ended);
 END

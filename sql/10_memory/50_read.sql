@@ -112,7 +112,7 @@ DECLARE
     sessions text [] := '{}';
 BEGIN
     IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
-        RAISE EXCEPTION 'unknown scope %', pg_catalog.quote_nullable(scope)
+        RAISE EXCEPTION 'unknown scope %', @schema@_internal.shown(scope)
             USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
     END IF;
     IF "limit" IS NULL OR "limit" < 0 OR "limit" > 1000 THEN
@@ -139,7 +139,7 @@ BEGIN
           FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
         -- An explicit read of a prefix the kind may not read is an error, not an empty answer.
         IF NOT @schema@_internal.readable_by(head, kind) THEN
-            RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, key_pattern
+            RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, @schema@_internal.shown(key_pattern)
                 USING ERRCODE = '42501',
                       HINT = 'intake/ and config/facts-manager/ are for the facts manager and tuner; '
                              'tools/ for the tool layer';
@@ -245,7 +245,7 @@ BEGIN
     END IF;
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     IF NOT @schema@_internal.readable_by(key, kind) THEN
-        RAISE EXCEPTION 'agent kind % may not read key %', kind, key USING ERRCODE = '42501';
+        RAISE EXCEPTION 'agent kind % may not read key %', kind, @schema@_internal.shown(key) USING ERRCODE = '42501';
     END IF;
     IF shared THEN
         wanted := 'shared:' || key;

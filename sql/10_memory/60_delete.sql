@@ -14,7 +14,7 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    kind text := @schema@_internal.context_kind();
+    kind text := @schema@_internal.require_writer('deletes');
     caller text := @schema@_internal.context_session();
     agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
     manager boolean;
@@ -24,10 +24,6 @@ DECLARE
     head text;
     deleted int;
 BEGIN
-    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
-        RAISE EXCEPTION 'agent kind % reads and deletes nothing', kind USING ERRCODE = '42501',
-            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
-    END IF;
     manager := kind IN ('facts_manager', 'operator');
     IF @schema@_internal.key_problem(key) IS NOT NULL THEN
         PERFORM @schema@_internal.check_key(key);  -- says what is wrong
@@ -69,11 +65,11 @@ BEGIN
                    = @schema@_internal.scope_key_scope(target)
                AND f.key = @schema@_internal.scope_key_key(target);
             IF FOUND THEN
-                RAISE EXCEPTION 'shared fact % belongs to another agent', key
+                RAISE EXCEPTION 'shared fact % belongs to another agent', @schema@_internal.shown(key)
                     USING ERRCODE = '42501',
                           DETAIL = pg_catalog.format('created by agent %s in session %s',
-                                                     found_row.owner_agent_id,
-                                                     found_row.owner_session_id),
+                                                     @schema@_internal.shown(found_row.owner_agent_id),
+                                                     @schema@_internal.shown(found_row.owner_session_id)),
                           HINT = 'agents delete only what they stored; ask the facts manager';
             END IF;
         END IF;
@@ -82,7 +78,7 @@ BEGIN
 
     scope := coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END);
     IF scope NOT IN ('session', 'shared', 'all') THEN
-        RAISE EXCEPTION 'unknown pattern-delete scope %', scope
+        RAISE EXCEPTION 'unknown pattern-delete scope %', @schema@_internal.shown(scope)
             USING ERRCODE = '22023', HINT = 'one of: session, shared, all';
     END IF;
     IF scope = 'all' AND kind <> 'facts_manager' THEN

@@ -105,14 +105,15 @@ BEGIN
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION 'each scope_keys entry needs a non-empty scopeKey of at most 2048 '
             'characters and, optionally, a positive integer etag (a number or a decimal string)'
-            USING ERRCODE = '22023', DETAIL = 'bad: ' || bad,
+            USING ERRCODE = '22023', DETAIL = 'bad: ' || @schema@_internal.shown(bad),
             HINT = 'omit etag only for an intentional stomp';
     END IF;
     SELECT pg_catalog.string_agg(d.k, ', ') INTO bad
       FROM (SELECT e ->> 'scopeKey' AS k FROM pg_catalog.jsonb_array_elements(scope_keys) AS e
              GROUP BY 1 HAVING pg_catalog.count(*) > 1) AS d;
     IF bad IS NOT NULL THEN
-        RAISE EXCEPTION 'duplicate scopeKey in scope_keys' USING ERRCODE = '22023', DETAIL = bad;
+        RAISE EXCEPTION 'duplicate scopeKey in scope_keys' USING ERRCODE = '22023',
+            DETAIL = @schema@_internal.shown(bad);
     END IF;
 
     WITH entries AS MATERIALIZED (

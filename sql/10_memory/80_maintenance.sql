@@ -156,15 +156,23 @@ SET LOCAL ROLE @schema@_owner;
 
 CREATE OR REPLACE FUNCTION @schema@.run_maintenance()
 RETURNS jsonb
-LANGUAGE sql
+LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT @schema@_internal.maintain_all_tenants()
+BEGIN
+    -- It crosses tenants and reads no caller context, so a call without one (the worker,
+    -- pg_cron) needs only the operator's grant; a context that claims another kind (a
+    -- login holding several) is refused like everywhere else.
+    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
+        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'run_maintenance');
+    END IF;
+    RETURN @schema@_internal.maintain_all_tenants();
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.run_maintenance() IS
 'The periodic work for every tenant (tombstone purge by each tenant''s TTL). Run by '
 '`pgfacts worker` every 6 hours (or by pg_cron where installed). Operator only (it '
-'crosses tenants). Returns counts.';
+'crosses tenants; a caller context, when set, must claim the operator). Returns counts.';

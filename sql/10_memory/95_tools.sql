@@ -190,7 +190,8 @@ DECLARE
 BEGIN
     -- namespace: PilotSwarm's older name of keyPrefix, accepted as an alias.
     IF key_prefix IS NOT NULL AND namespace IS NOT NULL AND key_prefix <> namespace THEN
-        RAISE EXCEPTION 'keyPrefix % and its alias namespace % differ', key_prefix, namespace
+        RAISE EXCEPTION 'keyPrefix % and its alias namespace % differ', @schema@_internal.shown(key_prefix),
+            @schema@_internal.shown(namespace)
             USING ERRCODE = '22023', HINT = 'pass one of them';
     END IF;
     RETURN @schema@.facts_read_uncrawled(

@@ -28,7 +28,7 @@ BEGIN
     SELECT p.cardinality INTO existing FROM @schema@_internal.predicates AS p
      WHERE p.tenant = tenant AND p.name = define_predicate.name;
     IF existing IS NOT NULL AND existing <> cardinality THEN
-        RAISE EXCEPTION 'predicate % is already defined as %', name, existing
+        RAISE EXCEPTION 'predicate % is already defined as %', @schema@_internal.shown(name), existing
             USING ERRCODE = 'PF003', HINT = 'a predicate''s cardinality never changes; define a new one';
     END IF;
     INSERT INTO @schema@_internal.predicates AS p (tenant, name, cardinality, description)

@@ -157,7 +157,7 @@ BEGIN
             MESSAGE = CASE c.problem WHEN 'unknown_entity'
                            THEN pg_catalog.format('unknown entity %s', c.subject)
                            ELSE pg_catalog.format('unknown object entity %s',
-                                                  claim ->> 'object_entity') END,
+                                                  @schema@_internal.shown(claim ->> 'object_entity')) END,
             DETAIL = pg_catalog.format('claim %s: %s', c.position, c.problem),
             HINT = 'create it with ensure_entity() in this tenant';
     ELSIF c.problem = 'unknown_predicate' THEN

@@ -97,7 +97,7 @@ BEGIN
             CONTINUE WHEN lock_key = ANY (held);
             IF NOT pg_catalog.pg_try_advisory_xact_lock(lock_key) THEN
                 RAISE EXCEPTION 'a concurrent write holds a slot this new version of % % retires in',
-                    source.source_kind, source.source_ref
+                    @schema@_internal.shown(source.source_kind), @schema@_internal.shown(source.source_ref)
                     USING ERRCODE = '40001', HINT = 'retry the transaction';
             END IF;
             held := held || lock_key;

@@ -227,8 +227,9 @@ BEGIN
      WHERE o.tenant = tenant AND o.idempotency_key = override.idempotency_key;
     IF FOUND THEN
         IF earlier.request_hash <> request_hash THEN
-            RAISE EXCEPTION 'idempotency key % was used for a different request', idempotency_key
-                USING ERRCODE = '23505', HINT = 'use a new key for a new correction';
+            RAISE EXCEPTION 'idempotency key % was used for a different request',
+                @schema@_internal.shown(idempotency_key)
+                USING ERRCODE = 'PF007', HINT = 'use a new key for a new correction';
         END IF;
         RETURN earlier.result || '{"replayed": true}';
     END IF;
@@ -246,4 +247,4 @@ $fn$;
 COMMENT ON FUNCTION @schema@.override(text, jsonb) IS
 'Operator only: write one claim with operator trust and no confidence floor. A retry with '
 'the same idempotency_key and claim returns the first result and writes nothing; the same '
-'key with a different claim is refused (23505).';
+'key with a different claim is refused (PF007).';

@@ -131,7 +131,8 @@ BEGIN
      WHERE e.tenant = tenant AND e.source_kind = purge_source.source_kind
        AND e.source_ref = purge_source.source_ref;
     IF doomed IS NULL THEN
-        RAISE EXCEPTION 'no episode of source % %', source_kind, source_ref USING ERRCODE = 'P0002';
+        RAISE EXCEPTION 'no episode of source % %', @schema@_internal.shown(source_kind), @schema@_internal.shown(source_ref)
+            USING ERRCODE = 'P0002';
     END IF;
     SELECT pg_catalog.count(*) INTO before_count FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant;

@@ -72,7 +72,7 @@ DECLARE
 BEGIN
     kind := @schema@_internal.context_kind();
     IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
-        RAISE EXCEPTION 'unknown scope %', pg_catalog.quote_nullable(scope)
+        RAISE EXCEPTION 'unknown scope %', @schema@_internal.shown(scope)
             USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
     END IF;
     IF scope = 'session' AND caller IS NULL THEN

@@ -93,7 +93,7 @@ BEGIN
     SELECT m.dimension INTO found_dimension FROM @schema@_internal.embedding_models AS m
      WHERE m.tenant = for_tenant AND m.model = model_dimension.model;
     IF found_dimension IS NULL THEN
-        RAISE EXCEPTION 'unknown embedding model %', pg_catalog.quote_nullable(model)
+        RAISE EXCEPTION 'unknown embedding model %', @schema@_internal.shown(model)
             USING ERRCODE = 'P0002', HINT = 'register it with register_embedding_model(model, dimension)';
     END IF;
     RETURN found_dimension;

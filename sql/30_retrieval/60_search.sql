@@ -284,9 +284,10 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.check_search(query, query_vector, model, "limit", item_kinds,
                                            text_weight, vector_weight);
+    PERFORM @schema@_internal.check_tags(tags);  -- containment costs tags x matching rows
     PERFORM @schema@_internal.settle_known_at(@schema@_internal.context_tenant(), known_at);
     IF wanted NOT IN ('current', 'historical', 'both', 'unknown') THEN
-        RAISE EXCEPTION 'unknown intent %', intent
+        RAISE EXCEPTION 'unknown intent %', @schema@_internal.shown(intent)
             USING ERRCODE = '22023', HINT = 'one of: current, historical, both, unknown (NULL: detect it)';
     END IF;
     history := wanted IN ('historical', 'both');

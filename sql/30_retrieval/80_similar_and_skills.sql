@@ -66,17 +66,24 @@ CREATE OR REPLACE FUNCTION @schema@.search_skills(
     query text, query_vector public.vector DEFAULT NULL, model text DEFAULT NULL,
     "limit" integer DEFAULT 8
 ) RETURNS TABLE (key text, name text, description text, score double precision)
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+BEGIN
+    -- The grants stop a login holding only the facts manager's role; this stops a login
+    -- holding several whose context claims it.
+    PERFORM @schema@_internal.require_kind(ARRAY['agent', 'crawler', 'tuner', 'operator'],
+                                           'search_skills');
+    RETURN QUERY
     SELECT s.key, coalesce(s.value ->> 'name', pg_catalog.regexp_replace(s.key, '^.*/', '')),
            coalesce(s.value ->> 'description', s.value #>> '{}'), s.score
       FROM @schema@.search(query => query, query_vector => query_vector, model => model,
                            "limit" => "limit", scope => 'shared', item_kinds => '{fact}',
                            key_prefix => 'skills/', intent => 'current') AS s
-     ORDER BY s.score DESC, s.key
+     ORDER BY s.score DESC, s.key;
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.search_skills(text, public.vector, text, integer) IS

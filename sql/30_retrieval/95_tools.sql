@@ -42,7 +42,7 @@ DECLARE
     result jsonb;
 BEGIN
     IF mode NOT IN ('lexical', 'semantic', 'hybrid') THEN
-        RAISE EXCEPTION 'facts_search: unknown mode %', mode
+        RAISE EXCEPTION 'facts_search: unknown mode %', @schema@_internal.shown(mode)
             USING ERRCODE = '22023', HINT = 'one of: lexical, semantic, hybrid';
     END IF;
     IF mode = 'semantic' AND qv IS NULL THEN
@@ -52,7 +52,8 @@ BEGIN
                          'query), pass vector and model, or use mode lexical or hybrid';
     END IF;
     IF prefix IS NOT NULL AND NOT @schema@_internal.readable_by(prefix || '/', @schema@_internal.context_kind()) THEN
-        RAISE EXCEPTION 'agent kind % may not search keys under %', @schema@_internal.context_kind(), prefix
+        RAISE EXCEPTION 'agent kind % may not search keys under %', @schema@_internal.context_kind(),
+            @schema@_internal.shown(prefix)
             USING ERRCODE = '42501';
     END IF;
     IF coalesce(pg_catalog.btrim(query), '') = '' AND qv IS NULL THEN
@@ -150,18 +151,18 @@ SELECT @schema@_internal.register_tool(
     api_functions => '{"@schema@.search(text,public.vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real)"}',
     description => 'Search the facts you can read by meaning and words: a question in natural '
         'language works. Ranked best first; stale = superseded by newer knowledge.',
-    input_schema => $json$
+    -- The tags argument's caps come from tag_limits(), which search checks (check_tags).
+    input_schema => pg_catalog.jsonb_set($json$
 {"type": "object", "additionalProperties": false, "properties": {
   "query": {"type": "string", "maxLength": 1000, "description": "What to look for; quotes, OR and -word work as in a web search"},
   "mode": {"type": "string", "enum": ["lexical", "semantic", "hybrid"], "description": "Default hybrid (lexical when no embedder is configured)"},
   "scope": {"type": "string", "enum": ["accessible", "shared", "session", "descendants"], "description": "Default accessible"},
-  "tags": {"type": "array", "items": {"type": "string"}, "description": "All listed tags must be present"},
   "keyPrefix": {"type": "string", "description": "Only keys under this namespace, e.g. corpus/acme"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 20)"},
   "weights": {"type": "object", "properties": {"lexical": {"type": "number", "minimum": 0}, "semantic": {"type": "number", "minimum": 0}}, "description": "Per-list weights on top of reciprocal rank fusion (default 1 and 1)"},
   "vector": {"type": "array", "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
   "model": {"type": "string", "description": "The model of vector (set by the client's embedder)"}}}
-$json$);
+$json$, '{properties,tags}', @schema@_internal.tags_schema('All listed tags must be present')));
 
 SELECT @schema@_internal.register_tool(
     layer => 'retrieval', name => 'facts_similar', handler => '@schema@_internal.facts_similar_tool',

@@ -1,0 +1,126 @@
+"""Timing of search on a word another tenant holds many times (docs/security.md).
+
+The GIN indexes behind search, search_claims and find_keys lead with the tenant, so a
+tenant's search for a word another tenant holds 20,000 times reads as many rows as its
+search for a word only it holds: none of the other tenant's rows is fetched, and the
+planner (whose statistics cover every tenant) does not turn to reading the caller's whole
+tenant either. pg_stat_xact_user_tables counts the rows read. PGFACTS_TIMING=1 also prints
+the wall times.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from .conftest import Database
+
+CALLS = {
+    "search": "SELECT count(*) FROM pgfacts.search(%s)",
+    "search_claims": "SELECT count(*) FROM pgfacts.search_claims(%s)",
+    "find_keys": "SELECT count(*) FROM pgfacts.find_keys(%s)",
+}
+T1 = "SELECT pgfacts.set_context(tenant => 't1', session_id => 's1', agent_kind => 'operator')"
+READ = (
+    "SELECT coalesce(sum(idx_tup_fetch + seq_tup_read), 0) FROM pg_stat_xact_user_tables"
+    " WHERE relid IN ('pgfacts_internal.facts'::regclass, 'pgfacts_internal.claims'::regclass)"
+)
+
+
+def _load(db: Database) -> None:
+    with db.connect("app", autocommit=True) as conn:
+
+        def run(tenant: str, sql: str, *params: object) -> object:
+            with conn.transaction():
+                conn.execute(
+                    "SELECT pgfacts.set_context(tenant => %s, session_id => 's1', "
+                    "agent_kind => 'operator')",
+                    (tenant,),
+                )
+                row = conn.execute(sql, params).fetchone()
+            return row[0] if row else None
+
+        # t2 holds the word 20,000 times; t1 a few times, among 3,000 facts of its own.
+        for tenant, word, batches in (("t2", "zebra", 20), ("t1", "alpha", 3)):
+            for b in range(batches):
+                facts = [
+                    {
+                        "key": f"notes/{word}-{b}-{i}",
+                        "value": f"{word} note {b} {i}",
+                        "shared": True,
+                    }
+                    for i in range(1000)
+                ]
+                run(tenant, "SELECT pgfacts.store_facts(%s)", Jsonb(facts))
+        mine = [
+            {"key": f"notes/{word}-t1-{i}", "value": f"{word} seen {i}", "shared": True}
+            for word in ("zebra", "quokka")
+            for i in range(3)
+        ]
+        run("t1", "SELECT pgfacts.store_facts(%s)", Jsonb(mine))
+        for tenant, words in (
+            ("t2", {"zebra": 5000}),
+            ("t1", {"alpha": 2000, "zebra": 3, "quokka": 3}),
+        ):
+            run(tenant, "SELECT pgfacts.define_predicate('note', 'many', 'a note')")
+            thing = run(tenant, "SELECT pgfacts.ensure_entity('thing', 'Thing')")
+            for word, count in words.items():
+                for start in range(0, count, 1000):
+                    claims = [
+                        {
+                            "subject": thing,
+                            "predicate": "note",
+                            "object": f"{word} {start} {i}",
+                            "text": f"{word} observed {start} {i}",
+                            "valid_from": "2026-01-01",
+                        }
+                        for i in range(min(1000, count - start))
+                    ]
+                    episode = {
+                        "source_kind": "note",
+                        "source_ref": f"{word}-{start}",
+                        "content_hash": "h",
+                    }
+                    run(tenant, "SELECT pgfacts.ingest(%s, %s)", Jsonb(episode), Jsonb(claims))
+    with db.admin() as admin:
+        admin.execute("VACUUM ANALYZE pgfacts_internal.facts")
+        admin.execute("VACUUM ANALYZE pgfacts_internal.claims")
+
+
+def _rows_read(conn: psycopg.Connection, sql: str, word: str) -> int:
+    with conn.transaction():
+        conn.execute(T1)
+        before = conn.execute(READ).fetchone()
+        conn.execute(sql, (word,)).fetchall()
+        after = conn.execute(READ).fetchone()
+    assert before is not None and after is not None
+    return int(after[0]) - int(before[0])
+
+
+def test_search_reads_no_more_for_a_word_another_tenant_holds(db: Database) -> None:
+    _load(db)
+    with db.connect("app", autocommit=True) as conn:
+        for name, sql in CALLS.items():
+            for _ in range(3):
+                _rows_read(conn, sql, "quokka")
+            got = {word: _rows_read(conn, sql, word) for word in ("zebra", "quokka")}
+            assert got["zebra"] == got["quokka"], (name, got)
+        if os.environ.get("PGFACTS_TIMING"):
+            for name, sql in CALLS.items():
+                times: dict[str, list[float]] = {"zebra": [], "quokka": []}
+                for _ in range(100):
+                    for word in times:
+                        with conn.transaction():
+                            conn.execute(T1)
+                            start = time.perf_counter()
+                            conn.execute(sql, (word,)).fetchall()
+                            times[word].append(time.perf_counter() - start)
+                common, rare = statistics.median(times["zebra"]), statistics.median(times["quokka"])
+                print(
+                    f"{name}: another tenant's word {common * 1e3:.3f} ms, own word "
+                    f"{rare * 1e3:.3f} ms, ratio {common / rare:.2f}"
+                )
