@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
-from .retrieval_support import Caller
+from .retrieval_support import Caller, raises
 
 
 def admin_one(db: Database, sql: str, *params: Any) -> Any:
@@ -91,3 +92,105 @@ def test_retry_rows_a_kind_may_not_read_do_not_stall_its_worker(
         )
         == 0
     )
+
+
+@pytest.mark.parametrize("kind", ["agent", "crawler", "operator"])
+def test_set_embeddings_answers_for_an_unreadable_fact_as_for_a_missing_one(
+    db: Database, hidden: dict[str, int], kind: str
+) -> None:
+    writer = Caller(db, kind=kind, session="s1")
+    missing = max(hidden.values()) + 1000
+
+    def answer(item_id: int, content: str) -> Any:
+        import hashlib
+
+        row = {
+            "item_kind": "fact",
+            "item_id": item_id,
+            "embedding": [1, 0, 0, 0],
+            "content_hash": hashlib.md5(content.encode()).hexdigest(),
+        }
+        return writer.one("SELECT pgfacts.set_embeddings('m4', %s)", Jsonb([row]))
+
+    for key, value in (
+        ("intake/obs/s1", "an observation for the facts manager"),
+        ("config/facts-manager/prompt", "the facts manager's prompt"),
+        ("tools/secret", "tool state"),
+    ):
+        right = answer(hidden[key], f"{key}: {value}")
+        wrong = answer(hidden[key], f"{key}: a wrong guess")
+        assert right == wrong == answer(missing, "anything")
+        assert right["written"] == 0
+    assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embeddings") == 0
+    assert answer(hidden["notes/open"], "notes/open: an ordinary note")["written"] == 1
+
+
+@pytest.fixture
+def m4(db: Database) -> Caller:
+    op = Caller(db)
+    op.one("SELECT pgfacts.register_embedding_model('m4', 4)")
+    op.fact("notes/a", "first")
+    op.fact("notes/b", "second")
+    return op
+
+
+def fact_ids(c: Caller) -> list[int]:
+    return [r[0] for r in c.rows("SELECT fact_id FROM pgfacts_internal.facts ORDER BY fact_id")]
+
+
+@pytest.mark.parametrize(
+    "vector",
+    [
+        "[0, 0, 0, 0]",
+        "[1e-8, 1e-8, 1e-8, 1e-8]",
+        "[1e10, 1, 1, 1]",
+        "[-70000, 0, 0, 1]",
+        "[1e400, 0, 0, 1]",
+        "[1e-400, 0, 0, 0]",
+    ],
+    ids=["zero", "zero-as-halfvec", "too-large", "too-small", "huge", "tiny"],
+)
+def test_a_vector_halfvec_cannot_hold_is_refused(m4: Caller, db: Database, vector: str) -> None:
+    a, b = fact_ids(m4)
+    good = f'{{"item_kind": "fact", "item_id": {b}, "embedding": [1, 0, 0, 0]}}'
+    bad = f'{{"item_kind": "fact", "item_id": {a}, "embedding": {vector}}}'
+    with pytest.raises(psycopg.Error) as info:
+        m4.one("SELECT pgfacts.set_embeddings('m4', %s::jsonb)", f"[{good}, {bad}]")
+    assert info.value.sqlstate == "22023", info.value
+    assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embeddings") == 0
+    # similar_facts and nearest keep working for everyone.
+    m4.one("SELECT pgfacts.set_embeddings('m4', %s::jsonb)", f"[{good}]")
+    assert m4.rows("SELECT mode FROM pgfacts.similar_facts('shared:notes/b')") is not None
+    assert len(m4.rows("SELECT ref FROM pgfacts.nearest('m4', '[1,0,0,0]')")) == 1
+
+
+@pytest.mark.parametrize(
+    "vector", ["[0,0,0,0]", "[1e-8,1e-8,1e-8,1e-8]", "[1e10,1,1,1]", "[1e38,1,1,1]"]
+)
+def test_a_query_vector_halfvec_cannot_hold_is_22023(m4: Caller, vector: str) -> None:
+    raises("22023", m4.rows, "SELECT * FROM pgfacts.nearest('m4', %s)", vector)
+    raises(
+        "22023",
+        m4.rows,
+        "SELECT * FROM pgfacts.search('first', query_vector => %s, model => 'm4')",
+        vector,
+    )
+
+
+def test_set_embeddings_takes_at_most_1000_rows(m4: Caller, db: Database) -> None:
+    (a, _b) = fact_ids(m4)
+    rows = [{"item_kind": "fact", "item_id": a, "embedding": [1, 0, 0, 0]}]
+    rows += [{"item_kind": "fact", "item_id": -n, "embedding": [1, 0, 0, 0]} for n in range(999)]
+    assert m4.one("SELECT pgfacts.set_embeddings('m4', %s)", Jsonb(rows)) == {
+        "model": "m4",
+        "written": 1,
+        "skipped": 999,
+    }
+    rows.append({"item_kind": "fact", "item_id": -1000, "embedding": [1, 0, 0, 0]})
+    with db.admin() as admin:
+        admin.execute("DELETE FROM pgfacts_internal.embeddings")
+    with pytest.raises(psycopg.Error) as info:
+        m4.one("SELECT pgfacts.set_embeddings('m4', %s)", Jsonb(rows))
+    assert info.value.sqlstate == "22023"
+    assert info.value.diag.message_hint
+    assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embeddings") == 0

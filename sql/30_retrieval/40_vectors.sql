@@ -31,6 +31,30 @@ COMMENT ON FUNCTION @schema@_internal.item_content(text, text, bigint) IS
 'The text a fact (key: value) or claim (claim_document) is embedded from; NULL when the row '
 'is gone or deleted.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.readable_item_content(
+    for_tenant text, item_kind text, item_id bigint, kind text
+) RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A fact whose key the kind may not read is, to that kind, a fact that does not exist.
+    IF item_kind = 'fact' AND NOT EXISTS (
+           SELECT 1 FROM @schema@_internal.facts AS f
+            WHERE f.tenant = for_tenant AND f.fact_id = item_id
+              AND @schema@_internal.readable_by(f.key, kind)) THEN
+        RETURN NULL;
+    END IF;
+    RETURN @schema@_internal.item_content(for_tenant, item_kind, item_id);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.readable_item_content(text, text, bigint, text) IS
+'item_content for a caller of an agent kind: NULL also for a fact whose key the kind may not '
+'read (readable_by), so it answers as for a row that does not exist.';
+
 CREATE OR REPLACE FUNCTION @schema@.register_embedding_model(model text, dimension integer)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -110,20 +134,55 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    converted public.halfvec;
 BEGIN
     IF public.vector_dims(query_vector) <> dimension THEN
         RAISE EXCEPTION 'vector has % dimensions, the model %', public.vector_dims(query_vector), dimension
             USING ERRCODE = '22023', HINT = 'embed with the model the rows were embedded with';
     END IF;
-    IF public.vector_norm(query_vector) = 0 THEN
-        RAISE EXCEPTION 'a zero vector has no direction' USING ERRCODE = '22023';
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(query_vector::real []) AS x
+                WHERE pg_catalog.abs(x) > 65504) THEN  -- the largest finite halfvec number
+        RAISE EXCEPTION 'a vector''s numbers must be within +-65504 (halfvec)'
+            USING ERRCODE = '22023', HINT = 'embeddings are stored as halfvec; normalise the vector';
     END IF;
-    RETURN query_vector::public.halfvec;
+    converted := query_vector::public.halfvec;
+    -- Checked after the conversion: numbers below halfvec's smallest round to zero.
+    IF public.l2_norm(converted) = 0 THEN
+        RAISE EXCEPTION 'a zero vector has no direction' USING ERRCODE = '22023',
+            HINT = 'as halfvec every number rounds to 0; normalise the vector';
+    END IF;
+    RETURN converted;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_vector(public.vector, integer) IS
-'A query vector as halfvec, after checking its dimension and that it is not zero (22023).';
+'A query vector as halfvec, after checking its dimension, that its numbers fit halfvec and '
+'that it is not zero as halfvec (22023).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_embedding_rows("rows" jsonb)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF "rows" IS NULL OR pg_catalog.jsonb_typeof("rows") <> 'array' THEN
+        RAISE EXCEPTION 'rows must be a JSON array of {item_kind, item_id, embedding, content_hash}'
+            USING ERRCODE = '22023';
+    END IF;
+    IF pg_catalog.jsonb_array_length("rows") > 1000 THEN
+        RAISE EXCEPTION 'a batch holds at most 1000 embeddings, not %', pg_catalog.jsonb_array_length("rows")
+            USING ERRCODE = '22023',
+                  HINT = 'split the rows into batches of at most 1000 (claim_embedding_work hands '
+                         'out at most 1000); see "Limits" in docs/errors.md';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_embedding_rows(jsonb) IS
+'Raise 22023 unless set_embeddings'' rows are a JSON array of at most 1000.';
 
 CREATE OR REPLACE FUNCTION @schema@.set_embeddings(model text, "rows" jsonb)
 RETURNS jsonb
@@ -135,31 +194,38 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
     dims integer;
     given record;
+    vector public.halfvec;
     content text;
     written integer := 0;
     skipped integer := 0;
 BEGIN
     PERFORM @schema@_internal.require_kind(@schema@_internal.writer_kinds(), 'set_embeddings');
     dims := @schema@_internal.model_dimension(tenant, model);
-    IF "rows" IS NULL OR pg_catalog.jsonb_typeof("rows") <> 'array' THEN
-        RAISE EXCEPTION 'rows must be a JSON array of {item_kind, item_id, embedding, content_hash}'
-            USING ERRCODE = '22023';
-    END IF;
+    PERFORM @schema@_internal.check_embedding_rows("rows");
     FOR given IN
         SELECT r.value AS v, r.ordinality AS position,
                @schema@_internal.embedding_problem(r.value, dims) AS problem
           FROM pg_catalog.jsonb_array_elements("rows") WITH ORDINALITY AS r
     LOOP
+        IF given.problem IS NULL THEN
+            vector := (given.v -> 'embedding')::text::public.halfvec;
+            IF public.l2_norm(vector) = 0 THEN
+                given.problem := 'a zero vector (as halfvec) has no direction';
+            END IF;
+        END IF;
         IF given.problem IS NOT NULL THEN
             RAISE EXCEPTION 'rows[%]: %', given.position, given.problem USING ERRCODE = '22023',
                 HINT = pg_catalog.format('each row: {"item_kind": "fact"|"claim", "item_id": n, '
-                                         '"embedding": [%s numbers], "content_hash"?}', dims);
+                                         '"embedding": [%s numbers, not all 0, within +-65504], '
+                                         '"content_hash"?}', dims);
         END IF;
-        content := @schema@_internal.item_content(tenant, given.v ->> 'item_kind',
-                                                  (given.v ->> 'item_id')::bigint);
-        -- Gone, or changed since the text was read for embedding: the queue has it again.
+        -- Gone, not readable by the caller's kind (answered alike), or changed since the
+        -- text was read for embedding: the queue has it again.
+        content := @schema@_internal.readable_item_content(tenant, given.v ->> 'item_kind',
+                                                           (given.v ->> 'item_id')::bigint, kind);
         IF content IS NULL OR (given.v ? 'content_hash'
                                AND given.v ->> 'content_hash' <> pg_catalog.md5(content)) THEN
             skipped := skipped + 1;
@@ -168,7 +234,7 @@ BEGIN
         INSERT INTO @schema@_internal.embeddings AS e (
             tenant, model, item_kind, item_id, dimension, content_hash, embedding)
         VALUES (tenant, model, given.v ->> 'item_kind', (given.v ->> 'item_id')::bigint, dims,
-                pg_catalog.md5(content), (given.v -> 'embedding')::text::public.halfvec)
+                pg_catalog.md5(content), vector)
         ON CONFLICT ON CONSTRAINT embeddings_pkey DO UPDATE
            SET embedding = excluded.embedding, content_hash = excluded.content_hash,
                embedded_at = pg_catalog.now();
@@ -182,11 +248,12 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.set_embeddings(text, jsonb) IS
-'Writers: store embeddings of a registered model: rows [{item_kind (fact | claim), item_id, '
-'embedding (dimension numbers), content_hash (optional: the md5 of the text embedded, from '
-'claim_embedding_work)}]. A row gone or changed since is skipped (it is queued again); a '
-'stored row leaves the queue. Returns {model, written, skipped}. 22023 bad row, P0002 '
-'unknown model; nothing is written on error.';
+'Writers: store embeddings of a registered model: rows (at most 1000) [{item_kind (fact | '
+'claim), item_id, embedding (dimension numbers within +-65504, not zero as halfvec), '
+'content_hash (optional: the md5 of the text embedded, from claim_embedding_work)}]. A row '
+'gone, changed since, or a fact whose key the caller''s kind may not read is skipped (the '
+'same answer for each); a stored row leaves the queue. Returns {model, written, skipped}. '
+'22023 bad row or batch, P0002 unknown model; nothing is written on error.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.embedding_problem(item jsonb, dims integer)
 RETURNS text
@@ -195,26 +262,32 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    worst integer;
 BEGIN
-    RETURN CASE
-        WHEN pg_catalog.jsonb_typeof(item) <> 'object' THEN 'not an object'
-        WHEN coalesce(item ->> 'item_kind', '') NOT IN ('fact', 'claim')
-            THEN 'item_kind must be fact or claim'
-        WHEN NOT pg_catalog.pg_input_is_valid(coalesce(item ->> 'item_id', ''), 'bigint')
-            THEN 'item_id must be an integer'
-        WHEN pg_catalog.jsonb_typeof(item -> 'embedding') IS DISTINCT FROM 'array'
-            THEN 'embedding must be an array of numbers'
-        WHEN pg_catalog.jsonb_array_length(item -> 'embedding') <> dims
-            THEN pg_catalog.format('embedding has %s numbers, the model %s',
-                                   pg_catalog.jsonb_array_length(item -> 'embedding'), dims)
-        WHEN EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(item -> 'embedding') AS x
-                      WHERE pg_catalog.jsonb_typeof(x) <> 'number')
-            THEN 'embedding must be an array of numbers'
-        WHEN item ? 'content_hash' AND pg_catalog.jsonb_typeof(item -> 'content_hash') <> 'string'
-            THEN 'content_hash must be a string'
-    END;
+    IF pg_catalog.jsonb_typeof(item) <> 'object' THEN
+        RETURN 'not an object';
+    ELSIF coalesce(item ->> 'item_kind', '') NOT IN ('fact', 'claim') THEN
+        RETURN 'item_kind must be fact or claim';
+    ELSIF NOT pg_catalog.pg_input_is_valid(coalesce(item ->> 'item_id', ''), 'bigint') THEN
+        RETURN 'item_id must be an integer';
+    ELSIF pg_catalog.jsonb_typeof(item -> 'embedding') IS DISTINCT FROM 'array' THEN
+        RETURN 'embedding must be an array of numbers';
+    ELSIF pg_catalog.jsonb_array_length(item -> 'embedding') <> dims THEN
+        RETURN pg_catalog.format('embedding has %s numbers, the model %s',
+                                 pg_catalog.jsonb_array_length(item -> 'embedding'), dims);
+    ELSIF item ? 'content_hash' AND pg_catalog.jsonb_typeof(item -> 'content_hash') <> 'string' THEN
+        RETURN 'content_hash must be a string';
+    END IF;
+    -- One pass over the numbers: 2 not a number, 1 beyond halfvec's largest (65504).
+    SELECT pg_catalog.max(CASE WHEN pg_catalog.jsonb_typeof(x) <> 'number' THEN 2
+                               WHEN pg_catalog.abs(x::numeric) > 65504 THEN 1 ELSE 0 END)
+      INTO worst FROM pg_catalog.jsonb_array_elements(item -> 'embedding') AS x;
+    RETURN CASE worst WHEN 2 THEN 'embedding must be an array of numbers'
+                      WHEN 1 THEN 'embedding numbers must be within +-65504 (halfvec)' END;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.embedding_problem(jsonb, integer) IS
-'What is wrong with one row of set_embeddings, or NULL.';
+'What is wrong with one row of set_embeddings, or NULL (the zero check follows the halfvec '
+'conversion, in set_embeddings).';
