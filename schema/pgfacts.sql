@@ -1675,6 +1675,13 @@ CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
 ALTER FUNCTION pgfacts_internal.maintain_all_tenants() OWNER TO pgfacts_maintainer;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.maintain_all_tenants() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts_internal.max_embedding_dimension()
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.max_embedding_dimension() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_dimension() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
     RETURNS integer
     LANGUAGE plpgsql STABLE SECURITY INVOKER

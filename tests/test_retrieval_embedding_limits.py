@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from .conftest import Database
+from .conftest import Database, ToolCaller
 from .retrieval_support import Caller, raises
 
 
@@ -194,3 +194,43 @@ def test_set_embeddings_takes_at_most_1000_rows(m4: Caller, db: Database) -> Non
     assert info.value.sqlstate == "22023"
     assert info.value.diag.message_hint
     assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embeddings") == 0
+
+
+@pytest.mark.parametrize("tool", ["facts_search", "search_skills"])
+@pytest.mark.parametrize("size", [4001, 16001, 20000])
+def test_a_tool_vector_longer_than_the_largest_dimension_is_22023(
+    m4: Caller, call: ToolCaller, tool: str, size: int
+) -> None:
+    with pytest.raises(psycopg.Error) as info:
+        call(tool, {"query": "first", "vector": [0.5] * size, "model": "m4"}, kind="operator")
+    assert info.value.sqlstate == "22023"
+    # At the model's dimension it works.
+    assert call(tool, {"query": "first", "vector": [1, 0, 0, 0], "model": "m4"}, kind="operator")
+
+
+def test_the_tool_schemas_declare_the_vector_cap(call: ToolCaller) -> None:
+    conn = call.conn("app")
+    for tool in ("facts_search", "search_skills"):
+        row = conn.execute(
+            "SELECT d -> 'input_schema' -> 'properties' -> 'vector' ->> 'maxItems' "
+            "FROM jsonb_array_elements(pgfacts.tool_definitions()) d WHERE d ->> 'name' = %s",
+            (tool,),
+        ).fetchone()
+        assert row is not None and row[0] == "4000", tool
+
+
+@pytest.mark.parametrize(
+    "vector", ["[]", "[1e39, 0, 0, 1]", "[1e400, 0, 0, 1]", "[70000, 0, 0, 1]", '["1", 0, 0, 1]']
+)
+def test_a_tool_vector_pgvector_would_refuse_is_22023(
+    m4: Caller, call: ToolCaller, vector: str
+) -> None:
+    conn = call.conn("app")
+    for tool in ("facts_search", "search_skills"):
+        with pytest.raises(psycopg.Error) as info:
+            conn.execute(
+                "SELECT pgfacts.call_tool(%s, jsonb_build_object('query', 'first', 'model', 'm4',"
+                ' \'vector\', %s::jsonb), \'{"tenant": "t1", "agent_kind": "operator"}\')',
+                (tool, vector),
+            )
+        assert info.value.sqlstate == "22023", (tool, vector, info.value)

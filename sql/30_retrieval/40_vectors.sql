@@ -55,6 +55,20 @@ COMMENT ON FUNCTION @schema@_internal.readable_item_content(text, text, bigint, 
 'item_content for a caller of an agent kind: NULL also for a fact whose key the kind may not '
 'read (readable_by), so it answers as for a row that does not exist.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.max_embedding_dimension()
+RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT 4000  -- halfvec HNSW indexes take up to 4000 dimensions
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.max_embedding_dimension() IS
+'The largest embedding dimension (4000, what a halfvec HNSW index takes): of a model, an '
+'allowed dimension and a tool''s vector argument.';
+
 CREATE OR REPLACE FUNCTION @schema@.register_embedding_model(model text, dimension integer)
 RETURNS jsonb
 LANGUAGE plpgsql
