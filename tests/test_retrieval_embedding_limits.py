@@ -16,6 +16,8 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from pgfacts import migrate
+
 from .conftest import Database, ToolCaller
 from .retrieval_support import Caller, raises
 
@@ -24,6 +26,61 @@ def admin_one(db: Database, sql: str, *params: Any) -> Any:
     with db.admin() as admin:
         row = admin.execute(sql, params).fetchone()
     return row[0] if row else None
+
+
+def test_a_null_value_embeds_as_its_key_and_null(db: Database) -> None:
+    fm = Caller(db, kind="facts_manager")
+    fm.one("SELECT pgfacts.store_fact('notes/n', 'null', NULL, true)")
+    assert fm.one("SELECT pgfacts.register_embedding_model('m4', 4)")["queued"] == 1
+    work = fm.rows("SELECT item_id, content, content_hash FROM pgfacts.claim_embedding_work(10)")
+    assert [w[1] for w in work] == ["notes/n: null"]
+    # Embedded, then changed to null again from another value: queued, never deleted.
+    row = Jsonb(
+        [
+            {
+                "item_kind": "fact",
+                "item_id": work[0][0],
+                "embedding": [1, 0, 0, 0],
+                "content_hash": work[0][2],
+            }
+        ]
+    )
+    assert fm.one("SELECT pgfacts.set_embeddings('m4', %s)", row)["written"] == 1
+    fm.fact("notes/n", "text")
+    fm.one("SELECT pgfacts.store_fact('notes/n', 'null', NULL, true)")
+    assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embeddings") == 1
+    again = fm.rows("SELECT content FROM pgfacts.claim_embedding_work(10)")
+    assert again == [("notes/n: null",)]
+    assert fm.rows("SELECT content FROM pgfacts.nearest('m4', '[1,0,0,0]')") == [("notes/n: null",)]
+
+
+def test_the_upgrade_queues_the_null_facts_it_had_dropped(empty_db: str) -> None:
+    """Before migration 0029 a null value was read as deleted: never queued. The upgrade
+    queues the live ones of the tenants that embed."""
+    migrate(empty_db, target="0027_claims_without_asserted_valid.sql")
+    with psycopg.connect(empty_db, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO pgfacts_internal.embedding_models (tenant, model, dimension)"
+            " VALUES ('t', 'm', 384)"
+        )
+        for tenant, key, value in (
+            ("t", "notes/n", "null"),
+            ("t", "notes/s", '"text"'),
+            ("u", "notes/n", "null"),
+        ):
+            conn.execute(
+                "INSERT INTO pgfacts_internal.facts (tenant, scope_key, key, value, shared,"
+                " created_at, updated_at, etag, system_time) VALUES (%s, 'shared:' || %s, %s,"
+                " %s::jsonb, true, now(), now(), 1, tstzrange(now(), NULL))",
+                (tenant, key, key, value),
+            )
+    migrate(empty_db)
+    with psycopg.connect(empty_db) as conn:
+        conn.execute("SELECT pgfacts.set_context(tenant => 't', agent_kind => 'facts_manager')")
+        work = conn.execute("SELECT content FROM pgfacts.claim_embedding_work()").fetchall()
+        assert work == [("notes/n: null",)]
+        queued = conn.execute("SELECT tenant FROM pgfacts_internal.embedding_queue").fetchall()
+        assert queued == [("t",)]
 
 
 @pytest.fixture

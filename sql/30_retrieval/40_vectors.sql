@@ -14,7 +14,8 @@ DECLARE
 BEGIN
     -- What a row is embedded from and shown as: a fact's key and value, a claim's document.
     IF item_kind = 'fact' THEN
-        SELECT f.key || ': ' || (f.value #>> '{}') INTO content
+        -- A JSON null value reads as the text null (its #>> is NULL, which means "gone").
+        SELECT f.key || ': ' || coalesce(f.value #>> '{}', 'null') INTO content
           FROM @schema@_internal.facts AS f
          WHERE f.tenant = for_tenant AND f.fact_id = item_id AND f.deleted_at IS NULL;
     ELSIF item_kind = 'claim' THEN
@@ -28,8 +29,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.item_content(text, text, bigint) IS
-'The text a fact (key: value) or claim (claim_document) is embedded from; NULL when the row '
-'is gone or deleted.';
+'The text a fact (key: value, a JSON null as null) or claim (claim_document) is embedded '
+'from; NULL when the row is gone or deleted.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.readable_item_content(
     for_tenant text, item_kind text, item_id bigint, kind text
