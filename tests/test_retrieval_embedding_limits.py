@@ -10,6 +10,9 @@ refused with 22023.
 
 from __future__ import annotations
 
+import json
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -18,14 +21,202 @@ from psycopg.types.json import Jsonb
 
 from pgfacts import migrate
 
-from .conftest import Database, ToolCaller
+from .conftest import LOGIN_PASSWORD, SCHEMA, Database, ToolCaller
 from .retrieval_support import Caller, raises
+
+
+def hnsw_indexes(db: Database) -> list[str]:
+    with db.admin() as admin:
+        return [
+            r[0]
+            for r in admin.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = 'pgfacts_internal' "
+                "AND tablename = 'embeddings' AND indexname LIKE 'embeddings_hnsw_%' ORDER BY 1"
+            ).fetchall()
+        ]
 
 
 def admin_one(db: Database, sql: str, *params: Any) -> Any:
     with db.admin() as admin:
         row = admin.execute(sql, params).fetchone()
     return row[0] if row else None
+
+
+@pytest.fixture
+def bound_login(db: Database) -> Iterator[str]:
+    """A login bound to tenant ta only, holding the facts manager and operator kinds."""
+    suffix = f"emb_{uuid.uuid4().hex[:8]}"
+    login = f"{SCHEMA}_test_{suffix}"
+    with db.admin() as admin:
+        admin.execute(f"CREATE ROLE {login} LOGIN PASSWORD '{LOGIN_PASSWORD}'")
+        admin.execute(f"GRANT {SCHEMA}_facts_manager, {SCHEMA}_operator TO {login}")
+        admin.execute("SELECT pgfacts.bind_tenant_login(%s, 'ta')", (login,))
+    yield suffix
+    with db.admin() as admin:
+        admin.execute(f"DROP ROLE IF EXISTS {login}")
+
+
+def bound_caller(db: Database, login: str) -> Caller:
+    return Caller(db, login, tenant="ta", kind="operator")
+
+
+# --- 1. registration burdens no other tenant ------------------------------------------
+
+
+def tenant_b(db: Database) -> Caller:
+    b = Caller(db, tenant="tb", kind="facts_manager")
+    b.one("SELECT pgfacts.register_embedding_model('hash-16', 16)")
+    for i in range(20):
+        b.fact(f"doc/{i}", f"document {i}")
+    return b
+
+
+def b_rows(b: Caller) -> Jsonb:
+    ids = [r[0] for r in b.rows("SELECT item_id FROM pgfacts.claim_embedding_work(1000)")]
+    if not ids:
+        ids = [
+            r[0] for r in b.rows("SELECT item_id FROM pgfacts_internal.embeddings ORDER BY item_id")
+        ]
+    return Jsonb(
+        [
+            {"item_kind": "fact", "item_id": i, "embedding": [1.0 + n % 3] + [0.5] * 15}
+            for n, i in enumerate(ids)
+        ]
+    )
+
+
+def locks_during(b: Caller, sql: str, *params: Any) -> tuple[int, Any]:
+    """The relation locks B's backend holds after one statement in an open transaction."""
+    with b.conn.transaction():
+        b._ctx()
+        answer = b.conn.execute(sql, params).fetchall()
+        row = b.conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'relation'"
+        ).fetchone()
+        assert row is not None
+    return int(row[0]), answer
+
+
+def measure(b: Caller, rows: Jsonb) -> tuple[Any, ...]:
+    nearest = "SELECT ref, similarity FROM pgfacts.nearest('hash-16', %s, k => 5)"
+    query = "[" + ",".join(["1"] + ["0.5"] * 15) + "]"
+    n_locks, n_answer = locks_during(b, nearest, query)
+    s_locks, s_answer = locks_during(b, "SELECT pgfacts.set_embeddings('hash-16', %s)", rows)
+    return n_locks, n_answer, s_locks, s_answer
+
+
+def test_a_tenants_registrations_change_no_other_tenants_locks_or_answers(
+    db: Database, bound_login: str
+) -> None:
+    b = tenant_b(db)
+    rows = b_rows(b)
+    b.one("SELECT pgfacts.set_embeddings('hash-16', %s)", rows)
+    before = measure(b, rows)
+    indexes = hnsw_indexes(db)
+    a = bound_caller(db, bound_login)
+    a.fact("notes/a", "tenant a's own fact")
+    # Dimensions the DBA did not allow: refused, no index built.
+    for dimension in (5, 6, 7, 9, 10, 11, 12, 13, 2000, 3999):
+        raises(
+            "22023",
+            a.one,
+            "SELECT pgfacts.register_embedding_model(%s, %s)",
+            f"junk-{dimension}",
+            dimension,
+        )
+    # Allowed ones, up to the tenant's cap: still no index.
+    for n in range(16):
+        a.one("SELECT pgfacts.register_embedding_model(%s, %s)", f"m-{n}", (384, 768, 16)[n % 3])
+    raises("22023", a.one, "SELECT pgfacts.register_embedding_model('one-too-many', 384)")
+    assert hnsw_indexes(db) == indexes
+    assert measure(b, rows) == before
+    a.close()
+
+
+def test_registering_builds_no_index_and_refuses_an_unallowed_dimension(db: Database) -> None:
+    op = Caller(db)
+    indexes = hnsw_indexes(db)
+    with pytest.raises(psycopg.Error) as info:
+        op.one("SELECT pgfacts.register_embedding_model('junk-5', 5)")
+    assert info.value.sqlstate == "22023"
+    assert "allow_embedding_dimension" in (info.value.diag.message_hint or "")
+    assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embedding_models") == 0
+    assert op.one("SELECT pgfacts.register_embedding_model('m', 384)")["created"] is True
+    assert hnsw_indexes(db) == indexes
+
+
+@pytest.mark.parametrize("dimension", [384, 768, 1024, 1536])
+def test_common_dimensions_are_allowed_out_of_the_box(db: Database, dimension: int) -> None:
+    assert f"embeddings_hnsw_{dimension}" in hnsw_indexes(db)
+    op = Caller(db)
+    assert op.one("SELECT pgfacts.register_embedding_model('m', %s)", dimension)["created"]
+
+
+def test_a_tenant_holds_at_most_16_models(db: Database) -> None:
+    op = Caller(db)
+    for n in range(16):
+        op.one("SELECT pgfacts.register_embedding_model(%s, 384)", f"m-{n}")
+    # Registering a known model again is no new model.
+    assert op.one("SELECT pgfacts.register_embedding_model('m-3', 384)")["created"] is False
+    with pytest.raises(psycopg.Error) as info:
+        op.one("SELECT pgfacts.register_embedding_model('m-16', 384)")
+    assert info.value.sqlstate == "22023"
+    assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embedding_models") == 16
+    # Another tenant has its own 16.
+    assert Caller(db, tenant="t2").one("SELECT pgfacts.register_embedding_model('m-16', 384)")
+
+
+def test_only_the_dba_allows_a_dimension(db: Database, bound_login: str) -> None:
+    for caller in (Caller(db), bound_caller(db, bound_login)):
+        raises("42501", caller.one, "SELECT pgfacts.allow_embedding_dimension(5)")
+    assert "embeddings_hnsw_5" not in hnsw_indexes(db)
+    result = admin_one(db, "SELECT pgfacts.allow_embedding_dimension(5)")
+    assert result["dimension"] == 5 and result["created"] is True
+    assert 5 in result["allowed"]
+    assert admin_one(db, "SELECT pgfacts.allow_embedding_dimension(5)")["created"] is False
+    assert "embeddings_hnsw_5" in hnsw_indexes(db)
+    assert Caller(db).one("SELECT pgfacts.register_embedding_model('five', 5)")["created"]
+    with db.admin() as admin:
+        for bad in (0, 4001, None):
+            with pytest.raises(psycopg.Error) as info:
+                admin.execute("SELECT pgfacts.allow_embedding_dimension(%s)", (bad,))
+            assert info.value.sqlstate == "22023"
+
+
+def test_an_index_left_invalid_is_reported_not_trusted(db: Database) -> None:
+    with db.admin() as admin:
+        admin.execute(
+            "CREATE INDEX embeddings_hnsw_6 ON pgfacts_internal.embeddings (item_id)"
+            " WHERE dimension = 6"
+        )
+        admin.execute(
+            "UPDATE pg_index SET indisvalid = false "
+            "WHERE indexrelid = 'pgfacts_internal.embeddings_hnsw_6'::regclass"
+        )
+        with pytest.raises(psycopg.Error) as info:
+            admin.execute("SELECT pgfacts.allow_embedding_dimension(6)")
+        assert info.value.sqlstate == "55000"
+    raises("22023", Caller(db).one, "SELECT pgfacts.register_embedding_model('six', 6)")
+
+
+def test_the_cli_allows_a_dimension_building_its_index_concurrently(db: Database) -> None:
+    from .conftest import with_db
+    from .test_runtime_cli import cli
+
+    admin_dsn = with_db(db.admin_dsn, db.name)
+    result = cli("embedding-dimension", "12", "--dsn", admin_dsn)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["dimension"] == 12
+    assert "embeddings_hnsw_12" in hnsw_indexes(db)
+    assert Caller(db).one("SELECT pgfacts.register_embedding_model('twelve', 12)")["created"]
+    # Twice is once; a bad dimension is the SQL's 22023, nothing built.
+    assert cli("embedding-dimension", "12", "--dsn", admin_dsn).returncode == 0
+    bad = cli("embedding-dimension", "4001", "--dsn", admin_dsn)
+    assert bad.returncode == 1 and "4000" in bad.stderr
+    assert hnsw_indexes(db).count("embeddings_hnsw_12") == 1
+
+
+# --- 2. a null value --------------------------------------------------------------------
 
 
 def test_a_null_value_embeds_as_its_key_and_null(db: Database) -> None:
@@ -81,6 +272,9 @@ def test_the_upgrade_queues_the_null_facts_it_had_dropped(empty_db: str) -> None
         assert work == [("notes/n: null",)]
         queued = conn.execute("SELECT tenant FROM pgfacts_internal.embedding_queue").fetchall()
         assert queued == [("t",)]
+
+
+# --- 3 and 4. workers and set_embeddings see only what their kind may read --------------
 
 
 @pytest.fixture
@@ -180,6 +374,9 @@ def test_set_embeddings_answers_for_an_unreadable_fact_as_for_a_missing_one(
         assert right["written"] == 0
     assert admin_one(db, "SELECT count(*) FROM pgfacts_internal.embeddings") == 0
     assert answer(hidden["notes/open"], "notes/open: an ordinary note")["written"] == 1
+
+
+# --- 5, 6 and 7. vectors and batches ----------------------------------------------------
 
 
 @pytest.fixture

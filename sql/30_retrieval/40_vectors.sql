@@ -70,6 +70,132 @@ COMMENT ON FUNCTION @schema@_internal.max_embedding_dimension() IS
 'The largest embedding dimension (4000, what a halfvec HNSW index takes): of a model, an '
 'allowed dimension and a tool''s vector argument.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.max_embedding_models()
+RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT 16
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.max_embedding_models() IS
+'How many embedding models a tenant may register (16).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.dimension_index(dimension integer)
+RETURNS TABLE (index_name text, valid boolean)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT c.relname::text, i.indisvalid AND i.indisready
+      FROM pg_catalog.pg_index AS i
+      JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+     WHERE i.indrelid = '@schema@_internal.embeddings'::regclass
+       AND c.relname = 'embeddings_hnsw_' || dimension
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.dimension_index(integer) IS
+'The HNSW index of a dimension on embeddings (embeddings_hnsw_<dimension>) and whether it is '
+'valid; no row when there is none.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.allowed_dimensions()
+RETURNS integer []
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- The install's allow list is its valid HNSW indexes: what every tenant's statement on
+    -- embeddings pays for (a lock and a predicate check per index), kept by the DBA.
+    SELECT coalesce(pg_catalog.array_agg(d.dimension ORDER BY d.dimension), '{}')
+      FROM (SELECT pg_catalog.substring(c.relname, '^embeddings_hnsw_([0-9]{1,4})$')::integer
+                   AS dimension
+              FROM pg_catalog.pg_index AS i
+              JOIN pg_catalog.pg_class AS c ON c.oid = i.indexrelid
+             WHERE i.indrelid = '@schema@_internal.embeddings'::regclass
+               AND i.indisvalid AND i.indisready
+               AND c.relname ~ '^embeddings_hnsw_[0-9]{1,4}$') AS d
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.allowed_dimensions() IS
+'The embedding dimensions a tenant may register a model of: those with a valid HNSW index '
+'(embeddings_hnsw_<dimension>), which only allow_embedding_dimension (the DBA) builds.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.dimension_index_sql(dimension integer, build_concurrently boolean)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF dimension IS NULL OR dimension NOT BETWEEN 1 AND @schema@_internal.max_embedding_dimension() THEN
+        RAISE EXCEPTION 'dimension must be from 1 to %, not %',
+            @schema@_internal.max_embedding_dimension(), coalesce(dimension::text, 'null')
+            USING ERRCODE = '22023', HINT = 'halfvec HNSW indexes take up to 4000 dimensions';
+    END IF;
+    -- One HNSW index per dimension, over the rows of that dimension (the cast fixes the
+    -- type the index needs). Build it serially (max_parallel_maintenance_workers = 0):
+    -- pgvector 0.8.0's parallel HNSW build is unsafe. ef_construction 128 (pgvector's
+    -- default 64): recall@10 0.99 rather than 0.97 at ef_search 100 (migration 0020).
+    RETURN pg_catalog.format(
+        'CREATE INDEX %s IF NOT EXISTS %I ON @schema@_internal.embeddings USING hnsw '
+        '((embedding::public.halfvec(%s)) public.halfvec_cosine_ops) '
+        'WITH (ef_construction = 128) WHERE dimension = %s',
+        CASE WHEN build_concurrently THEN 'CONCURRENTLY' ELSE '' END,
+        'embeddings_hnsw_' || dimension, dimension, dimension);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.dimension_index_sql(integer, boolean) IS
+'The CREATE INDEX statement of a dimension''s HNSW index (CONCURRENTLY for the CLI, which '
+'runs it outside a transaction), the one definition of that index; 22023 outside 1..4000.';
+
+CREATE OR REPLACE FUNCTION @schema@.allow_embedding_dimension(dimension integer)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+SET max_parallel_maintenance_workers = 0
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    found record;
+BEGIN
+    IF dimension IS NULL OR dimension NOT BETWEEN 1 AND @schema@_internal.max_embedding_dimension() THEN
+        RAISE EXCEPTION 'dimension must be from 1 to %, not %',
+            @schema@_internal.max_embedding_dimension(), coalesce(dimension::text, 'null')
+            USING ERRCODE = '22023', HINT = 'halfvec HNSW indexes take up to 4000 dimensions';
+    END IF;
+    SELECT * INTO found FROM @schema@_internal.dimension_index(dimension);
+    IF found.valid IS NOT NULL AND NOT found.valid THEN
+        RAISE EXCEPTION 'index % exists but is not valid', found.index_name
+            USING ERRCODE = '55000',
+                  DETAIL = 'a CREATE INDEX CONCURRENTLY that failed or is still running leaves it so',
+                  HINT = pg_catalog.format('when no build runs: DROP INDEX CONCURRENTLY '
+                             '@schema@_internal.%I; then allow the dimension again',
+                             found.index_name);
+    END IF;
+    IF found.valid IS NULL THEN
+        -- Holds a SHARE lock on embeddings while it builds: every tenant's writes of
+        -- embeddings wait (pgfacts embedding-dimension builds it CONCURRENTLY instead).
+        EXECUTE @schema@_internal.dimension_index_sql(dimension, false);
+    END IF;
+    RETURN pg_catalog.jsonb_build_object('dimension', dimension, 'created', found.valid IS NULL,
+                                         'allowed', @schema@_internal.allowed_dimensions());
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.allow_embedding_dimension(integer) IS
+'DBA only (not granted to any agent kind): allow tenants to register models of a dimension '
+'(1..4000) by building its HNSW index on embeddings, which blocks writes of embeddings while '
+'it builds (the CLI''s pgfacts embedding-dimension builds it concurrently first). Returns '
+'{dimension, created, allowed}. 55000 when an invalid index of that dimension is left.';
+
 CREATE OR REPLACE FUNCTION @schema@.register_embedding_model(model text, dimension integer)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -87,27 +213,26 @@ BEGIN
     IF model IS NULL OR pg_catalog.length(model) NOT BETWEEN 1 AND 200 OR model ~ '[[:cntrl:]]' THEN
         RAISE EXCEPTION 'model must be a name of 1 to 200 characters' USING ERRCODE = '22023';
     END IF;
-    IF dimension IS NULL OR dimension NOT BETWEEN 1 AND 4000 THEN
+    IF dimension IS NULL OR dimension NOT BETWEEN 1 AND @schema@_internal.max_embedding_dimension() THEN
         RAISE EXCEPTION 'dimension must be from 1 to 4000, not %', coalesce(dimension::text, 'null')
             USING ERRCODE = '22023', HINT = 'halfvec HNSW indexes take up to 4000 dimensions';
     END IF;
+    -- One registration of the tenant at a time, so the model cap holds.
+    PERFORM pg_catalog.pg_advisory_xact_lock(
+        @schema@_internal.lock_key('embedding_models:' || tenant));
     SELECT m.dimension INTO known FROM @schema@_internal.embedding_models AS m
      WHERE m.tenant = tenant AND m.model = register_embedding_model.model;
     IF known IS NOT NULL AND known <> dimension THEN
-        RAISE EXCEPTION 'model % is registered with dimension %', model, known
+        RAISE EXCEPTION 'model % is registered with dimension %', @schema@_internal.shown(model), known
             USING ERRCODE = '22023', HINT = 'a model keeps its dimension; register a new name';
     END IF;
-    INSERT INTO @schema@_internal.embedding_models AS m (tenant, model, dimension)
-    VALUES (tenant, model, dimension) ON CONFLICT ON CONSTRAINT embedding_models_pkey DO NOTHING;
-    -- One HNSW index per dimension, over the rows of that dimension (the cast fixes the
-    -- type the index needs). Built serially: pgvector 0.8.0's parallel HNSW build is unsafe.
-    -- ef_construction 128 (pgvector's default 64): a better connected graph, recall@10 0.99
-    -- rather than 0.97 at ef_search 100 on clustered embeddings (migration 0020).
-    EXECUTE pg_catalog.format(
-        'CREATE INDEX IF NOT EXISTS %I ON @schema@_internal.embeddings USING hnsw '
-        '((embedding::public.halfvec(%s)) public.halfvec_cosine_ops) '
-        'WITH (ef_construction = 128) WHERE dimension = %s',
-        'embeddings_hnsw_' || dimension, dimension, dimension);
+    IF known IS NULL THEN
+        PERFORM @schema@_internal.check_new_model(tenant, dimension);
+        INSERT INTO @schema@_internal.embedding_models AS m (tenant, model, dimension)
+        VALUES (tenant, model, dimension);
+    END IF;
+    -- No index is built here: the dimension's index exists (the DBA allowed it), and a
+    -- tenant never makes every tenant's statements on embeddings lock one more index.
     queued := @schema@_internal.enqueue_tenant(tenant);
     RETURN pg_catalog.jsonb_build_object('model', model, 'dimension', dimension,
                                          'created', known IS NULL, 'queued', queued);
@@ -115,9 +240,44 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.register_embedding_model(text, integer) IS
-'Facts manager / operator: register an embedding model with its dimension (1..4000) for the '
-'tenant; creates the HNSW index of that dimension when missing and queues every live fact '
-'and claim for embedding. Idempotent; another dimension for a known model is 22023.';
+'Facts manager / operator: register an embedding model of an allowed dimension for the '
+'tenant (out of the box 384, 768, 1024, 1536; the DBA allows more with '
+'allow_embedding_dimension) and queue every live fact and claim for embedding. At most 16 '
+'models a tenant. Builds no index. Idempotent; another dimension for a known model, a '
+'dimension not allowed or a 17th model is 22023.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.check_new_model(for_tenant text, dimension integer)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    allowed integer [] := @schema@_internal.allowed_dimensions();
+BEGIN
+    IF NOT dimension = ANY (allowed) THEN
+        RAISE EXCEPTION 'dimension % is not allowed on this install', dimension
+            USING ERRCODE = '22023',
+                  DETAIL = 'allowed: ' || coalesce(NULLIF(pg_catalog.array_to_string(allowed, ', '), ''),
+                                                   'none'),
+                  HINT = pg_catalog.format('the database owner allows a dimension once per install '
+                             '(docs/operations.md): pgfacts embedding-dimension %s, or SELECT '
+                             '@schema@.allow_embedding_dimension(%s)', dimension, dimension);
+    END IF;
+    IF (SELECT pg_catalog.count(*) FROM @schema@_internal.embedding_models AS m
+         WHERE m.tenant = for_tenant) >= @schema@_internal.max_embedding_models() THEN
+        RAISE EXCEPTION 'a tenant holds at most % embedding models', @schema@_internal.max_embedding_models()
+            USING ERRCODE = '22023',
+                  HINT = 'register a model under a name already registered, or see "Limits" in '
+                         'docs/errors.md';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_new_model(text, integer) IS
+'Raise 22023 unless a tenant may register one more model of dimension: the dimension is '
+'allowed on the install (allowed_dimensions) and the tenant holds fewer than 16 models.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.model_dimension(for_tenant text, model text)
 RETURNS integer
