@@ -131,6 +131,11 @@ def test_a_tenants_registrations_change_no_other_tenants_locks_or_answers(
     assert hnsw_indexes(db) == indexes
     assert measure(b, rows) == before
     a.close()
+    # The measure sees an index: one more allowed dimension is one more lock for B.
+    admin_one(db, "SELECT pgfacts.allow_embedding_dimension(5)")
+    after = measure(b, rows)
+    assert (after[0], after[2]) == (before[0] + 1, before[2] + 1)
+    assert (after[1], after[3]) == (before[1], before[3])
 
 
 def test_registering_builds_no_index_and_refuses_an_unallowed_dimension(db: Database) -> None:
