@@ -424,10 +424,12 @@ def test_a_vector_halfvec_cannot_hold_is_refused(m4: Caller, db: Database, vecto
 
 
 @pytest.mark.parametrize(
-    "vector", ["[0,0,0,0]", "[1e-8,1e-8,1e-8,1e-8]", "[1e10,1,1,1]", "[1e38,1,1,1]"]
+    "vector", ["[0,0,0,0]", "[1e-8,1e-8,1e-8,1e-8]", "[1e10,1,1,1]", "[1e38,1,1,1]", None]
 )
-def test_a_query_vector_halfvec_cannot_hold_is_22023(m4: Caller, vector: str) -> None:
+def test_a_query_vector_halfvec_cannot_hold_is_22023(m4: Caller, vector: str | None) -> None:
     raises("22023", m4.rows, "SELECT * FROM pgfacts.nearest('m4', %s)", vector)
+    if vector is None:
+        return  # search without a vector is a lexical search
     raises(
         "22023",
         m4.rows,

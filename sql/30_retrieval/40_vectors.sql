@@ -312,6 +312,10 @@ AS $fn$
 DECLARE
     converted public.halfvec;
 BEGIN
+    IF query_vector IS NULL THEN
+        RAISE EXCEPTION 'a query vector is required' USING ERRCODE = '22023',
+            HINT = 'embed the query with the model you name';
+    END IF;
     IF public.vector_dims(query_vector) <> dimension THEN
         RAISE EXCEPTION 'vector has % dimensions, the model %', public.vector_dims(query_vector), dimension
             USING ERRCODE = '22023', HINT = 'embed with the model the rows were embedded with';
@@ -332,8 +336,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_vector(public.vector, integer) IS
-'A query vector as halfvec, after checking its dimension, that its numbers fit halfvec and '
-'that it is not zero as halfvec (22023).';
+'A query vector as halfvec, after checking it is given, its dimension, that its numbers fit '
+'halfvec and that it is not zero as halfvec (22023).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_embedding_rows("rows" jsonb)
 RETURNS void
