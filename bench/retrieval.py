@@ -60,6 +60,8 @@ def _load(conn: psycopg.Connection[Any], tenant: str, rows: int, dims: int, clus
     conn.execute("SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')", (tenant,))
     conn.execute("SELECT pgfacts.define_predicate('notes', 'many', 'a note about a topic')")
     subject = conn.execute("SELECT pgfacts.ensure_entity('topic', 'Bench')").fetchone()[0]  # type: ignore[index]
+    # The DBA step for a dimension not allowed out of the box (the smoke size's 128).
+    conn.execute("SELECT pgfacts.allow_embedding_dimension(%s)", (dims,))
     conn.execute("SELECT pgfacts.register_embedding_model(%s, %s)", (model, dims))
     conn.execute(
         """INSERT INTO pgfacts_internal.claims (tenant, subject_id, predicate, cardinality,

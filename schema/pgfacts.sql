@@ -163,6 +163,10 @@ CREATE TABLE pgfacts_internal.embeddings (
 ALTER TABLE pgfacts_internal.embeddings OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.embeddings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.embeddings FORCE ROW LEVEL SECURITY;
+CREATE INDEX embeddings_hnsw_1024 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(1024)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 1024);
+CREATE INDEX embeddings_hnsw_1536 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(1536)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 1536);
+CREATE INDEX embeddings_hnsw_384 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(384)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 384);
+CREATE INDEX embeddings_hnsw_768 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(768)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 768);
 CREATE POLICY tenant_isolation ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -556,6 +560,13 @@ CREATE TABLE pgfacts_internal.tools (
 ALTER TABLE pgfacts_internal.tools OWNER TO pgfacts_owner;
 GRANT SELECT ON TABLE pgfacts_internal.tools TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one row per tool, written by register_tool() from each layer''s definitions; read by call_tool and tool_definitions.';
+
+CREATE FUNCTION pgfacts.allow_embedding_dimension(dimension integer)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    SET max_parallel_maintenance_workers = 0;
+ALTER FUNCTION pgfacts.allow_embedding_dimension(integer) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
@@ -953,6 +964,13 @@ CREATE FUNCTION pgfacts_internal.agent_kinds()
 ALTER FUNCTION pgfacts_internal.agent_kinds() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.allowed_dimensions()
+    RETURNS integer[]
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.allowed_dimensions() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.allowed_dimensions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.apply_decision(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, d pgfacts_internal.claim_decision, new_id bigint, tenant text, episode_id bigint, episode_trust integer, write_at timestamp with time zone)
     RETURNS pgfacts_internal.slot_picture
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1060,6 +1078,13 @@ CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurre
 ALTER FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_embedding_rows(rows jsonb)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_embedding_rows(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_embedding_rows(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_episode(episode jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1080,6 +1105,13 @@ CREATE FUNCTION pgfacts_internal.check_key(key text, what text DEFAULT 'key'::te
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_key(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_new_model(for_tenant text, dimension integer)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_new_model(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_new_model(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_parent(session_id text, parent_session_id text)
     RETURNS void
@@ -1324,6 +1356,20 @@ CREATE FUNCTION pgfacts_internal.delete_session_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.delete_session_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_session_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.dimension_index(dimension integer)
+    RETURNS TABLE(index_name text, valid boolean)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.dimension_index(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.dimension_index(integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.dimension_index_sql(dimension integer, build_concurrently boolean)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.dimension_index_sql(integer,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.dimension_index_sql(integer,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.document_vector(doc text)
     RETURNS tsvector
@@ -1668,6 +1714,20 @@ CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
 ALTER FUNCTION pgfacts_internal.maintain_all_tenants() OWNER TO pgfacts_maintainer;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.maintain_all_tenants() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts_internal.max_embedding_dimension()
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.max_embedding_dimension() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_dimension() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.max_embedding_models()
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.max_embedding_models() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_models() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
     RETURNS integer
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1834,6 +1894,13 @@ CREATE FUNCTION pgfacts_internal.readable_by(key text, kind text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.readable_by(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_by(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.readable_item_content(for_tenant text, item_kind text, item_id bigint, kind text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predicate text, without_episodes bigint[])
     RETURNS integer

@@ -22,6 +22,9 @@ from pgfacts import migrate, resolve_dsn
 SCHEMA = "pgfacts"
 KINDS = ("agent", "facts_manager", "crawler", "tuner", "operator")
 TEMPLATE = f"pgfacts_test_template_{os.getpid()}"
+# Embedding dimensions the tests' toy models use, allowed in the template as a DBA allows
+# one (pgfacts.allow_embedding_dimension); 384, 768, 1024 and 1536 are allowed out of the box.
+TEST_DIMENSIONS = (4, 8, 16, 64)
 
 
 def _login_password() -> str:
@@ -101,6 +104,8 @@ def template_db(server_dsn: str) -> Iterator[str]:
         _create_logins(admin, server_dsn)
         with psycopg.connect(with_db(server_dsn, TEMPLATE), autocommit=True) as tpl:
             tpl.execute(f"GRANT CONNECT ON DATABASE {TEMPLATE} TO PUBLIC")
+            for dimension in TEST_DIMENSIONS:
+                tpl.execute("SELECT pgfacts.allow_embedding_dimension(%s)", (dimension,))
     yield TEMPLATE
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")

@@ -25,7 +25,13 @@ from .conftest import KINDS, SCHEMA, Database
 SQL_API = Path(__file__).resolve().parent.parent / "docs" / "sql-api.md"
 KIND_ROW = re.compile(r"^\| `(\w+)` \| ([^|]+) \|$", re.MULTILINE)
 # Set through the store's Context (set_context) or granted to no agent kind (DBA only).
-NOT_CLIENT_METHODS = {"set_context", "current_context", "bind_tenant_login", "unbind_tenant_login"}
+NOT_CLIENT_METHODS = {
+    "set_context",
+    "current_context",
+    "bind_tenant_login",
+    "unbind_tenant_login",
+    "allow_embedding_dimension",
+}
 # call_tool's context argument is the store's own Context.
 STORE_SUPPLIED = {"call_tool": {"context"}}
 

@@ -138,6 +138,27 @@ def migrate_cmd(
         err.print(f"schema {schema!r} is up to date", highlight=False)
 
 
+@app.command("embedding-dimension")
+def embedding_dimension_cmd(
+    dimension: Annotated[int, typer.Argument(help="the dimension to allow, 1 to 4000")],
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """DBA: let tenants register embedding models of DIMENSION (builds its HNSW index
+    concurrently; writes go on). Run as the database owner or a superuser."""
+    try:
+        result = migrator.allow_embedding_dimension(dsn, schema, dimension=dimension)
+    except PgfactsError as exc:
+        _fail(exc)
+    except psycopg.Error as exc:
+        _fail(translate(exc))
+    err.print(
+        f"dimension {dimension} allowed; allowed: {', '.join(str(d) for d in result['allowed'])}",
+        highlight=False,
+    )
+    print(json.dumps(result))
+
+
 @app.command("doctor")
 def doctor_cmd(
     dsn: DsnOption = None,

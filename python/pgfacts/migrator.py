@@ -160,6 +160,30 @@ def migrate(
             conn.execute(queries.RELEASE_MIGRATION_LOCK, {"key": queries.MIGRATION_LOCK_KEY})
 
 
+def allow_embedding_dimension(
+    dsn: str | None = None, schema: str = DEFAULT_SCHEMA, *, dimension: int
+) -> dict[str, Any]:
+    """DBA: let tenants register models of ``dimension``. Builds the dimension's HNSW index
+    with ``CREATE INDEX CONCURRENTLY`` (writes of embeddings go on meanwhile), outside a
+    transaction, then records it with ``allow_embedding_dimension``; both statements come
+    from SQL, which also checks the dimension."""
+    from .runtime import resolve_dsn
+
+    check_schema_name(schema)
+    with psycopg.connect(resolve_dsn(dsn), autocommit=True) as conn:
+        row = conn.execute(
+            queries.DIMENSION_INDEX_SQL.format(schema=schema), {"dimension": dimension}
+        ).fetchone()
+        assert row is not None
+        conn.execute(queries.SERIAL_INDEX_BUILDS)  # pgvector 0.8.0's parallel HNSW build
+        conn.execute(row[0].encode())
+        allowed = conn.execute(
+            queries.ALLOW_EMBEDDING_DIMENSION.format(schema=schema), {"dimension": dimension}
+        ).fetchone()
+        assert allowed is not None
+        return dict(allowed[0])
+
+
 def split_library_list(value: str | None) -> list[str]:
     """The names in a stored ``*_preload_libraries`` value (``a, "b c"``)."""
     if not value:

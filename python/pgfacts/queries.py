@@ -216,6 +216,12 @@ SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position)
                               model => %(model)s, "limit" => %(limit)s::integer)
        WITH ORDINALITY AS f (key, name, description, score, position)
 """
+# DBA: a dimension's HNSW index, built CONCURRENTLY outside a transaction, then allowed.
+DIMENSION_INDEX_SQL = """
+SELECT {schema}_internal.dimension_index_sql(%(dimension)s::integer, build_concurrently => true)
+"""
+SERIAL_INDEX_BUILDS = "SET max_parallel_maintenance_workers = 0"
+ALLOW_EMBEDDING_DIMENSION = "SELECT {schema}.allow_embedding_dimension(%(dimension)s::integer)"
 REGISTER_EMBEDDING_MODEL = (
     "SELECT {schema}.register_embedding_model(model => %(model)s, dimension => %(dimension)s)"
 )

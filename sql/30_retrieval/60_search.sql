@@ -54,7 +54,7 @@ STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT f.scope_key, f.key, f.key OPERATOR(pg_catalog.||) ': '
-               OPERATOR(pg_catalog.||) (f.value OPERATOR(pg_catalog.#>>) '{}'),
+               OPERATOR(pg_catalog.||) coalesce(f.value OPERATOR(pg_catalog.#>>) '{}', 'null'),
            f.value, NULL::bigint, true,
            @schema@_internal.fact_superseded(for_tenant, f.scope_key), NULL::timestamptz,
            NULL::timestamptz, pg_catalog.lower(f.system_time), NULL::timestamptz, NULL::text

@@ -188,6 +188,7 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
     one_retry boolean;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'crawler', 'operator'],
@@ -195,16 +196,25 @@ BEGIN
     IF batch_size IS NULL OR batch_size < 1 OR batch_size > 1000 THEN
         RAISE EXCEPTION 'batch_size must be an integer from 1 to 1000' USING ERRCODE = '22023';
     END IF;
-    -- Rows of a failed batch are retried one by one, before fresh work.
+    -- Rows of a failed batch are retried one by one, before fresh work. A worker is handed
+    -- only rows its kind may read; the others wait for a worker of a kind that may.
+    -- Claims are read by every kind, a fact by the kinds read_facts shows its key
+    -- (readable_by).
     one_retry := EXISTS (SELECT 1 FROM @schema@_internal.embedding_queue AS r
-                          WHERE r.tenant = tenant AND r.retry AND r.error_code IS NULL);
+                           LEFT JOIN @schema@_internal.facts AS f
+                             ON r.item_kind = 'fact' AND f.tenant = r.tenant AND f.fact_id = r.item_id
+                          WHERE r.tenant = tenant AND r.retry AND r.error_code IS NULL
+                            AND (r.item_kind = 'claim' OR @schema@_internal.readable_by(f.key, kind)));
     RETURN QUERY
     WITH claimed AS (
         SELECT q.item_kind, q.item_id, q.retry FROM @schema@_internal.embedding_queue AS q
+          LEFT JOIN @schema@_internal.facts AS f
+            ON q.item_kind = 'fact' AND f.tenant = q.tenant AND f.fact_id = q.item_id
          WHERE q.tenant = tenant AND q.error_code IS NULL AND q.retry = one_retry
+           AND (q.item_kind = 'claim' OR @schema@_internal.readable_by(f.key, kind))
          ORDER BY q.enqueued_at, q.item_kind, q.item_id
          LIMIT CASE WHEN one_retry THEN 1 ELSE batch_size END
-           FOR UPDATE SKIP LOCKED),
+           FOR UPDATE OF q SKIP LOCKED),
     counted AS (
         UPDATE @schema@_internal.embedding_queue AS u SET attempts = u.attempts + 1
           FROM claimed AS c
@@ -221,9 +231,11 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.claim_embedding_work(integer) IS
 'Embedding workers (facts manager, crawler, operator): claim up to batch_size (1..1000, '
-'default 64) queued rows of the tenant with FOR UPDATE SKIP LOCKED, or one row marked for '
-'retry when any is, with the text to embed and its content_hash. Hold the transaction open, '
-'embed, then set_embeddings (success) or fail_embedding_work (failure) and commit.';
+'default 64) queued rows of the tenant that the caller''s kind may read (claims, and facts '
+'whose keys read_facts shows it; the rest stay queued for a facts manager''s worker) with FOR '
+'UPDATE SKIP LOCKED, or one row marked for retry when any is, with the text to embed and its '
+'content_hash. Hold the transaction open, embed, then set_embeddings (success) or '
+'fail_embedding_work (failure) and commit.';
 
 CREATE OR REPLACE FUNCTION @schema@.fail_embedding_work(items jsonb, error_code integer)
 RETURNS jsonb
@@ -235,6 +247,7 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    kind text := @schema@_internal.context_kind();
     n integer;
     changed integer;
 BEGIN
@@ -260,7 +273,11 @@ BEGIN
            failed_at = CASE WHEN n > 1 THEN NULL ELSE pg_catalog.now() END
       FROM pg_catalog.jsonb_array_elements(items) AS i
      WHERE q.tenant = tenant AND q.item_kind = i ->> 'item_kind'
-       AND q.item_id = (i ->> 'item_id')::bigint;
+       AND q.item_id = (i ->> 'item_id')::bigint
+       AND (q.item_kind = 'claim' OR EXISTS (
+               SELECT 1 FROM @schema@_internal.facts AS f
+                WHERE f.tenant = q.tenant AND f.fact_id = q.item_id
+                  AND @schema@_internal.readable_by(f.key, kind)));
     GET DIAGNOSTICS changed = ROW_COUNT;
     RETURN pg_catalog.jsonb_build_object(
         CASE WHEN n > 1 THEN 'marked_for_retry' ELSE 'failed' END, changed,
@@ -273,7 +290,8 @@ COMMENT ON FUNCTION @schema@.fail_embedding_work(jsonb, integer) IS
 'embedder error code (1001 too large, 1400 bad input, 1401 auth, 1403 forbidden, 1429 rate '
 'limited, 1500 server error, 1901 malformed payload, 9999 unknown). Several items (a batch): '
 'marked for one-by-one retry; one item: its error_code is recorded and it is skipped until '
-'its content changes. 22023 unknown code or bad items.';
+'its content changes. Rows the caller''s kind may not read are left alone, as unknown ones. '
+'22023 unknown code or bad items.';
 
 CREATE OR REPLACE FUNCTION @schema@.embedding_backlog()
 RETURNS jsonb

@@ -10,21 +10,38 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    worst integer;
 BEGIN
     IF coalesce(pg_catalog.jsonb_typeof(args -> 'vector'), 'null') = 'null' THEN
         RETURN NULL;
     END IF;
-    IF pg_catalog.jsonb_typeof(args -> 'vector') <> 'array' OR EXISTS (
-           SELECT 1 FROM pg_catalog.jsonb_array_elements(args -> 'vector') AS x
-            WHERE pg_catalog.jsonb_typeof(x) <> 'number') THEN
+    IF pg_catalog.jsonb_typeof(args -> 'vector') <> 'array' THEN
         RAISE EXCEPTION 'argument vector must be an array of numbers' USING ERRCODE = '22023';
+    END IF;
+    -- Capped before the cast: pgvector refuses more than 16,000 numbers with 54000.
+    IF pg_catalog.jsonb_array_length(args -> 'vector') NOT BETWEEN 1 AND @schema@_internal.max_embedding_dimension() THEN
+        RAISE EXCEPTION 'argument vector holds 1 to % numbers, not %',
+            @schema@_internal.max_embedding_dimension(), pg_catalog.jsonb_array_length(args -> 'vector')
+            USING ERRCODE = '22023', HINT = 'pass the query embedded with the model it names';
+    END IF;
+    -- 2 not a number, 1 beyond halfvec's largest number (65504), as check_vector refuses.
+    SELECT pg_catalog.max(CASE WHEN pg_catalog.jsonb_typeof(x) <> 'number' THEN 2
+                               WHEN pg_catalog.abs(x::numeric) > 65504 THEN 1 ELSE 0 END)
+      INTO worst FROM pg_catalog.jsonb_array_elements(args -> 'vector') AS x;
+    IF worst = 2 THEN
+        RAISE EXCEPTION 'argument vector must be an array of numbers' USING ERRCODE = '22023';
+    ELSIF worst = 1 THEN
+        RAISE EXCEPTION 'argument vector''s numbers must be within +-65504 (halfvec)'
+            USING ERRCODE = '22023', HINT = 'normalise the vector';
     END IF;
     RETURN (args ->> 'vector')::public.vector;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_vector(jsonb) IS
-'The optional vector argument of a tool (an array of numbers) as a pgvector vector.';
+'The optional vector argument of a tool (an array of at most 4000 numbers within +-65504) as '
+'a pgvector vector; 22023 otherwise.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_search_tool(args jsonb)
 RETURNS jsonb
@@ -160,7 +177,7 @@ SELECT @schema@_internal.register_tool(
   "keyPrefix": {"type": "string", "description": "Only keys under this namespace, e.g. corpus/acme"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 20)"},
   "weights": {"type": "object", "properties": {"lexical": {"type": "number", "minimum": 0}, "semantic": {"type": "number", "minimum": 0}}, "description": "Per-list weights on top of reciprocal rank fusion (default 1 and 1)"},
-  "vector": {"type": "array", "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
+  "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
   "model": {"type": "string", "description": "The model of vector (set by the client's embedder)"}}}
 $json$, '{properties,tags}', @schema@_internal.tags_schema('All listed tags must be present')));
 
@@ -184,6 +201,6 @@ SELECT @schema@_internal.register_tool(
 {"type": "object", "additionalProperties": false, "required": ["query"], "properties": {
   "query": {"type": "string", "minLength": 1, "maxLength": 1000, "description": "The task or question"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 8)"},
-  "vector": {"type": "array", "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
+  "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
   "model": {"type": "string", "description": "The model of vector (set by the client's embedder)"}}}
 $json$);

@@ -21,6 +21,8 @@ SELECT @schema@_internal.register_api('@schema@.search_skills(text,public.vector
 
 SELECT @schema@_internal.register_api('@schema@.register_embedding_model(text,integer)',
                                       '{facts_manager,operator}');
+-- DBA only: a dimension's index costs every tenant's statements on embeddings.
+SELECT @schema@_internal.register_api('@schema@.allow_embedding_dimension(integer)', '{}');
 SELECT @schema@_internal.register_api('@schema@.set_embeddings(text,jsonb)', @schema@_internal.writer_kinds());
 SELECT @schema@_internal.register_api('@schema@.claim_embedding_work(integer)',
                                       '{facts_manager,crawler,operator}');
