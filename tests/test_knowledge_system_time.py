@@ -139,8 +139,10 @@ def test_every_instant_a_transaction_writes_is_its_commit_instant(
             "SELECT (SELECT written_at FROM pgfacts_internal.episodes WHERE source_ref = 'one'), "
             "(SELECT lower(system_time) FROM pgfacts_internal.claims "
             "   WHERE object_value = '\"Rome\"'), "
-            "(SELECT added_at FROM pgfacts_internal.claim_sources s JOIN pgfacts_internal.claims c "
-            "   USING (tenant, claim_id) WHERE c.object_value = '\"Rome\"'), "
+            "(SELECT e.written_at FROM pgfacts_internal.claim_sources s "
+            "   JOIN pgfacts_internal.claims c USING (tenant, claim_id) "
+            "   JOIN pgfacts_internal.episodes e USING (tenant, episode_id) "
+            "   WHERE c.object_value = '\"Rome\"'), "
             "(SELECT upper(system_time) FROM pgfacts_internal.claims WHERE claim_id = %s), "
             "(SELECT retracted_at FROM pgfacts_internal.retractions WHERE claim_id = %s), "
             "(SELECT count(*) FROM pgfacts_internal.knowledge_pending_writes)",

@@ -276,9 +276,9 @@ BEGIN
      WHERE u.state IN ('new', 'new_retired')
      ORDER BY (u.claim).claim_id;
     INSERT INTO @schema@_internal.claim_sources AS s (
-        tenant, claim_id, episode_id, locator, quote, asserted_valid, added_at)
+        tenant, claim_id, episode_id, locator, quote, asserted_valid)
     SELECT tenant, (l.line).claim_id, (l.line).episode_id, (l.line).locator, (l.line).quote,
-           (l.line).asserted_valid, (l.line).added_at
+           (l.line).asserted_valid
       FROM pg_catalog.unnest(changes) AS u
      CROSS JOIN LATERAL pg_catalog.unnest(u.lines) AS l
      WHERE u.state <> 'dropped' AND l.write

@@ -2,7 +2,8 @@
 -- instant (next_instant: its transaction's now(), past the slots' newest change) and notes
 -- it (note_knowledge_write). At commit a deferred trigger takes the tenant's commit lock,
 -- reads the clock, and moves every provisional instant of the transaction to that commit
--- instant: rows recorded, rows retired, source lines, episodes, retractions and restores.
+-- instant: rows recorded, rows retired, episodes (whose instant is their source lines'),
+-- retractions and restores.
 -- A row the transaction both recorded and retired gets the single closed instant
 -- [commit, commit], the shape of a row that was never believed (as an outranked claim is
 -- stored): nobody else ever saw it, so no known instant answers it.
@@ -151,15 +152,6 @@ BEGIN
                SELECT u.subject, u.predicate FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))
        AND (pg_catalog.lower(c.system_time) = ANY (instants)
             OR pg_catalog.upper(c.system_time) = ANY (instants));
-    UPDATE @schema@_internal.claim_sources AS s
-       SET added_at = commit_at
-     WHERE s.tenant = tenant AND s.added_at = ANY (instants)
-       AND s.claim_id = ANY (ARRAY(
-               SELECT c.claim_id FROM @schema@_internal.claims AS c
-                WHERE c.tenant = tenant AND c.subject_id = ANY (subjects)
-                  AND (c.subject_id, c.predicate) IN (
-                          SELECT u.subject, u.predicate
-                            FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))));
     UPDATE @schema@_internal.retractions AS r
        SET retracted_at = CASE WHEN r.retracted_at = ANY (instants) THEN commit_at
                                ELSE r.retracted_at END,

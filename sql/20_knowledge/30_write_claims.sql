@@ -572,7 +572,6 @@ BEGIN
     line.asserted_valid := pg_catalog.tstzmultirange(CASE WHEN c.cardinality = 'event'
         THEN pg_catalog.tstzrange(c.valid_from, c.valid_from, '[]')
         ELSE pg_catalog.tstzrange(c.valid_from, c.valid_to) END);
-    line.added_at := write_at;
     slot := @schema@_internal.corroborate_rows(slot, d.corroborates, line, episode_trust);
     IF d.outcome = 'corroborated' THEN
         RETURN slot;
