@@ -50,7 +50,6 @@ CREATE TABLE pgfacts_internal.claim_sources (
     episode_id bigint NOT NULL,
     locator jsonb,
     quote text,
-    added_at timestamp with time zone DEFAULT now() NOT NULL,
     asserted_valid tstzmultirange NOT NULL,
     CONSTRAINT claim_sources_claim_fkey FOREIGN KEY (tenant, claim_id) REFERENCES pgfacts_internal.claims(tenant, claim_id) ON DELETE CASCADE,
     CONSTRAINT claim_sources_episode_fkey FOREIGN KEY (tenant, episode_id) REFERENCES pgfacts_internal.episodes(tenant, episode_id) ON DELETE CASCADE,
