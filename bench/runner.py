@@ -60,15 +60,17 @@ def timed(operation: Callable[[], object], repeat: int, warmup: int = 5) -> list
 
 
 def timed_together(
-    operations: list[Callable[[], object]], repeat: int, warmup: int = 5
+    operations: list[Callable[[], object]], repeat: int, warmup: int = 5, first: int = 0
 ) -> list[list[float]]:
     """Like ``timed`` for several operations at once, taking turns call by call (each round
-    starts with the next one), so that whatever slows the machine for a while falls on all
-    of them alike and their ratios stay comparable; the samples of each, in order."""
+    starts with the next one, the first round with operation ``first``), so that whatever
+    slows the machine for a while falls on all of them alike and their ratios stay
+    comparable; the samples of each, in order. (A caller that times one round at a time
+    passes its round number as ``first``, so the turns still rotate.)"""
     samples: list[list[float]] = [[] for _ in operations]
     for round_ in range(warmup + repeat):
         for turn in range(len(operations)):
-            index = (round_ + turn) % len(operations)
+            index = (first + round_ + turn) % len(operations)
             start = time.perf_counter()
             operations[index]()
             if round_ >= warmup:
