@@ -60,15 +60,17 @@ def timed(operation: Callable[[], object], repeat: int, warmup: int = 5) -> list
 
 
 def timed_together(
-    operations: list[Callable[[], object]], repeat: int, warmup: int = 5
+    operations: list[Callable[[], object]], repeat: int, warmup: int = 5, first: int = 0
 ) -> list[list[float]]:
     """Like ``timed`` for several operations at once, taking turns call by call (each round
-    starts with the next one), so that whatever slows the machine for a while falls on all
-    of them alike and their ratios stay comparable; the samples of each, in order."""
+    starts with the next one, the first round with operation ``first``), so that whatever
+    slows the machine for a while falls on all of them alike and their ratios stay
+    comparable; the samples of each, in order. (A caller that times one round at a time
+    passes its round number as ``first``, so the turns still rotate.)"""
     samples: list[list[float]] = [[] for _ in operations]
     for round_ in range(warmup + repeat):
         for turn in range(len(operations)):
-            index = (round_ + turn) % len(operations)
+            index = (first + round_ + turn) % len(operations)
             start = time.perf_counter()
             operations[index]()
             if round_ >= warmup:
@@ -116,8 +118,9 @@ def database_copy(dsn: str) -> Iterator[str]:
 def print_table(title: str, results: list[Result]) -> None:
     by_name = {r.operation: r for r in results}
     print(f"\n{title}")
+    width = max([44, *(len(r.operation) for r in results)])
     header = (
-        f"{'operation':<44} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
+        f"{'operation':<{width}} {'n':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} "
         f"{'p95/base':>9} {'rows':>9} {'bytes':>12}"
     )
     print(header)
@@ -129,7 +132,7 @@ def print_table(title: str, results: list[Result]) -> None:
         rows = "" if r.rows is None else str(r.rows)
         size = "" if r.bytes is None else f"{r.bytes:,}"
         print(
-            f"{r.operation:<44} {len(r.samples_ms):>6} {r.p50:>8.3f} {r.p95:>8.3f} "
+            f"{r.operation:<{width}} {len(r.samples_ms):>6} {r.p50:>8.3f} {r.p95:>8.3f} "
             f"{worst:>8.3f} {ratio:>9} {rows:>9} {size:>12}"
         )
         if r.note:
