@@ -45,8 +45,12 @@ lint: db-up
 	$(VENV)/bin/sqlfluff lint sql migrations
 	$(PY) -m tests.lint_sql
 
+# The suite on parallel workers, a module per worker (--dist loadfile: the runtime tests
+# share one port, so they run on one worker, in order); each worker clones its own template
+# database. TEST_WORKERS=0 runs it in this process.
+TEST_WORKERS ?= 3
 unit: db-up
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 bench-smoke: db-up
 	$(PY) -m bench --size smoke

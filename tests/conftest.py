@@ -73,9 +73,22 @@ def server_dsn() -> str:
     return resolve_dsn()
 
 
+# Test logins are server-wide: parallel workers (and other checkouts) set them up one at a
+# time, under this session advisory lock of the maintenance database.
+LOGINS_LOCK = 7_046_661_870_231_010
+
+
 def _create_logins(admin: psycopg.Connection, server_dsn: str) -> None:
     # Test logins act for any tenant, like an app server that names the tenant per
     # transaction; "bound" holds agent and tuner but may act only for tenant t1.
+    admin.execute("SELECT pg_advisory_lock(%s)", (LOGINS_LOCK,))
+    try:
+        _create_logins_locked(admin, server_dsn)
+    finally:
+        admin.execute("SELECT pg_advisory_unlock(%s)", (LOGINS_LOCK,))
+
+
+def _create_logins_locked(admin: psycopg.Connection, server_dsn: str) -> None:
     trusted = f"{SCHEMA}_all_tenants"
     logins = {f"{SCHEMA}_test_{kind}": [f"{SCHEMA}_{kind}", trusted] for kind in KINDS}
     logins[f"{SCHEMA}_test_app"] = [f"{SCHEMA}_{kind}" for kind in KINDS] + [trusted]
@@ -94,10 +107,26 @@ def _create_logins(admin: psycopg.Connection, server_dsn: str) -> None:
         tpl.execute("SELECT pgfacts.bind_tenant_login(%s, 't1')", (f"{SCHEMA}_test_bound",))
 
 
+def _drop_orphan_templates(admin: psycopg.Connection) -> None:
+    """Templates of test runs on this machine that ended without cleaning up (killed)."""
+    for (name,) in admin.execute(
+        "SELECT datname FROM pg_database WHERE datname ~ '^pgfacts_test_template_[0-9]+$'"
+    ).fetchall():
+        pid = int(name.rsplit("_", 1)[1])
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        except PermissionError:  # alive, another user's
+            pass
+
+
 @pytest.fixture(scope="session")
 def template_db(server_dsn: str) -> Iterator[str]:
-    """A database migrated with the real migrations, cloned by every test."""
+    """A database migrated with the real migrations, cloned by every test (one per test
+    process: each parallel worker builds its own)."""
     with psycopg.connect(server_dsn, autocommit=True) as admin:
+        _drop_orphan_templates(admin)
         admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
         admin.execute(f"CREATE DATABASE {TEMPLATE} TEMPLATE template0")
         migrate(with_db(server_dsn, TEMPLATE), SCHEMA)
@@ -115,6 +144,9 @@ def _fresh_database(server_dsn: str, template: str) -> Iterator[str]:
     name = f"pgfacts_t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        # A test database is thrown away after its test: its commits need not wait for the
+        # disk (a crash loses at most its last moments, never consistency).
+        admin.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
         if template != "template0":
             # A copy does not inherit per-database settings; `pgfacts migrate` sets this one
             # on the template (AGE loads per database, never server-wide).
