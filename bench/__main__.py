@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from . import foundation, knowledge, retrieval, retrieval_quality, working_memory
@@ -25,11 +26,17 @@ def main() -> None:
     )
     args = parser.parse_args()
     started = time.perf_counter()
+    wrong: list[str] = []
     with bench_database() as dsn:
         for name in args.only or WORKLOADS:
             title, workload = WORKLOADS[name]
-            print_table(f"{title}  [size {args.size}]", workload(dsn, args.size))
+            results = workload(dsn, args.size)
+            print_table(f"{title}  [size {args.size}]", results)
+            wrong += [f"{name}: {r.operation}: {r.wrong}" for r in results if r.wrong]
     print(f"\nbench finished in {time.perf_counter() - started:.1f} s")
+    if wrong:
+        # A wrong answer is a defect, whatever the timings say: make test fails on it.
+        sys.exit("wrong answers: " + "; ".join(wrong))
 
 
 if __name__ == "__main__":

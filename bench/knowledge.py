@@ -899,6 +899,7 @@ def run(dsn: str, size: str) -> list[Result]:
             "instant, known half way through the load or after it; waits for no commit here; "
             "taking turns with both baselines call by call, on the same slot and instants\n"
             f"    target: zero wrong answers; wrong answers: {wrong_total} ({detail})",
+            wrong=wrong_total,
         ),
         Result(
             SPLIT_BASE,

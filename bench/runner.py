@@ -30,6 +30,7 @@ class Result:
     rows: int | None = None
     bytes: int | None = None
     note: str = ""
+    wrong: int = 0  # answers that disagreed with the workload's model: the run fails on any
 
     def percentile(self, p: float) -> float:
         ordered = sorted(self.samples_ms)
