@@ -63,6 +63,10 @@ class Database:
     def connect(self, login: str = "app", **kwargs: object) -> psycopg.Connection:
         return psycopg.connect(self.dsn(login), **kwargs)  # type: ignore[arg-type]
 
+    def admin_dsn_of_database(self) -> str:
+        """The superuser DSN of this database (setup and inspection only)."""
+        return with_db(self.admin_dsn, self.name)
+
     def admin(self) -> psycopg.Connection:
         return psycopg.connect(with_db(self.admin_dsn, self.name), autocommit=True)
 
