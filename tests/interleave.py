@@ -46,6 +46,17 @@ class Step(Generic[T]):
         return self._result[0]
 
 
+def join_all(threads: list[threading.Thread], deadline: float = DEADLINE) -> None:
+    """Join every thread by one shared deadline; a thread still running then fails the
+    test (a deadlock or a hang) instead of hanging the suite."""
+    end = time.monotonic() + deadline
+    for thread in threads:
+        thread.join(max(0.0, end - time.monotonic()))
+    hung = [thread.name for thread in threads if thread.is_alive()]
+    if hung:
+        raise AssertionError(f"threads still running after {deadline} s: {hung}")
+
+
 def backend_pid(conn: psycopg.Connection[Any]) -> int:
     return int(conn.info.backend_pid)
 

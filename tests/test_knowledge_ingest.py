@@ -10,7 +10,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
-from .interleave import Step, backend_pid, wait_until_blocked
+from .interleave import Step, backend_pid, join_all, wait_until_blocked
 
 
 class Knowledge:
@@ -368,8 +368,7 @@ def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
     threads = [threading.Thread(target=race, args=(n,)) for n in range(8)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    join_all(threads)
     assert errors == []
     with db.admin() as admin:
         overlaps = admin.execute(

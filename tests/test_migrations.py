@@ -13,6 +13,7 @@ from pgfacts import MigrationError, migrate, resources
 from pgfacts.migrator import load_definitions, load_migrations
 
 from .catalog import snapshot
+from .interleave import join_all
 
 
 def ledger(dsn: str, schema: str = "pgfacts") -> list[tuple[str, str, str]]:
@@ -50,8 +51,7 @@ def test_ten_concurrent_migrators_apply_once(empty_db: str) -> None:
     threads = [threading.Thread(target=run) for _ in range(10)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    join_all(threads)
     assert errors == []
     assert len(reports) == 10
     assert sum(1 for r in reports if r.applied) == 1

@@ -10,7 +10,13 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database, ToolCaller
-from .interleave import Step, backend_pid, notifications_until_sentinel, wait_until_blocked
+from .interleave import (
+    Step,
+    backend_pid,
+    join_all,
+    notifications_until_sentinel,
+    wait_until_blocked,
+)
 
 CHANNEL = "pgfacts_intake"
 
@@ -136,8 +142,7 @@ def test_eight_writers_of_the_same_keys(db: Database, call: ToolCaller) -> None:
     threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    join_all(threads)
     assert errors == []
     with db.admin() as admin:
         for key in keys:
@@ -200,8 +205,7 @@ def test_concurrent_batches_in_opposite_orders_do_not_deadlock(db: Database) -> 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(4)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    join_all(threads)
     assert errors == []
 
 
