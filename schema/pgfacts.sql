@@ -1849,6 +1849,13 @@ CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position 
 ALTER FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.raise_known_at_in_future(known_at timestamp with time zone)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.raise_reserved_key(key text, kind text, action text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER

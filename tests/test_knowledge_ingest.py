@@ -584,3 +584,32 @@ def test_two_claims_of_one_value_in_an_episode_keep_both_ranges_on_the_source(
     assert k.as_of(pd, "lives_in", "2000-01-15") == ["Ath"]  # version 2's second claim
     assert k.as_of(pd, "lives_in", "2000-03-01") == ["Ath"]
     assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", pd) == []
+
+
+def test_every_reader_refuses_a_future_known_at_alike_and_takes_any_past_one(
+    k: Knowledge,
+) -> None:
+    """One rule for known_at in every layer: past the clock is 22023 with one message; any
+    instant the clock has passed is answered, even one after the transaction began."""
+    lu = person(k, "lu2")
+    k.ingest("n1", [lives(lu, "Oslo", "2026-01-01")])
+    future = "2999-01-01T00:00:00+00"
+    readers = [
+        "SELECT * FROM pgfacts.as_of(%s, 'lives_in', '2026-02-01', %s::timestamptz)",
+        "SELECT * FROM pgfacts.read_facts(known_at => %s::timestamptz) WHERE %s IS NOT NULL",
+        "SELECT * FROM pgfacts.search('Oslo', known_at => %s::timestamptz) WHERE %s IS NOT NULL",
+    ]
+    for sql in readers:
+        params = (lu, future) if "as_of" in sql else (future, lu)
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+            k.rows(sql, *params)
+        assert "is in the future" in str(info.value), sql
+    with k.conn.transaction():
+        k._ctx()
+        k.conn.execute("SELECT pg_sleep(0.01)")
+        answer = k.conn.execute(
+            "SELECT object_value FROM pgfacts.as_of(%s, 'lives_in', '2026-02-01', "
+            "clock_timestamp())",
+            (lu,),
+        ).fetchall()
+    assert answer == [("Oslo",)]  # an instant after now() but before the clock

@@ -194,3 +194,22 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.check_tenant(text) IS
 'Raise 22023 unless tenant matches ^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$ (so no ''*'', '
 'spaces, quotes, wildcards or control characters).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.raise_known_at_in_future(known_at timestamptz)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Every layer's readers of a known instant test known_at > clock_timestamp() inline (a
+    -- call on every read costs more than the test) and raise through here.
+    RAISE EXCEPTION 'known_at % is in the future', known_at
+        USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.raise_known_at_in_future(timestamptz) IS
+'Raise 22023 for a known_at past the clock (known_at > clock_timestamp()): what no reader of '
+'facts or claims can answer.';

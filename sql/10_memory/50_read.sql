@@ -120,8 +120,7 @@ BEGIN
             USING ERRCODE = '22023';
     END IF;
     IF known_at > pg_catalog.clock_timestamp() THEN
-        RAISE EXCEPTION 'known_at % is in the future', known_at
-            USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
+        PERFORM @schema@_internal.raise_known_at_in_future(known_at);
     END IF;
     IF scope = 'session' AND caller IS NULL THEN
         -- Refused rather than answered with shared facts or nothing: docs/concepts.md.

@@ -19,9 +19,8 @@ DECLARE
     kind text := @schema@_internal.context_kind();
     at_valid timestamptz := coalesce(valid_at, pg_catalog.now());
 BEGIN
-    IF known_at > pg_catalog.now() THEN
-        RAISE EXCEPTION 'known_at % is in the future', known_at
-            USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
+    IF known_at > pg_catalog.clock_timestamp() THEN
+        PERFORM @schema@_internal.raise_known_at_in_future(known_at);
     END IF;
     -- A commit stamped at or before known_at (or now) is visible to the query below.
     PERFORM @schema@_internal.await_commits(tenant);

@@ -227,8 +227,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     IF known_at > pg_catalog.clock_timestamp() THEN
-        RAISE EXCEPTION 'known_at % is in the future', known_at
-            USING ERRCODE = '22023', HINT = 'the database cannot know what it will believe';
+        PERFORM @schema@_internal.raise_known_at_in_future(known_at);
     END IF;
     IF known_at IS NOT NULL THEN
         -- Claims: every commit stamped at or before known_at is visible to the caller's
