@@ -1105,6 +1105,12 @@ CREATE FUNCTION pgfacts_internal.check_key(key text, what text DEFAULT 'key'::te
 ALTER FUNCTION pgfacts_internal.check_key(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_limit(value integer, name text, low integer, high integer)
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_new_model(for_tenant text, dimension integer)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1834,6 +1840,13 @@ CREATE FUNCTION pgfacts_internal.queue_fact_embedding()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.queue_fact_embedding() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_fact_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.raise_bad_limit(value integer, name text, low integer, high integer)
+    RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_bad_limit(integer,text,integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_bad_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_claim_problem(c pgfacts_internal.claim_input, claim jsonb)
     RETURNS void

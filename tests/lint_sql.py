@@ -23,44 +23,10 @@ from .conftest import with_db
 SCHEMA = "pgfacts"
 # Install-level tables that hold no tenant data: the migration ledger and the tool registry.
 NO_TENANT_TABLES = {"schema_ledger", "tools"}
-# Inlinable SQL helpers evaluated per row: a SET clause would stop inlining, so they carry
-# none and qualify every name instead.
-INLINED_HELPERS = {
-    "pgfacts_internal.readable_by(text,text)",
-    "pgfacts_internal.fact_matches(text,text[],text,text,text,text,text[],text,text)",
-    "pgfacts_internal.key_problem(text)",
-    "pgfacts_internal.fact_problem(jsonb,text,text,bigint)",
-    "pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,"
-    "text,text[],text,text,integer)",
-    "pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,"
-    "text[],text,text,integer)",
-    "pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[])",
-    "pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,"
-    "timestamp with time zone,boolean)",
-    "pgfacts_internal.item_details(text,text,bigint)",
-    "pgfacts_internal.fact_scope(boolean,text)",
-    "pgfacts_internal.scope_key_scope(text)",
-    "pgfacts_internal.scope_key_key(text)",
-    "pgfacts_internal.fact_search_doc(text,jsonb,text[])",
-    # the caller context and the advisory lock keys, checked or computed by every call
-    "pgfacts.current_context()",
-    "pgfacts_internal.context_setting(text)",
-    "pgfacts_internal.acts_for_any_tenant()",
-    "pgfacts_internal.claimed_kind()",
-    "pgfacts_internal.tenant_name_ok(text)",
-    "pgfacts_internal.context_tenant()",
-    "pgfacts_internal.context_kind()",
-    "pgfacts_internal.session_id_ok(text)",
-    "pgfacts_internal.normalize_session_id(text)",
-    "pgfacts_internal.context_session()",
-    "pgfacts_internal.require_kind(text[],text)",
-    "pgfacts_internal.lock_key(text)",
-    "pgfacts_internal.slot_lock_key(text,text,text)",
-    "pgfacts_internal.commit_lock_key(text)",
-    "pgfacts_internal.await_commits(text)",
-    "pgfacts_internal.fact_writes_lock_key(text)",
-    "pgfacts_internal.await_fact_writes(text)",
-}
+# Inlinable SQL helpers (evaluated per row, or on every call: the caller context, lock keys,
+# checks) carry no SET clause, which would stop inlining, and qualify every name instead.
+# Each says so with "(inlined)" in its COMMENT, so a new one needs no list here.
+INLINED_MARKER = "(inlined)"
 
 PLPGSQL_FUNCTIONS = """
 SELECT p.oid, p.oid::regprocedure::text, p.prorettype = 'trigger'::regtype,
@@ -80,6 +46,8 @@ UNPINNED = """
 SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
  WHERE n.nspname = ANY(%(schemas)s)
    AND NOT EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%%')
+   AND NOT (p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'sql')
+            AND strpos(coalesce(obj_description(p.oid, 'pg_proc'), ''), %(inlined)s) > 0)
  ORDER BY 1
 """
 
@@ -132,10 +100,13 @@ def check(dsn: str) -> list[str]:
                     print(f"note: {name} line {lineno}: {level}: {message}", file=sys.stderr)
         for (name,) in conn.execute(UNCOMMENTED, {"api": SCHEMA}).fetchall():
             problems.append(f"{name}: public function without COMMENT ON FUNCTION")
-        for (name,) in conn.execute(UNPINNED, {"schemas": schemas}).fetchall():
-            if name in INLINED_HELPERS:
-                continue
-            problems.append(f"{name}: function without SET search_path")
+        for (name,) in conn.execute(
+            UNPINNED, {"schemas": schemas, "inlined": INLINED_MARKER}
+        ).fetchall():
+            problems.append(
+                f"{name}: function without SET search_path (an inlinable SQL helper says "
+                f"{INLINED_MARKER!r} in its COMMENT)"
+            )
         for name, lines in conn.execute(LONG_BODIES, {"schemas": schemas}).fetchall():
             problems.append(
                 f"{name}: body of {lines} lines (at most {MAX_BODY_LINES}); give its rules "

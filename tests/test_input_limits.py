@@ -310,3 +310,33 @@ def test_cut_deep_leaves_strings_alone() -> None:
     assert cut["s"] == '[[["]]]\\'
     assert cut["deep"] == [json.dumps([["x", {"a": "]"}]])[0:0] + '[["x", {"a": "]"}]]']
     assert jsonsafe.loads(deep_array(5000).encode())  # bytes, as psycopg passes them
+
+
+@pytest.mark.parametrize(
+    ("call_sql", "name", "low", "high"),
+    [
+        ('SELECT * FROM pgfacts.read_facts("limit" => %s)', "limit", 0, 1000),
+        ("SELECT * FROM pgfacts.search('x', \"limit\" => %s)", "limit", 1, 100),
+        ("SELECT * FROM pgfacts.find_keys('x', \"limit\" => %s)", "limit", 1, 100),
+        ("SELECT pgfacts.context_pack('x', token_budget => %s)", "token_budget", 1, 1000000),
+        ("SELECT * FROM pgfacts.claim_embedding_work(%s)", "batch_size", 1, 1000),
+    ],
+)
+def test_count_arguments_are_refused_alike_outside_their_range(
+    db: Database, call_sql: str, name: str, low: int, high: int
+) -> None:
+    """Every count argument (a limit, k, a budget, a batch size) is checked by one rule:
+    22023, naming the argument, its range and the value sent; the bounds themselves pass."""
+    with db.connect("app") as conn:
+        conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')")
+        for bad in (low - 1, high + 1, None):
+            with pytest.raises(psycopg.Error) as info, conn.transaction():
+                conn.execute(call_sql, (bad,)).fetchall()
+            assert info.value.sqlstate == "22023"
+            shown = "null" if bad is None else str(bad)
+            assert info.value.diag.message_primary == (
+                f"{name} must be an integer from {low} to {high}, not {shown}"
+            )
+        for good in (low, high):
+            with conn.transaction():
+                conn.execute(call_sql, (good,)).fetchall()

@@ -213,3 +213,38 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.raise_known_at_in_future(timestamptz) IS
 'Raise 22023 for a known_at past the clock (known_at > clock_timestamp()): what no reader of '
 'facts or claims can answer.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.raise_bad_limit(
+    value integer, name text, low integer, high integer
+) RETURNS integer
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RAISE EXCEPTION '% must be an integer from % to %, not %', name, low, high,
+        coalesce(value::text, 'null')
+        USING ERRCODE = '22023', HINT = 'see "Limits" in docs/errors.md';
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.raise_bad_limit(integer, text, integer, integer) IS
+'check_limit''s refusal: 22023, "<name> must be an integer from <low> to <high>, not <value>".';
+
+-- Inlined (no SET clause): a count argument is checked on every call of a read.
+CREATE OR REPLACE FUNCTION @schema@_internal.check_limit(
+    value integer, name text, low integer, high integer
+) RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE WHEN value OPERATOR(pg_catalog.>=) low AND value OPERATOR(pg_catalog.<=) high
+                THEN value
+                ELSE @schema@_internal.raise_bad_limit(value, name, low, high) END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_limit(integer, text, integer, integer) IS
+'A count argument (a limit, k, a batch size) within [low, high], returned; else 22023 '
+'naming the argument and its range (raise_bad_limit). (inlined)';

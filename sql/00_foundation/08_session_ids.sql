@@ -23,4 +23,4 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.normalize_session_id(text) IS
 'A session id in its one normal form: an orchestration instance id session-<id> becomes '
-'<id>; anything else (NULL included) is returned as it is.';
+'<id>; anything else (NULL included) is returned as it is. (inlined)';

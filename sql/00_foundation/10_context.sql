@@ -129,7 +129,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.current_context() IS
 'The caller context of the current transaction as jsonb (tenant, session_id, parent_session_id, '
-'agent_id, agent_kind); NULL fields when unset.';
+'agent_id, agent_kind); NULL fields when unset. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_tenant()
 RETURNS text
@@ -432,7 +432,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.context_session() IS
 'The session of the caller context, or NULL (22023 when set_config wrote a bad one; '
-'inlined).';
+'inlined). (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.context_parent()
 RETURNS text

@@ -68,7 +68,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.key_problem(text) IS
 'What is wrong with a key, as a problem code (empty, too_long, control_character), or NULL '
 'when it is 1 to 512 characters (at most 1024 bytes) without control characters. check_key '
-'raises it.';
+'raises it. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_key(key text, what text DEFAULT 'key')
 RETURNS text
@@ -221,7 +221,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.readable_by(text, text) IS
-'Whether an agent kind may read a key (the read side of key_access, inlinable in queries).';
+'Whether an agent kind may read a key (the read side of key_access, inlinable in queries). (inlined)';
 
 -- Inlinable like readable_by (no SET clause, every name qualified): the read filters every
 -- branch of read_facts applies, written once.
@@ -243,7 +243,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_matches(
     text, text [], text, text, text, text, text [], text, text) IS
 'Whether a fact passes read_facts'' filters: readable by the kind, key LIKE pattern, all '
-'tags, stored by session / agent (NULL filters match everything).';
+'tags, stored by session / agent (NULL filters match everything). (inlined)';
 
 -- A fact's scope as the unique index facts_scope_idx holds it (migration 0021): the session
 -- a session fact belongs to, '' for a shared fact. Inlinable (no SET clause, names

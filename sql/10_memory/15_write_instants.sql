@@ -18,7 +18,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_writes_lock_key(text) IS
-'The advisory lock a transaction writing facts of a tenant holds (shared) until it ends.';
+'The advisory lock a transaction writing facts of a tenant holds (shared) until it ends. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_write_instant(tenant text)
 RETURNS timestamptz
@@ -62,4 +62,4 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.await_fact_writes(text) IS
 'Wait until every transaction writing facts of the tenant has ended; read_facts calls it '
-'before it answers for a known instant.';
+'before it answers for a known instant. (inlined)';

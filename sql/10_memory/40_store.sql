@@ -55,7 +55,7 @@ COMMENT ON FUNCTION @schema@_internal.fact_problem(jsonb, text, text, bigint) IS
 'What is wrong with one fact of a batch {key, value, tags?, shared?} written by this kind '
 'and session under the value cap, as a problem code (not_object, unknown_field, '
 'key_not_string, bad_key, value_missing, shared_not_boolean, bad_tags, key_not_writable, '
-'no_session, value_too_large, value_too_deep), or NULL. raise_fact_problem words it.';
+'no_session, value_too_large, value_too_deep), or NULL. raise_fact_problem words it. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_fact_problem(
     problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint

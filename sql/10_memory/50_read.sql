@@ -70,7 +70,7 @@ COMMENT ON FUNCTION @schema@_internal.visible_facts(
     integer) IS
 'The current facts a read may see (inlined into read_facts): shared ones when with_shared, '
 'session facts of every session when every_session, else of the given sessions; each branch '
-'cut to lim before the merge, newest first, then key.';
+'cut to lim before the merge, newest first, then key. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@.read_facts(
     key_pattern text DEFAULT NULL,
@@ -115,10 +115,7 @@ BEGIN
         RAISE EXCEPTION 'unknown scope %', @schema@_internal.shown(scope)
             USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
     END IF;
-    IF "limit" IS NULL OR "limit" < 0 OR "limit" > 1000 THEN
-        RAISE EXCEPTION 'limit must be an integer from 0 to 1000, not %', coalesce("limit"::text, 'null')
-            USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 0, 1000);
     IF known_at > pg_catalog.clock_timestamp() THEN
         PERFORM @schema@_internal.raise_known_at_in_future(known_at);
     END IF;

@@ -28,10 +28,7 @@ BEGIN
         RAISE EXCEPTION 'scope_keys must be an array of at most 1000 scope keys'
             USING ERRCODE = '22023', HINT = 'page larger sets; an empty array reads nothing';
     END IF;
-    IF "limit" IS NULL OR "limit" < 0 OR "limit" > 1000 THEN
-        RAISE EXCEPTION 'limit must be an integer from 0 to 1000, not %', coalesce("limit"::text, 'null')
-            USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 0, 1000);
     IF NOT every_session AND caller IS NOT NULL THEN
         sessions := @schema@_internal.spawn_tree(tenant, caller);
     END IF;

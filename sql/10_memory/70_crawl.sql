@@ -16,10 +16,7 @@ DECLARE
         ARRAY['crawler', 'facts_manager'], 'facts_read_uncrawled');
     rows jsonb;
 BEGIN
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 500 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 500, not %', coalesce("limit"::text, 'null')
-            USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 500);
     PERFORM @schema@_internal.check_text(key_prefix, 'key_prefix', 1024);
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'scopeKey', q.scope_key, 'key', q.key, 'value', q.value, 'shared', q.shared,

@@ -21,11 +21,7 @@ DECLARE
     kind text := @schema@_internal.require_kind(ARRAY['facts_manager', 'tuner'], 'read_intake');
     rows jsonb;
 BEGIN
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 500 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 500, not %',
-            coalesce("limit"::text, 'null')
-            USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 500);
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'key', q.key, 'scope_key', q.scope_key, 'session_id', q.session_id,
                'agent_id', q.agent_id, 'etag', q.etag, 'updated_at', q.updated_at)

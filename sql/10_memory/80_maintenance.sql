@@ -53,9 +53,7 @@ BEGIN
     IF ttl_seconds < 0 THEN
         RAISE EXCEPTION 'ttl_seconds must not be negative' USING ERRCODE = '22023';
     END IF;
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100000 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 100000' USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 100000);
     RETURN pg_catalog.jsonb_build_object(
         'purged', @schema@_internal.purge_tombstones_in(tenant, ttl_seconds, "limit"));
 END
@@ -93,9 +91,7 @@ BEGIN
     IF key_prefix = '' THEN
         RAISE EXCEPTION 'key_prefix must be a non-empty string or omitted' USING ERRCODE = '22023';
     END IF;
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100000 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 100000' USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 100000);
     -- Never a live fact; reconciled tombstones first; a literal key prefix.
     WITH doomed AS (
         SELECT f.tenant, f.fact_id

@@ -81,7 +81,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.slot_lock_key(text, text, text) IS
 'The advisory lock key of a slot (tenant, subject, predicate), keyed by the install secret; '
-'several are taken in key order. Owner only.';
+'several are taken in key order. Owner only. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.last_instant(system_time tstzrange)
 RETURNS timestamptz

@@ -27,7 +27,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.commit_lock_key(text) IS
-'The advisory lock a knowledge writer holds from taking its commit instant until it commits.';
+'The advisory lock a knowledge writer holds from taking its commit instant until it commits. (inlined)';
 
 -- The tenant's knowledge commits in progress (microseconds: only the stamping phase holds
 -- the lock), never a writer still working; shared, so readers never wait for each other.
@@ -42,7 +42,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.await_commits(text) IS
 'Wait until no knowledge commit of the tenant is between taking its instant and being '
-'visible; a reader of known instants calls it before it reads.';
+'visible; a reader of known instants calls it before it reads. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.note_knowledge_write(
     tenant text, write_at timestamptz, subjects bigint [], predicates text [], episode_id bigint

@@ -175,9 +175,7 @@ DECLARE
 BEGIN
     access := @schema@_internal.search_access(scope);
     dims := @schema@_internal.model_dimension(tenant, model);
-    IF k IS NULL OR k < 1 OR k > 1000 THEN
-        RAISE EXCEPTION 'k must be an integer from 1 to 1000' USING ERRCODE = '22023';
-    END IF;
+    k := @schema@_internal.check_limit(k, 'k', 1, 1000);
     PERFORM @schema@_internal.check_item_kinds(item_kinds);
     PERFORM @schema@_internal.settle_known_at(tenant, known_at);
     RETURN QUERY

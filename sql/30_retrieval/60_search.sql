@@ -85,7 +85,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.item_details(text, text, bigint) IS
 'What a hit shows: ref (scope key or claim:<id>), key (fact key or predicate), content, '
 'value, whether it is current (believed now and valid now) and whether it is superseded '
-'(a fact whose claims a current claim replaced; a claim no longer current).';
+'(a fact whose claims a current claim replaced; a claim no longer current). (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.ranked_hits(
     query text, query_vector public.vector, model text, lim integer, kind text,
@@ -333,9 +333,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     PERFORM @schema@_internal.check_query(query);
-    IF lim IS NULL OR lim < 1 OR lim > 100 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
-    END IF;
+    lim := @schema@_internal.check_limit(lim, 'limit', 1, 100);
     PERFORM @schema@_internal.check_item_kinds(item_kinds);
     IF query_vector IS NOT NULL AND model IS NULL THEN
         RAISE EXCEPTION 'a query vector needs the model it was embedded with' USING ERRCODE = '22023';

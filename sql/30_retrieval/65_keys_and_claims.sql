@@ -17,9 +17,7 @@ BEGIN
     IF pattern IS NULL OR pg_catalog.btrim(pattern) = '' OR pg_catalog.length(pattern) > 512 THEN
         RAISE EXCEPTION 'pattern must be 1 to 512 characters' USING ERRCODE = '22023';
     END IF;
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 100);
     RETURN QUERY
     SELECT f.scope_key, f.key, k.similarity
       FROM @schema@_internal.key_candidates(tenant, access.kind, access.with_shared,
@@ -55,9 +53,7 @@ BEGIN
     IF query IS NULL OR pg_catalog.btrim(query) = '' THEN
         RAISE EXCEPTION 'query must be a non-empty string' USING ERRCODE = '22023';
     END IF;
-    IF "limit" IS NULL OR "limit" < 1 OR "limit" > 100 THEN
-        RAISE EXCEPTION 'limit must be an integer from 1 to 100' USING ERRCODE = '22023';
-    END IF;
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 100);
     parsed := @schema@_internal.parse_query(query);
     RETURN QUERY
     SELECT c.claim_id, c.subject_id, c.predicate, c.object_value, c.text, c.confidence,

@@ -193,9 +193,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['facts_manager', 'crawler', 'operator'],
                                            'claim_embedding_work');
-    IF batch_size IS NULL OR batch_size < 1 OR batch_size > 1000 THEN
-        RAISE EXCEPTION 'batch_size must be an integer from 1 to 1000' USING ERRCODE = '22023';
-    END IF;
+    batch_size := @schema@_internal.check_limit(batch_size, 'batch_size', 1, 1000);
     -- Rows of a failed batch are retried one by one, before fresh work. A worker is handed
     -- only rows its kind may read; the others wait for a worker of a kind that may.
     -- Claims are read by every kind, a fact by the kinds read_facts shows its key

@@ -40,9 +40,7 @@ DECLARE
     items jsonb;
     suppressed jsonb;
 BEGIN
-    IF token_budget IS NULL OR token_budget < 1 OR token_budget > 1000000 THEN
-        RAISE EXCEPTION 'token_budget must be an integer from 1 to 1000000' USING ERRCODE = '22023';
-    END IF;
+    token_budget := @schema@_internal.check_limit(token_budget, 'token_budget', 1, 1000000);
     IF chars_per_token IS NULL OR chars_per_token <= 0 OR chars_per_token > 100 THEN
         RAISE EXCEPTION 'chars_per_token must be > 0 and <= 100' USING ERRCODE = '22023';
     END IF;

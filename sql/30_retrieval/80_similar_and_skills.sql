@@ -19,9 +19,7 @@ DECLARE
     use_model text := model;
     anchor_vector public.halfvec;
 BEGIN
-    IF k IS NULL OR k < 1 OR k > 100 THEN
-        RAISE EXCEPTION 'k must be an integer from 1 to 100' USING ERRCODE = '22023';
-    END IF;
+    k := @schema@_internal.check_limit(k, 'k', 1, 100);
     SELECT f.* INTO anchor FROM @schema@_internal.facts AS f
      WHERE f.tenant = tenant AND f.scope_key = similar_facts.scope_key AND f.deleted_at IS NULL
        AND @schema@_internal.fact_scope(f.shared, f.session_id)
