@@ -175,3 +175,26 @@ def test_the_inlined_read_rule_agrees_with_key_access(db: Database) -> None:
         ).fetchall()
     assert len(rows) == len(keys) * len(kinds)
     assert [r for r in rows if r[2] != r[3]] == []
+
+
+def test_the_crawler_reads_every_session_as_every_read_path_shows_it(call: ToolCaller) -> None:
+    """The crawler's reach is one rule: a session fact of another spawn tree that search
+    finds for it, read_facts, fact history and the scope-key read show it too; an agent of
+    that other tree sees none of them, and reserved keys stay closed to the crawler."""
+    call("store_fact", {"key": "notes/zebrafish", "value": "zebrafish habitat"}, session="s1")
+    call(
+        "store_fact",
+        {"key": "intake/zebrafish", "value": "zebrafish intake", "shared": True},
+        session="s1",
+    )
+    crawler = {"login": "crawler", "kind": "crawler", "session": "crawl-1"}
+    found = call("facts_search", {"query": "zebrafish"}, **crawler)  # type: ignore[arg-type]
+    assert [h["key"] for h in found["facts"]] == ["notes/zebrafish"]
+    read = call("read_facts", {"key_pattern": "notes/*"}, **crawler)  # type: ignore[arg-type]
+    assert [f["key"] for f in read["facts"]] == ["notes/zebrafish"]
+    scope_key = read["facts"][0]["scopeKey"]
+    by_key = call("read_facts", {"scopeKeys": [scope_key]}, **crawler)  # type: ignore[arg-type]
+    assert [f["key"] for f in by_key["facts"]] == ["notes/zebrafish"]
+    other = call("read_facts", {"key_pattern": "notes/*"}, session="s2")
+    assert other["facts"] == []
+    assert call("facts_search", {"query": "zebrafish"}, session="s2")["facts"] == []

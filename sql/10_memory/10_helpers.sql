@@ -151,6 +151,23 @@ COMMENT ON FUNCTION @schema@_internal.key_access(text, text) IS
 'manager and read by every kind; intake/ and config/facts-manager/ are readable only by the '
 'facts manager and the tuner; other kinds may write intake/ but not delete it.';
 
+-- Inlined (no SET clause): every read of facts asks it.
+CREATE OR REPLACE FUNCTION @schema@_internal.sees_every_session(kind text)
+RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- The kinds that read every session's facts, not only their spawn tree's: those that
+    -- read the whole tenant, and the crawler (broad corpus access: its queue hands it every
+    -- session's facts). Every read path asks this one rule.
+    SELECT kind OPERATOR(pg_catalog.=) ANY (ARRAY['tuner', 'facts_manager', 'operator', 'crawler'])
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.sees_every_session(text) IS
+'Whether a kind reads every session''s facts (tuner, facts manager, operator, crawler) rather '
+'than its spawn tree''s; every read path of facts asks it. (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.require_writer(verb text)
 RETURNS text
 LANGUAGE plpgsql

@@ -106,7 +106,7 @@ DECLARE
     -- index usable in a cached generic plan, where starts_with (^@) would need a constant.
     head_end text;
     -- Which rows are visible: shared ones, the session facts of these sessions, or (for
-    -- the tuner, facts manager and operator reading accessible) every session fact.
+    -- the kinds that see every session, reading accessible) every session fact.
     with_shared boolean := scope <> 'session';
     every_session boolean := false;
     sessions text [] := '{}';
@@ -151,7 +151,7 @@ BEGIN
     IF scope = 'session' THEN
         sessions := ARRAY[caller];
     ELSIF scope IN ('accessible', 'descendants') THEN
-        IF kind IN ('tuner', 'facts_manager', 'operator') THEN
+        IF @schema@_internal.sees_every_session(kind) THEN
             every_session := true;
         ELSIF caller IS NOT NULL THEN
             sessions := @schema@_internal.spawn_tree(tenant, caller);
@@ -212,7 +212,7 @@ COMMENT ON FUNCTION @schema@.read_facts(text, text [], text, text, integer, text
 'are wildcards, \ escapes, all else literal. tags: all must be present. session_id / '
 'agent_id: provenance filters (a session outside the caller''s spawn tree shows none of its '
 'private facts). limit 0..1000 (default 50). scope: accessible (own spawn tree + shared; the '
-'tuner, facts manager and operator see the whole tenant) | shared | session | descendants '
+'tuner, facts manager, operator and crawler see every session) | shared | session | descendants '
 '(= accessible). known_at: what was visible at that instant (system time).';
 
 CREATE OR REPLACE FUNCTION @schema@.fact_history(
@@ -249,7 +249,7 @@ BEGIN
         IF target_session IS NULL THEN
             RAISE EXCEPTION 'the history of a session fact needs a session' USING ERRCODE = '22023';
         END IF;
-        IF kind NOT IN ('tuner', 'facts_manager', 'operator')
+        IF NOT @schema@_internal.sees_every_session(kind)
            AND (caller IS NULL
                 OR NOT target_session = ANY (@schema@_internal.spawn_tree(tenant, caller))) THEN
             RETURN;  -- outside the caller's spawn tree: nothing, not an existence oracle

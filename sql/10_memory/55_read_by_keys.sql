@@ -19,9 +19,7 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
     caller text := @schema@_internal.context_session();
-    -- Kinds that see every session's facts: those that read the whole tenant, and the
-    -- crawler, whose queue (facts_read_uncrawled) already hands it every session's facts.
-    every_session boolean := kind IN ('tuner', 'facts_manager', 'operator', 'crawler');
+    every_session boolean := @schema@_internal.sees_every_session(kind);
     sessions text [] := '{}';
 BEGIN
     IF scope_keys IS NULL OR pg_catalog.cardinality(scope_keys) > 1000 THEN

@@ -83,8 +83,7 @@ BEGIN
     sessions := '{}';
     IF scope = 'session' THEN
         sessions := ARRAY[caller];
-    ELSIF kind IN ('tuner', 'facts_manager', 'operator', 'crawler') THEN
-        -- The crawler, facts manager and tuner search the whole tenant (as in PilotSwarm).
+    ELSIF @schema@_internal.sees_every_session(kind) THEN
         every_session := true;
     ELSIF caller IS NOT NULL THEN
         sessions := @schema@_internal.spawn_tree(tenant, caller);
