@@ -1477,6 +1477,13 @@ CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text
 ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.fact_visibility(tenant text, kind text, caller text, scope text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;

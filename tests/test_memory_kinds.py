@@ -198,3 +198,40 @@ def test_the_crawler_reads_every_session_as_every_read_path_shows_it(call: ToolC
     other = call("read_facts", {"key_pattern": "notes/*"}, session="s2")
     assert other["facts"] == []
     assert call("facts_search", {"query": "zebrafish"}, session="s2")["facts"] == []
+
+
+@pytest.mark.parametrize("kind", ["agent", "crawler", "facts_manager", "operator", "tuner"])
+def test_search_and_read_facts_see_the_same_facts_in_every_scope(
+    call: ToolCaller, kind: str
+) -> None:
+    """fact_visibility is the one rule: for each kind and scope, the facts search finds are
+    the facts read_facts shows (shared scope: only shared facts, even for a kind that sees
+    every session)."""
+    call("store_fact", {"key": "notes/kestrel-own", "value": "a kestrel nests"}, session="s1")
+    call("store_fact", {"key": "notes/kestrel-other", "value": "the kestrel hunts"}, session="s9")
+    call(
+        "store_fact",
+        {"key": "notes/kestrel-shared", "value": "kestrel eggs hatch", "shared": True},
+        session="s9",
+    )
+    login = "app"
+    for scope in ("accessible", "shared", "session", "descendants"):
+        read = call(
+            "read_facts",
+            {"key_pattern": "notes/*", "scope": scope},
+            login=login,
+            kind=kind,
+            session="s1",
+        )
+        found = call(
+            "facts_search",
+            {"query": "kestrel", "scope": scope, "limit": 50},
+            login=login,
+            kind=kind,
+            session="s1",
+        )
+        assert sorted(f["key"] for f in found["facts"]) == sorted(
+            f["key"] for f in read["facts"]
+        ), (kind, scope)
+        if scope == "shared":
+            assert [f["key"] for f in read["facts"]] == ["notes/kestrel-shared"]

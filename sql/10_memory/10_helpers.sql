@@ -168,6 +168,49 @@ COMMENT ON FUNCTION @schema@_internal.sees_every_session(text) IS
 'Whether a kind reads every session''s facts (tuner, facts manager, operator, crawler) rather '
 'than its spawn tree''s; every read path of facts asks it. (inlined)';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_visibility(
+    tenant text, kind text, caller text, scope text,
+    OUT with_shared boolean, OUT every_session boolean, OUT sessions text []
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Which facts a reader sees, for every read path (read_facts, search, nearest, ...):
+    -- the shared facts unless the scope is session; the session facts of the caller's
+    -- session (session), of its spawn tree, or of every session for the kinds that see
+    -- every session (accessible and descendants, which are the same).
+    IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
+        RAISE EXCEPTION 'unknown scope %', @schema@_internal.shown(scope)
+            USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
+    END IF;
+    IF scope = 'session' AND caller IS NULL THEN
+        -- Refused rather than answered with shared facts or nothing: docs/concepts.md.
+        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023',
+            HINT = 'set_context(session_id => ...), or read scope shared for the shared facts';
+    END IF;
+    with_shared := scope <> 'session';
+    every_session := false;
+    sessions := '{}';
+    IF scope = 'session' THEN
+        sessions := ARRAY[caller];
+    ELSIF scope IN ('accessible', 'descendants') THEN
+        IF @schema@_internal.sees_every_session(kind) THEN
+            every_session := true;
+        ELSIF caller IS NOT NULL THEN
+            sessions := @schema@_internal.spawn_tree(tenant, caller);
+        END IF;
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_visibility(text, text, text, text) IS
+'Which facts a reader of a kind and session sees in a scope (accessible | shared | session | '
+'descendants): with_shared, every_session, or the sessions whose facts it sees; 22023 for an '
+'unknown scope or scope session without a session. Every read path of facts uses it.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.require_writer(verb text)
 RETURNS text
 LANGUAGE plpgsql

@@ -105,24 +105,15 @@ DECLARE
     -- hold at most 512 characters and ~<~ compares bytes. A range of parameters keeps the
     -- index usable in a cached generic plan, where starts_with (^@) would need a constant.
     head_end text;
-    -- Which rows are visible: shared ones, the session facts of these sessions, or (for
-    -- the kinds that see every session, reading accessible) every session fact.
-    with_shared boolean := scope <> 'session';
-    every_session boolean := false;
-    sessions text [] := '{}';
+    -- Which rows are visible (fact_visibility): shared ones, the session facts of these
+    -- sessions, or every session fact.
+    with_shared boolean;
+    every_session boolean;
+    sessions text [];
 BEGIN
-    IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
-        RAISE EXCEPTION 'unknown scope %', @schema@_internal.shown(scope)
-            USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
-    END IF;
     "limit" := @schema@_internal.check_limit("limit", 'limit', 0, 1000);
     IF known_at > pg_catalog.clock_timestamp() THEN
         PERFORM @schema@_internal.raise_known_at_in_future(known_at);
-    END IF;
-    IF scope = 'session' AND caller IS NULL THEN
-        -- Refused rather than answered with shared facts or nothing: docs/concepts.md.
-        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023',
-            HINT = 'set_context(session_id => ...), or read scope shared for the shared facts';
     END IF;
     -- Caps bound the work of one call (docs/errors.md, "Limits").
     session_id := @schema@_internal.normalize_session_id(session_id);
@@ -148,15 +139,10 @@ BEGIN
         PERFORM @schema@_internal.ensure_session(tenant, caller,
             @schema@_internal.context_parent(), @schema@_internal.context_agent(), false);
     END IF;
-    IF scope = 'session' THEN
-        sessions := ARRAY[caller];
-    ELSIF scope IN ('accessible', 'descendants') THEN
-        IF @schema@_internal.sees_every_session(kind) THEN
-            every_session := true;
-        ELSIF caller IS NOT NULL THEN
-            sessions := @schema@_internal.spawn_tree(tenant, caller);
-        END IF;
-    END IF;
+    -- (After the registration above, so a first read sees the spawn tree; a refusal of
+    -- the scope still writes nothing: the statement is undone with it.)
+    SELECT v.with_shared, v.every_session, v.sessions INTO with_shared, every_session, sessions
+      FROM @schema@_internal.fact_visibility(tenant, kind, caller, scope) AS v;
 
     -- Shared facts, the spawn tree's session facts, or every session fact: visible_facts
     -- (below) merges one index-backed branch of each, cut to the limit. Two statements,

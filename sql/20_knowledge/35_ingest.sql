@@ -227,7 +227,7 @@ BEGIN
     new_episode.source_kind := episode ->> 'source_kind';
     new_episode.source_ref := episode ->> 'source_ref';
     new_episode.content_hash := episode ->> 'content_hash';
-    new_episode.occurred_at := (episode ->> 'occurred_at')::timestamptz;
+    new_episode.occurred_at := @schema@_internal.arg_timestamp(episode, 'occurred_at');
     new_episode.trust := trust;
     new_episode.extractor := episode ->> 'extractor';
 

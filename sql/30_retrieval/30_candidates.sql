@@ -71,23 +71,9 @@ DECLARE
     caller text := @schema@_internal.context_session();
 BEGIN
     kind := @schema@_internal.context_kind();
-    IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
-        RAISE EXCEPTION 'unknown scope %', @schema@_internal.shown(scope)
-            USING ERRCODE = '22023', HINT = 'one of: accessible, shared, session, descendants';
-    END IF;
-    IF scope = 'session' AND caller IS NULL THEN
-        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
-    END IF;
-    with_shared := scope <> 'session';
-    every_session := false;
-    sessions := '{}';
-    IF scope = 'session' THEN
-        sessions := ARRAY[caller];
-    ELSIF @schema@_internal.sees_every_session(kind) THEN
-        every_session := true;
-    ELSIF caller IS NOT NULL THEN
-        sessions := @schema@_internal.spawn_tree(tenant, caller);
-    END IF;
+    -- The one rule of working memory: a search sees what read_facts shows.
+    SELECT v.with_shared, v.every_session, v.sessions INTO with_shared, every_session, sessions
+      FROM @schema@_internal.fact_visibility(tenant, kind, caller, scope) AS v;
 END
 $fn$;
 
