@@ -327,8 +327,10 @@ class _Api(Generic[R]):
         )
 
     # -- retrieval ---------------------------------------------------------------------
-    # The query vector is passed through: SQL cannot embed text. ``pgfacts.retrieval``
-    # embeds a query with the configured Embedder for the tools (facts_search & co.).
+    # The query vector is passed through as given: SQL cannot embed text, and this client
+    # embeds nothing. The caller embeds the query with its own model (for example
+    # ``embedder.embed([query])`` of a ``pgfacts.retrieval`` Embedder, as pgfacts.demo does)
+    # and passes vector and model; without them facts_search and search are lexical only.
 
     def facts_search(
         self,

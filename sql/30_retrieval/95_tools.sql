@@ -1,7 +1,7 @@
 -- The retrieval agent tools: facts_search, facts_similar and
--- search_skills, with PilotSwarm's argument names. SQL cannot embed text: the caller (the
--- Python client, CLI and MCP server embed the query with the configured embedder) passes
--- vector and model.
+-- search_skills, with PilotSwarm's argument names. SQL cannot embed text: the caller embeds
+-- the query with its embedding model and passes vector and model (the Python client and CLI
+-- embed nothing; a pgfacts.retrieval Embedder can do it).
 
 CREATE OR REPLACE FUNCTION @schema@_internal.arg_vector(args jsonb)
 RETURNS public.vector
@@ -65,8 +65,8 @@ BEGIN
     IF mode = 'semantic' AND qv IS NULL THEN
         RAISE EXCEPTION 'semantic search needs a query vector and its model'
             USING ERRCODE = '22023',
-                  HINT = 'configure an embedder (the Python client, CLI and MCP server embed the '
-                         'query), pass vector and model, or use mode lexical or hybrid';
+                  HINT = 'embed the query with your embedding model and pass vector and model, '
+                         'or use mode lexical or hybrid';
     END IF;
     IF prefix IS NOT NULL AND NOT @schema@_internal.readable_by(prefix || '/', @schema@_internal.context_kind()) THEN
         RAISE EXCEPTION 'agent kind % may not search keys under %', @schema@_internal.context_kind(),
@@ -172,13 +172,13 @@ SELECT @schema@_internal.register_tool(
     input_schema => pg_catalog.jsonb_set($json$
 {"type": "object", "additionalProperties": false, "properties": {
   "query": {"type": "string", "maxLength": 1000, "description": "What to look for; quotes, OR and -word work as in a web search"},
-  "mode": {"type": "string", "enum": ["lexical", "semantic", "hybrid"], "description": "Default hybrid (lexical when no embedder is configured)"},
+  "mode": {"type": "string", "enum": ["lexical", "semantic", "hybrid"], "description": "Default hybrid (lexical only when no vector is passed)"},
   "scope": {"type": "string", "enum": ["accessible", "shared", "session", "descendants"], "description": "Default accessible"},
   "keyPrefix": {"type": "string", "description": "Only keys under this namespace, e.g. corpus/acme"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 20)"},
   "weights": {"type": "object", "properties": {"lexical": {"type": "number", "minimum": 0}, "semantic": {"type": "number", "minimum": 0}}, "description": "Per-list weights on top of reciprocal rank fusion (default 1 and 1)"},
-  "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
-  "model": {"type": "string", "description": "The model of vector (set by the client's embedder)"}}}
+  "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded by the caller's embedding model"},
+  "model": {"type": "string", "description": "The registered model that embedded vector"}}}
 $json$, '{properties,tags}', @schema@_internal.tags_schema('All listed tags must be present')));
 
 SELECT @schema@_internal.register_tool(
@@ -201,6 +201,6 @@ SELECT @schema@_internal.register_tool(
 {"type": "object", "additionalProperties": false, "required": ["query"], "properties": {
   "query": {"type": "string", "minLength": 1, "maxLength": 1000, "description": "The task or question"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 8)"},
-  "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded (set by the client's embedder)"},
-  "model": {"type": "string", "description": "The model of vector (set by the client's embedder)"}}}
+  "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded by the caller's embedding model"},
+  "model": {"type": "string", "description": "The registered model that embedded vector"}}}
 $json$);
