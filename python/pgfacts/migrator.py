@@ -1,6 +1,6 @@
 """Apply pgfacts' SQL to a database.
 
-Two kinds of SQL (DESIGN.md section 4):
+Two kinds of SQL (docs/operations.md, "Migrations"; docs/architecture.md, "Layers"):
 
 * ``migrations/NNNN_slug.sql`` run once each, in order, each in its own transaction, and are
   recorded in ``{schema}_internal.schema_ledger`` with their sha256. An applied file whose

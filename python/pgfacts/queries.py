@@ -16,8 +16,9 @@ RELEASE_MIGRATION_LOCK = "SELECT pg_catalog.pg_advisory_unlock(%(key)s)"
 
 SERVER_VERSION_NUM = "SELECT pg_catalog.current_setting('server_version_num')::int"
 
-# AGE is loaded per database (DESIGN.md section 3): the database-level value of
-# session_preload_libraries as stored in the catalog (a session sees it from its next start).
+# AGE is loaded per database (docs/operations.md, "AGE is loaded per database"): the
+# database-level value of session_preload_libraries as stored in the catalog (a session
+# sees it from its next start).
 DATABASE_PRELOAD = """
 SELECT pg_catalog.current_database() AS database,
        (SELECT pg_catalog.substr(c, pg_catalog.length('session_preload_libraries=') + 1)
