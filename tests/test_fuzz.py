@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 import psycopg
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from psycopg.types.json import Jsonb
 
@@ -464,6 +464,16 @@ def test_fuzz_tools_and_knowledge_as_a_tenant_bound_login(db: Database) -> None:
         suppress_health_check=list(HealthCheck),
     )
     @given(case=cases)
+    @example(  # a quote as the 65th character: shown()'s closing quote must not extend the echo
+        case=(
+            "knowledge",
+            (
+                "define_predicate",
+                "SELECT pgfacts.define_predicate(%s, %s, %s)",
+                ("Q" * 64 + "']kX}m~-u[8}", "one", ""),
+            ),
+        )
+    )
     def one(case: tuple[str, Any]) -> None:
         what, body = case
         if what == "tool":

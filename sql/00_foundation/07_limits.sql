@@ -10,9 +10,10 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- At most 64 characters of a caller's input in a message, quoted, '...' when cut.
+    -- At most 64 characters of a caller's input in a message, quoted, '...' when cut: 63
+    -- and the closing quote, which may be the input's next character.
     IF pg_catalog.length(input) > 64 THEN
-        RETURN pg_catalog.quote_literal(pg_catalog.left(input, 64)) || '...';
+        RETURN pg_catalog.quote_literal(pg_catalog.left(input, 63)) || '...';
     END IF;
     RETURN pg_catalog.quote_nullable(input);
 END

@@ -1,5 +1,32 @@
 -- delete_fact: soft deletes (tombstones) by exact key or by pattern.
 
+CREATE OR REPLACE FUNCTION @schema@_internal.pattern_delete_scope(
+    scope text, kind text, caller text
+) RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF scope NOT IN ('session', 'shared', 'all') THEN
+        RAISE EXCEPTION 'unknown pattern-delete scope %', @schema@_internal.shown(scope)
+            USING ERRCODE = '22023', HINT = 'one of: session, shared, all';
+    END IF;
+    IF scope = 'all' AND kind <> 'facts_manager' THEN
+        RAISE EXCEPTION 'scope all is for the facts manager' USING ERRCODE = '42501';
+    END IF;
+    IF scope = 'session' AND caller IS NULL THEN
+        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
+    END IF;
+    RETURN scope;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.pattern_delete_scope(text, text, text) IS
+'The scope of a pattern delete (session | shared | all), checked: 22023 for an unknown one or '
+'session without a caller session, 42501 for all by a kind other than the facts manager.';
+
 CREATE OR REPLACE FUNCTION @schema@.delete_fact(
     key text,
     shared boolean DEFAULT false,
@@ -76,17 +103,8 @@ BEGIN
         RETURN pg_catalog.jsonb_build_object('key', key, 'shared', shared, 'deleted', deleted > 0);
     END IF;
 
-    scope := coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END);
-    IF scope NOT IN ('session', 'shared', 'all') THEN
-        RAISE EXCEPTION 'unknown pattern-delete scope %', @schema@_internal.shown(scope)
-            USING ERRCODE = '22023', HINT = 'one of: session, shared, all';
-    END IF;
-    IF scope = 'all' AND kind <> 'facts_manager' THEN
-        RAISE EXCEPTION 'scope all is for the facts manager' USING ERRCODE = '42501';
-    END IF;
-    IF scope = 'session' AND caller IS NULL THEN
-        RAISE EXCEPTION 'scope session needs a session in the caller context' USING ERRCODE = '22023';
-    END IF;
+    scope := @schema@_internal.pattern_delete_scope(
+        coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END), kind, caller);
     SELECT p.like_pattern, p.literal_head INTO like_key, head
       FROM @schema@_internal.parse_key_pattern(key) AS p;
     -- A pattern inside a reserved namespace is refused; a wider one (a/*, *) skips the
