@@ -10,6 +10,42 @@
 --   apply_decision       the decision applied to the in-memory picture of the slot
 --   write_claim_changes  (20_claim_rows.sql) the one writer of rows and source lines
 
+-- Inlined (no SET clause) into check_claims' one statement.
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_size_problem(
+    c jsonb, predicate text, object jsonb
+) RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- The caps keep a claim's search document (claim_document) far under the tsvector
+    -- limit (1 MB) and its index rows small.
+    SELECT CASE
+        WHEN pg_catalog.length(predicate) OPERATOR(pg_catalog.>) 100 THEN 'predicate_too_long'
+        WHEN pg_catalog.octet_length(object::text) OPERATOR(pg_catalog.>) 65536
+            THEN 'object_too_large'
+        WHEN pg_catalog.jsonb_typeof(object) OPERATOR(pg_catalog.=) ANY (ARRAY['array', 'object'])
+             AND pg_catalog.jsonb_path_exists(object,
+                     'strict $.**{64} ? (@.type() == "array" || @.type() == "object")')
+            THEN 'object_too_deep'
+        WHEN pg_catalog.length(c OPERATOR(pg_catalog.->>) 'text') OPERATOR(pg_catalog.>) 10000
+            THEN 'text_too_long'
+        WHEN pg_catalog.length(c OPERATOR(pg_catalog.->>) 'quote') OPERATOR(pg_catalog.>) 10000
+            THEN 'quote_too_long'
+        WHEN pg_catalog.octet_length((c OPERATOR(pg_catalog.->) 'locator')::text)
+                 OPERATOR(pg_catalog.>) 4096
+             OR (pg_catalog.jsonb_typeof(c OPERATOR(pg_catalog.->) 'locator')
+                     OPERATOR(pg_catalog.=) ANY (ARRAY['array', 'object'])
+                 AND pg_catalog.jsonb_path_exists(c OPERATOR(pg_catalog.->) 'locator',
+                         'strict $.**{64} ? (@.type() == "array" || @.type() == "object")'))
+            THEN 'locator_too_large'
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_size_problem(jsonb, text, jsonb) IS
+'The size problem code of one claim (predicate_too_long, object_too_large, object_too_deep, '
+'text_too_long, quote_too_long, locator_too_large), or NULL. (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_claims(
     tenant text, claims jsonb, occurred_at timestamptz
 ) RETURNS @schema@_internal.claim_input []
@@ -82,22 +118,8 @@ BEGIN
                pg_catalog.dense_rank() OVER (ORDER BY t.subject, t.predicate)::integer AS slot,
                CASE
                    WHEN NOT t.is_object THEN 'not_an_object'
-                   -- Sizes first: an over-long value is refused before it is echoed or
-                   -- looked up. The caps keep a claim's search document (claim_document)
-                   -- far under the tsvector limit (1 MB).
-                   WHEN pg_catalog.length(t.predicate) > 100 THEN 'predicate_too_long'
-                   WHEN pg_catalog.octet_length(t.object::text) > 65536 THEN 'object_too_large'
-                   WHEN pg_catalog.jsonb_typeof(t.object) IN ('array', 'object')
-                        AND pg_catalog.jsonb_path_exists(t.object,
-                                'strict $.**{64} ? (@.type() == "array" || @.type() == "object")')
-                       THEN 'object_too_deep'
-                   WHEN pg_catalog.length(t.c ->> 'text') > 10000 THEN 'text_too_long'
-                   WHEN pg_catalog.length(t.c ->> 'quote') > 10000 THEN 'quote_too_long'
-                   WHEN pg_catalog.octet_length((t.c -> 'locator')::text) > 4096
-                        OR (pg_catalog.jsonb_typeof(t.c -> 'locator') IN ('array', 'object')
-                            AND pg_catalog.jsonb_path_exists(t.c -> 'locator',
-                                'strict $.**{64} ? (@.type() == "array" || @.type() == "object")'))
-                       THEN 'locator_too_large'
+                   -- Sizes first: an over-long value is refused before it is echoed.
+                   WHEN t.size_problem IS NOT NULL THEN t.size_problem
                    WHEN t.subject IS NULL THEN 'subject_not_an_id'
                    WHEN NOT t.subject_known THEN 'unknown_entity'
                    WHEN t.cardinality IS NULL THEN 'unknown_predicate'
@@ -117,7 +139,8 @@ BEGIN
             -- row level security lets them into index conditions (an expression over the
             -- claims JSON would stay a filter, being not leakproof).
             -- (Scalar subqueries, never hashed over a whole table.)
-            SELECT k.*,
+            SELECT k.*, @schema@_internal.claim_size_problem(k.c, k.predicate, k.object)
+                       AS size_problem,
                    coalesce((SELECT true FROM @schema@_internal.entities AS s
                               WHERE s.tenant = tenant AND s.entity_id = k.subject), false)
                        AS subject_known,
@@ -635,6 +658,45 @@ COMMENT ON FUNCTION @schema@_internal.apply_decision(
 'Apply a claim''s decision to the in-memory picture of its slot: a source line on each '
 'corroborated row, the new rows, the kept pieces of the row it retires, that row retired.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_outcome(
+    claim_position integer, d @schema@_internal.claim_decision,
+    slot @schema@_internal.slot_picture, new_id bigint
+) RETURNS jsonb
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    outcome jsonb := pg_catalog.jsonb_build_object('index', claim_position, 'outcome', d.outcome);
+BEGIN
+    IF d.outcome = 'rejected' THEN
+        outcome := outcome || pg_catalog.jsonb_build_object('reason', d.reason);
+    ELSIF d.outcome = 'corroborated' THEN
+        outcome := outcome || pg_catalog.jsonb_build_object(
+            'claim_id', ((slot.rows[d.target]).claim).claim_id);
+    ELSIF d.outcome = 'superseded' THEN
+        outcome := outcome || pg_catalog.jsonb_build_object(
+            'claim_id', coalesce(new_id, ((slot.rows[d.corroborates[1]]).claim).claim_id),
+            'retired', ((slot.rows[d.target]).claim).claim_id);
+    ELSIF new_id IS NOT NULL THEN
+        outcome := outcome || pg_catalog.jsonb_build_object('claim_id', new_id);
+    END IF;
+    IF d.outcome <> 'corroborated' AND pg_catalog.cardinality(d.corroborates) > 0 THEN
+        -- The rows of its assertion the claim also corroborated.
+        outcome := outcome || pg_catalog.jsonb_build_object('corroborates', (
+            SELECT pg_catalog.jsonb_agg(((slot.rows[u.r]).claim).claim_id ORDER BY u.n)
+              FROM pg_catalog.unnest(d.corroborates) WITH ORDINALITY AS u (r, n)));
+    END IF;
+    RETURN outcome;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_outcome(
+    integer, @schema@_internal.claim_decision, @schema@_internal.slot_picture, bigint) IS
+'What ingest reports for one claim: {index, outcome, claim_id?, retired?, reason?, '
+'corroborates?}, from its decision and its slot after the decision was applied.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
     tenant text, episode @schema@_internal.episodes, claims jsonb, floor real,
     write_at timestamptz, replay boolean
@@ -666,7 +728,6 @@ DECLARE
     d @schema@_internal.claim_decision;
     picture record;
     new_id bigint;
-    outcome jsonb;
     outcomes jsonb := '[]';
     counters jsonb := '{}';
     changes @schema@_internal.slot_row [];
@@ -694,26 +755,7 @@ BEGIN
         slot := @schema@_internal.apply_decision(slot, c, d, new_id, tenant, episode.episode_id,
                                    episode_trust, write_at);
         slots[c.slot] := slot;
-        outcome := pg_catalog.jsonb_build_object('index', c.position, 'outcome', d.outcome);
-        IF d.outcome = 'rejected' THEN
-            outcome := outcome || pg_catalog.jsonb_build_object('reason', d.reason);
-        ELSIF d.outcome = 'corroborated' THEN
-            outcome := outcome || pg_catalog.jsonb_build_object(
-                'claim_id', ((slot.rows[d.target]).claim).claim_id);
-        ELSIF d.outcome = 'superseded' THEN
-            outcome := outcome || pg_catalog.jsonb_build_object(
-                'claim_id', coalesce(new_id, ((slot.rows[d.corroborates[1]]).claim).claim_id),
-                'retired', ((slot.rows[d.target]).claim).claim_id);
-        ELSIF new_id IS NOT NULL THEN
-            outcome := outcome || pg_catalog.jsonb_build_object('claim_id', new_id);
-        END IF;
-        IF d.outcome <> 'corroborated' AND pg_catalog.cardinality(d.corroborates) > 0 THEN
-            -- The rows of its assertion the claim also corroborated.
-            outcome := outcome || pg_catalog.jsonb_build_object('corroborates', (
-                SELECT pg_catalog.jsonb_agg(((slot.rows[u.r]).claim).claim_id ORDER BY u.n)
-                  FROM pg_catalog.unnest(d.corroborates) WITH ORDINALITY AS u (r, n)));
-        END IF;
-        outcomes := outcomes || outcome;
+        outcomes := outcomes || @schema@_internal.claim_outcome(c.position, d, slot, new_id);
         counters := counters || pg_catalog.jsonb_build_object(d.outcome,
             coalesce((counters ->> d.outcome)::integer, 0) + 1);
         IF d.outcome NOT IN ('below_floor', 'rejected') THEN
