@@ -956,6 +956,12 @@ CREATE FUNCTION pgfacts_internal.add_entity_aliases(tenant text, entity bigint, 
 ALTER FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.agent_id_ok(agent_id text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.agent_id_ok(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_id_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.agent_kinds()
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -986,22 +992,19 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.archive_fact_version(pgfacts_internal
 
 CREATE FUNCTION pgfacts_internal.arg_bool(args jsonb, name text)
     RETURNS boolean
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_bool(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_bool(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_int(args jsonb, name text)
     RETURNS integer
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_int(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_int(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_text(args jsonb, name text)
     RETURNS text
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_text(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1195,6 +1198,13 @@ CREATE FUNCTION pgfacts_internal.checked_context_kind()
 ALTER FUNCTION pgfacts_internal.checked_context_kind() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.checked_context_parent()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.checked_context_parent() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.checked_context_session()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1276,8 +1286,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.confidence_floor(text) TO pgfacts_age
 
 CREATE FUNCTION pgfacts_internal.context_agent()
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_agent() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_agent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1289,8 +1298,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfa
 
 CREATE FUNCTION pgfacts_internal.context_parent()
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_parent() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1868,6 +1876,13 @@ CREATE FUNCTION pgfacts_internal.queue_fact_embedding()
 ALTER FUNCTION pgfacts_internal.queue_fact_embedding() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_fact_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.raise_argument_type(message text, type_of anyelement)
+    RETURNS anyelement
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_argument_type(text,anyelement) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_argument_type(text,anyelement) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.raise_bad_limit(value integer, name text, low integer, high integer)
     RETURNS integer
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1962,6 +1977,13 @@ CREATE FUNCTION pgfacts_internal.refuse_kind(allowed text[], operation text)
 ALTER FUNCTION pgfacts_internal.refuse_kind(text[],text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.refuse_writer(verb text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_writer(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.register_api(signature text, kinds text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1995,8 +2017,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfac
 
 CREATE FUNCTION pgfacts_internal.require_writer(verb text)
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.require_writer(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.require_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 

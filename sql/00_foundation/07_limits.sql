@@ -67,6 +67,23 @@ COMMENT ON FUNCTION @schema@_internal.check_bytes(text, text, integer) IS
 'Raise 22023 naming the limit when a free-text argument is longer than max_bytes in UTF-8 '
 '(NULL passes); returns it.';
 
+-- Inlinable: the caller context's agent id is checked on every call (context_agent), and
+-- only a bad one takes check_agent_id, which says what is wrong.
+CREATE OR REPLACE FUNCTION @schema@_internal.agent_id_ok(agent_id text)
+RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT agent_id IS NULL
+        OR (pg_catalog.length(agent_id) OPERATOR(pg_catalog.<=) 200
+            AND agent_id OPERATOR(pg_catalog.!~) '[[:cntrl:]]')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.agent_id_ok(text) IS
+'Whether an agent id is NULL or at most 200 characters without control characters '
+'(inlined); check_agent_id raises. (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id')
 RETURNS text
 LANGUAGE plpgsql
@@ -75,8 +92,8 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    PERFORM @schema@_internal.check_text(agent_id, what, 200);
-    IF agent_id ~ '[[:cntrl:]]' THEN
+    IF NOT @schema@_internal.agent_id_ok(agent_id) THEN
+        PERFORM @schema@_internal.check_text(agent_id, what, 200);
         RAISE EXCEPTION '% contains a control character', what USING ERRCODE = '22023';
     END IF;
     RETURN agent_id;

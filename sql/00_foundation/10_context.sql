@@ -68,15 +68,20 @@ BEGIN
     IF session_id IS NOT NULL OR parent_session_id IS NOT NULL THEN
         session_id := @schema@_internal.normalize_session_id(session_id);
         parent_session_id := @schema@_internal.normalize_session_id(parent_session_id);
-        PERFORM @schema@_internal.check_session_id(session_id, 'session_id'),
-                @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
+        IF NOT (@schema@_internal.session_id_ok(session_id)
+                AND @schema@_internal.session_id_ok(parent_session_id)) THEN
+            PERFORM @schema@_internal.check_session_id(session_id, 'session_id'),
+                    @schema@_internal.check_session_id(parent_session_id, 'parent_session_id');
+        END IF;
         IF parent_session_id IS NOT NULL AND session_id IS NULL THEN
             RAISE EXCEPTION 'parent_session_id needs a session_id'
                 USING ERRCODE = '22023';
         END IF;
-        PERFORM @schema@_internal.check_parent(session_id, parent_session_id);
+        IF parent_session_id = session_id THEN
+            PERFORM @schema@_internal.check_parent(session_id, parent_session_id);
+        END IF;
     END IF;
-    IF agent_id IS NOT NULL THEN
+    IF NOT @schema@_internal.agent_id_ok(agent_id) THEN
         PERFORM @schema@_internal.check_agent_id(agent_id);
     END IF;
     IF agent_kind IS NULL OR NOT agent_kind = ANY (kinds) THEN
@@ -434,7 +439,7 @@ COMMENT ON FUNCTION @schema@_internal.context_session() IS
 'The session of the caller context, or NULL (22023 when set_config wrote a bad one; '
 'inlined). (inlined)';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.context_parent()
+CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_parent()
 RETURNS text
 LANGUAGE plpgsql
 STABLE
@@ -443,33 +448,64 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     parent text := @schema@_internal.normalize_session_id(
-        NULLIF(pg_catalog.current_setting('pgfacts.parent_session_id', true), ''));
+        @schema@_internal.context_setting('pgfacts.parent_session_id'));
 BEGIN
     PERFORM @schema@_internal.check_session_id(parent, 'parent_session_id');
     PERFORM @schema@_internal.check_parent(@schema@_internal.normalize_session_id(
-        NULLIF(pg_catalog.current_setting('pgfacts.session_id', true), '')), parent);
+        @schema@_internal.context_setting('pgfacts.session_id')), parent);
     RETURN parent;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.context_parent() IS
-'The parent session of the caller context, or NULL (checked like set_context checks it).';
+COMMENT ON FUNCTION @schema@_internal.checked_context_parent() IS
+'context_parent''s slow path: the parent in its normal form, or 22023 when set_config '
+'wrote a bad one (malformed, or the session itself).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.context_agent()
+-- Checked again like context_session (set_config can bypass set_context). Inlinable: a
+-- well-formed parent that is not the session itself is the answer; any other takes
+-- checked_context_parent, which says what is wrong.
+CREATE OR REPLACE FUNCTION @schema@_internal.context_parent()
 RETURNS text
-LANGUAGE plpgsql
+LANGUAGE sql
 STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    RETURN @schema@_internal.check_agent_id(
-        NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), ''));
-END
+    -- Both settings in normal form (as set_context stores them), so the raw values compare.
+    SELECT CASE
+        WHEN @schema@_internal.context_setting('pgfacts.parent_session_id') IS NULL THEN NULL
+        WHEN @schema@_internal.session_id_ok(@schema@_internal.context_setting('pgfacts.parent_session_id'))
+             AND NOT pg_catalog.starts_with(
+                     @schema@_internal.context_setting('pgfacts.parent_session_id'), 'session-')
+             AND NOT coalesce(pg_catalog.starts_with(
+                     @schema@_internal.context_setting('pgfacts.session_id'), 'session-'), false)
+             AND @schema@_internal.context_setting('pgfacts.parent_session_id')
+                 IS DISTINCT FROM @schema@_internal.context_setting('pgfacts.session_id')
+        THEN @schema@_internal.context_setting('pgfacts.parent_session_id')
+        ELSE @schema@_internal.checked_context_parent()
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_parent() IS
+'The parent session of the caller context, or NULL (checked like set_context checks it; '
+'inlined). (inlined)';
+
+-- Inlinable like context_session; check_agent_id raises for a bad one.
+CREATE OR REPLACE FUNCTION @schema@_internal.context_agent()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN @schema@_internal.agent_id_ok(@schema@_internal.context_setting('pgfacts.agent_id'))
+        THEN @schema@_internal.context_setting('pgfacts.agent_id')
+        ELSE @schema@_internal.check_agent_id(@schema@_internal.context_setting('pgfacts.agent_id'))
+    END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.context_agent() IS
-'The agent id of the caller context, or NULL (checked like set_context checks it).';
+'The agent id of the caller context, or NULL (checked like set_context checks it; inlined). '
+'(inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_parent(session_id text, parent_session_id text)
 RETURNS void

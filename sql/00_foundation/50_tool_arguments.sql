@@ -37,71 +37,87 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.tool_args(text, jsonb, text []) IS
 'Check that tool arguments are an object with only the allowed names.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.arg_text(args jsonb, name text)
-RETURNS text
+-- The scalar argument readers are inlinable: a tool call reads several, so each is an
+-- expression with no function frame; only a wrong type takes raise_argument_type. STABLE,
+-- not IMMUTABLE: the planner folds an immutable call with constant arguments, and would
+-- raise the error of a CASE branch that is never taken.
+CREATE OR REPLACE FUNCTION @schema@_internal.raise_argument_type(message text, type_of anyelement)
+RETURNS anyelement
 LANGUAGE plpgsql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
-        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
-    END IF;
-    IF pg_catalog.jsonb_typeof(args -> name) <> 'string' THEN
-        RAISE EXCEPTION 'argument % must be a string', name USING ERRCODE = '22023';
-    END IF;
-    RETURN args ->> name;
+    RAISE EXCEPTION '%', message USING ERRCODE = '22023';
 END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.raise_argument_type(text, anyelement) IS
+'The argument readers'' slow path: raise 22023 with the message (type_of only types the '
+'result).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_text(args jsonb, name text)
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        -- absent, or a JSON null: the argument's default applies
+        WHEN coalesce(pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name), 'null')
+             OPERATOR(pg_catalog.=) 'null' THEN NULL
+        WHEN pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name) OPERATOR(pg_catalog.=) 'string'
+        THEN args OPERATOR(pg_catalog.->>) name
+        ELSE @schema@_internal.raise_argument_type(
+                 pg_catalog.format('argument %s must be a string', name), NULL::text)
+    END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_text(jsonb, text) IS
-'A string tool argument (NULL when absent; 22023 when another JSON type).';
+'A string tool argument (NULL when absent; 22023 when another JSON type). (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.arg_bool(args jsonb, name text)
 RETURNS boolean
-LANGUAGE plpgsql
-IMMUTABLE
+LANGUAGE sql
+STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
-        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
-    END IF;
-    IF pg_catalog.jsonb_typeof(args -> name) <> 'boolean' THEN
-        RAISE EXCEPTION 'argument % must be true or false', name USING ERRCODE = '22023';
-    END IF;
-    RETURN (args ->> name)::boolean;
-END
+    SELECT CASE
+        WHEN coalesce(pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name), 'null')
+             OPERATOR(pg_catalog.=) 'null' THEN NULL
+        WHEN pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name) OPERATOR(pg_catalog.=) 'boolean'
+        THEN (args OPERATOR(pg_catalog.->>) name)::boolean
+        ELSE @schema@_internal.raise_argument_type(
+                 pg_catalog.format('argument %s must be true or false', name), NULL::boolean)
+    END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_bool(jsonb, text) IS
-'A boolean tool argument (NULL when absent; 22023 when another JSON type).';
+'A boolean tool argument (NULL when absent; 22023 when another JSON type). (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.arg_int(args jsonb, name text)
 RETURNS integer
-LANGUAGE plpgsql
-IMMUTABLE
+LANGUAGE sql
+STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    IF pg_catalog.jsonb_typeof(args -> name) IS NULL OR pg_catalog.jsonb_typeof(args -> name) = 'null' THEN
-        RETURN NULL;  -- absent, or a JSON null: the argument's default applies
-    END IF;
-    IF pg_catalog.jsonb_typeof(args -> name) <> 'number'
-       OR (args ->> name) !~ '^-?[0-9]{1,9}$' THEN
-        RAISE EXCEPTION 'argument % must be an integer, not %', name,
-            @schema@_internal.shown((args -> name)::text)
-            USING ERRCODE = '22023';
-    END IF;
-    RETURN (args ->> name)::integer;
-END
+    SELECT CASE
+        WHEN coalesce(pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name), 'null')
+             OPERATOR(pg_catalog.=) 'null' THEN NULL
+        WHEN pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name) OPERATOR(pg_catalog.=) 'number'
+             AND (args OPERATOR(pg_catalog.->>) name) OPERATOR(pg_catalog.~) '^-?[0-9]{1,9}$'
+        THEN (args OPERATOR(pg_catalog.->>) name)::integer
+        ELSE @schema@_internal.raise_argument_type(
+                 pg_catalog.format('argument %s must be an integer, not %s', name,
+                     @schema@_internal.shown((args OPERATOR(pg_catalog.->) name)::text)),
+                 NULL::integer)
+    END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_int(jsonb, text) IS
-'An integer tool argument (NULL when absent; 22023 for fractions, strings or huge numbers).';
+'An integer tool argument (NULL when absent; 22023 for fractions, strings or huge numbers). '
+'(inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.arg_text_array(args jsonb, name text)
 RETURNS text []

@@ -211,28 +211,41 @@ COMMENT ON FUNCTION @schema@_internal.fact_visibility(text, text, text, text) IS
 'descendants): with_shared, every_session, or the sessions whose facts it sees; 22023 for an '
 'unknown scope or scope session without a session. Every read path of facts uses it.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.require_writer(verb text)
+CREATE OR REPLACE FUNCTION @schema@_internal.refuse_writer(verb text)
 RETURNS text
 LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    kind text := @schema@_internal.context_kind();
 BEGIN
-    -- Working memory's writer check, first in every function that writes or deletes facts.
-    IF NOT kind = ANY (@schema@_internal.writer_kinds()) THEN
-        RAISE EXCEPTION 'agent kind % reads and % nothing', kind, verb USING ERRCODE = '42501',
-            HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
-    END IF;
-    RETURN kind;
+    RAISE EXCEPTION 'agent kind % reads and % nothing', @schema@_internal.context_kind(), verb
+        USING ERRCODE = '42501',
+              HINT = 'writers: ' || pg_catalog.array_to_string(@schema@_internal.writer_kinds(), ', ');
 END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.refuse_writer(text) IS
+'require_writer''s slow path: raises 42501 (agent kind ... reads and <verb> nothing).';
+
+-- Working memory's writer check, first in every function that writes or deletes facts.
+-- Inlinable like require_kind: every write pays for it.
+CREATE OR REPLACE FUNCTION @schema@_internal.require_writer(verb text)
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN @schema@_internal.context_kind() OPERATOR(pg_catalog.=) ANY (@schema@_internal.writer_kinds())
+        THEN @schema@_internal.context_kind()
+        ELSE @schema@_internal.refuse_writer(verb)
+    END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.require_writer(text) IS
 'Raise 42501 (agent kind ... reads and <verb> nothing) unless the caller''s kind writes '
-'(writer_kinds); returns the kind.';
+'(writer_kinds); returns the kind (inlined).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_reserved_key(key text, kind text, action text)
 RETURNS void

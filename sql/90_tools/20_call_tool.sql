@@ -21,9 +21,10 @@ BEGIN
         IF pg_catalog.jsonb_typeof(context) <> 'object' THEN
             RAISE EXCEPTION 'context must be a JSON object' USING ERRCODE = '22023';
         END IF;
-        PERFORM @schema@_internal.tool_args('context', context,
+        -- Assignments, not PERFORMs (queries): every tool call pays for these.
+        context := @schema@_internal.tool_args('context', context,
             ARRAY['tenant', 'session_id', 'agent_id', 'agent_kind', 'parent_session_id']);
-        PERFORM @schema@.set_context(
+        result := @schema@.set_context(
             tenant => @schema@_internal.arg_text(context, 'tenant'),
             session_id => @schema@_internal.arg_text(context, 'session_id'),
             agent_id => @schema@_internal.arg_text(context, 'agent_id'),
@@ -31,7 +32,9 @@ BEGIN
             parent_session_id => @schema@_internal.arg_text(context, 'parent_session_id'));
     END IF;
 
-    PERFORM @schema@_internal.check_text(name, 'a tool name', 64);
+    IF pg_catalog.length(name) > 64 THEN
+        PERFORM @schema@_internal.check_text(name, 'a tool name', 64);
+    END IF;
     -- Only what dispatch needs: a registry row also holds the description and schema.
     SELECT t.handler, t.arguments INTO handler, arguments
       FROM @schema@_internal.tools AS t WHERE t.name = call_tool.name;
