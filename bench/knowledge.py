@@ -145,6 +145,87 @@ BITEMPORAL_HISTORY = (
     "SELECT object_value, lower(valid), upper(valid), upper(system_time) FROM bench_bitemporal "
     "WHERE subject_id = %s AND predicate = %s ORDER BY lower(system_time)"
 )
+# A plain bi-temporal library's own write path, on a table of its own with the same DDL:
+# each change is decided the way pg_bitemporal's update decides it (its functions are not
+# shipped here; this is the same rule, written for this workload). For a one predicate,
+# the slot's believed row holding the new value's start is locked; the same value there is
+# a restatement and writes nothing; otherwise that row's assertion is closed at the
+# transaction's instant, the part of its valid range before the new start is asserted
+# again, and the new value is asserted from its start until the next believed row's start.
+# A many predicate asserts a value it does not hold yet from its start, open-ended. One
+# call takes an episode's claims (the JSON ingest takes): BEGIN + it + COMMIT, pipelined,
+# one round trip. Its believed rows are checked against the model after the load.
+LIBRARY_TABLE = (
+    BITEMPORAL_TABLE.replace("bench_bitemporal", "bench_bitemporal_library")
+    + """
+CREATE SEQUENCE bench_bitemporal_library_ids;
+ALTER TABLE bench_bitemporal_library
+    ALTER claim_id SET DEFAULT nextval('bench_bitemporal_library_ids');
+CREATE FUNCTION bench_bitemporal_write(claims jsonb, many_predicates text[])
+RETURNS integer LANGUAGE plpgsql AS $fn$
+#variable_conflict use_variable
+DECLARE
+    claim jsonb;
+    subject bigint;
+    predicate text;
+    value jsonb;
+    start timestamptz;
+    confidence real;
+    held record;
+    until timestamptz;
+    written integer := 0;
+BEGIN
+    FOR claim IN SELECT * FROM jsonb_array_elements(claims) LOOP
+        subject := (claim ->> 'subject')::bigint;
+        predicate := claim ->> 'predicate';
+        value := claim -> 'object';
+        start := (claim ->> 'valid_from')::timestamptz;
+        confidence := (claim ->> 'confidence')::real;
+        IF predicate = ANY (many_predicates) THEN
+            PERFORM 1 FROM bench_bitemporal_library AS b
+             WHERE b.subject_id = subject AND b.predicate = predicate
+               AND upper_inf(b.system_time) AND b.object_value = value FOR UPDATE;
+            CONTINUE WHEN FOUND;
+            until := NULL;
+        ELSE
+            SELECT b.claim_id, b.object_value, b.valid, b.system_time INTO held
+              FROM bench_bitemporal_library AS b
+             WHERE b.subject_id = subject AND b.predicate = predicate
+               AND upper_inf(b.system_time) AND b.valid @> start FOR UPDATE;
+            CONTINUE WHEN FOUND AND held.object_value = value;
+            IF FOUND THEN
+                until := upper(held.valid);
+                UPDATE bench_bitemporal_library AS b
+                   SET system_time = tstzrange(lower(held.system_time), now())
+                 WHERE b.claim_id = held.claim_id;
+                IF lower(held.valid) < start THEN
+                    INSERT INTO bench_bitemporal_library (
+                        subject_id, predicate, object_value, confidence, valid, system_time)
+                    VALUES (subject, predicate, held.object_value, confidence,
+                            tstzrange(lower(held.valid), start), tstzrange(now(), NULL));
+                END IF;
+            ELSE
+                SELECT min(lower(b.valid)) INTO until FROM bench_bitemporal_library AS b
+                 WHERE b.subject_id = subject AND b.predicate = predicate
+                   AND upper_inf(b.system_time) AND lower(b.valid) > start;
+            END IF;
+        END IF;
+        INSERT INTO bench_bitemporal_library (
+            subject_id, predicate, object_value, confidence, valid, system_time)
+        VALUES (subject, predicate, value, confidence, tstzrange(start, until),
+                tstzrange(now(), NULL));
+        written := written + 1;
+    END LOOP;
+    RETURN written;
+END
+$fn$;
+"""
+)
+LIBRARY_WRITE = "SELECT bench_bitemporal_write(%s, %s)"
+LIBRARY_LIVE = (
+    "SELECT subject_id, predicate, object_value #>> '{}', lower(valid), upper(valid) "
+    "FROM bench_bitemporal_library WHERE upper_inf(system_time)"
+)
 TABLES = ("claims", "claim_sources", "episodes", "entities")
 # What the retrieval layer keeps in the claims table (its search document and the document's
 # GIN index, issue 13): a plain bi-temporal table offers no search, so the claims' bytes per
@@ -182,8 +263,9 @@ HISTORY_OP = "history (one slot)"
 LOOKUP_BASE = "baseline: plain index lookup"
 BITEMPORAL_BASE = "baseline: plain bi-temporal table, as of"
 BITEMPORAL_HISTORY_BASE = "baseline: plain bi-temporal table, history"
-BITEMPORAL_WRITE_BASE = "baseline: plain bi-temporal table, the same rows written"
-INGEST_TARGET = 1.0  # ingest's p95 against the plain bi-temporal write's, same run
+BITEMPORAL_WRITE_BASE = "plain bi-temporal table, the same rows written (no decision)"
+LIBRARY_WRITE_BASE = "baseline: plain bi-temporal library's write path, same claims"
+INGEST_TARGET = 1.0  # ingest's p95 against the plain bi-temporal library's write path, same run
 BYTES_TARGET = 1.5  # claims heap and indexes per row against the plain bi-temporal table's
 
 # The commit-instant mechanism (sql/20_knowledge/25_commit_instants.sql) switched off: a
@@ -451,6 +533,26 @@ def bitemporal_transaction(
         )
 
 
+def library_transaction(conn: psycopg.Connection[Any], claims: Jsonb, many: list[str]) -> None:
+    """BEGIN, the library's write of an episode's claims, COMMIT, pipelined: one round trip."""
+    try:
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            conn.execute(LIBRARY_WRITE, (claims, many))
+            conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def library_wrong(conn: psycopg.Connection[Any], slots: dict[Key, Slot]) -> int:
+    """The slots whose believed rows in the library's table differ from the model's."""
+    live: dict[Key, list[tuple[str, datetime, datetime | None]]] = {}
+    for subject, predicate, value, start, end in conn.execute(LIBRARY_LIVE):
+        live.setdefault((subject, predicate), []).append((value, start, end))
+    return sum(sorted(live.get(key, [])) != sorted(slot.live()) for key, slot in slots.items())
+
+
 def mechanism_switch(conn: psycopg.Connection[Any]) -> dict[bool, str]:
     """The DDL that switches the commit-instant mechanism on (True) and off (False)."""
     on, off = [], []
@@ -516,6 +618,7 @@ def run(dsn: str, size: str) -> list[Result]:
         "as_of(now)": 0,
         "split ingest": 0,
         "split as_of": 0,
+        "library": 0,
     }
     checked = dict.fromkeys(wrong, 0)
 
@@ -543,6 +646,8 @@ def run(dsn: str, size: str) -> list[Result]:
         conn.execute("COMMIT")
         floor_sql = create_floor_tables(conn)
         conn.execute(BITEMPORAL_TABLE)
+        conn.execute(LIBRARY_TABLE)
+        many = [name for name, (cardinality, _) in PREDICATES.items() if cardinality == "many"]
         last_claim = 0
 
         # The load: every episode is measured, each next to its 5 claims as one plain
@@ -553,6 +658,7 @@ def run(dsn: str, size: str) -> list[Result]:
         ingest_base_ms: list[float] = []
         ingest_floor_ms: list[float] = []
         bitemporal_write_ms: list[float] = []
+        library_write_ms: list[float] = []
         middle: dict[Key, Slot] = {}
         middle_at = EPOCH
         serial = 0
@@ -585,12 +691,14 @@ def run(dsn: str, size: str) -> list[Result]:
             ).fetchone()
             assert written is not None
             last_claim = written[4]
-            # The floor and the plain bi-temporal table's write of the same rows, taking
-            # turns (each episode starts with the other one).
-            floor_ms, write_ms = timed_together(
+            # The floor, the plain bi-temporal table's write of the same rows and the plain
+            # library's write of the same claims, taking turns (each episode starts with
+            # the next one).
+            floor_ms, write_ms, library_ms = timed_together(
                 [
                     lambda w=written[:4]: floor_transaction(conn, floor_sql, w),
                     lambda w=written: bitemporal_transaction(conn, w[1], w[2]),
+                    lambda c=params[1]: library_transaction(conn, c, many),
                 ],
                 1,
                 warmup=0,
@@ -598,12 +706,15 @@ def run(dsn: str, size: str) -> list[Result]:
             )
             ingest_floor_ms += floor_ms
             bitemporal_write_ms += write_ms
+            library_write_ms += library_ms
             outcomes = [item["outcome"] for item in results[0][0]["outcomes"]]
             for outcome in outcomes:
                 got[outcome] = got.get(outcome, 0) + 1
             checked["ingest"] += len(claims)
             wrong["ingest"] += sum(a != b for a, b in zip(outcomes, expected, strict=True))
         end_at = server_now(conn)
+        checked["library"] = len(slots)
+        wrong["library"] = library_wrong(conn, slots)
 
         rows = {table: relation(conn, f"pgfacts_internal.{table}") for table in TABLES}
         bitemporal_rows, bitemporal_bytes = relation(conn, "bench_bitemporal")
@@ -620,6 +731,7 @@ def run(dsn: str, size: str) -> list[Result]:
             "WHERE relid = 'pgfacts_internal.claims'::regclass"
         ).fetchone() or (0, 0)
         plain_rows, plain_bytes = relation(conn, "bench_plain_claims")
+        library_rows, library_bytes = relation(conn, "bench_bitemporal_library")
         floor_rows = [relation(conn, f"bench_floor_{table}") for table in FLOOR_TABLES]
         if floor_rows[1][0] != rows["claims"][0] or floor_rows[2][0] != rows["claim_sources"][0]:
             raise RuntimeError(f"the floor wrote other rows than ingest: {floor_rows} {rows}")
@@ -807,7 +919,8 @@ def run(dsn: str, size: str) -> list[Result]:
     as_of = Result(AS_OF_OP, as_of_ms)
     lookup = Result(LOOKUP_BASE, lookup_ms)
     bitemporal_write = Result(BITEMPORAL_WRITE_BASE, bitemporal_write_ms)
-    ingest_ratio = ingest.p95 / bitemporal_write.p95
+    library = Result(LIBRARY_WRITE_BASE, library_write_ms)
+    ingest_ratio = ingest.p95 / library.p95
     claims_ratio = claims_bytes / claim_rows / bitemporal_per_row
     mib = 2**20
     return [
@@ -855,15 +968,29 @@ def run(dsn: str, size: str) -> list[Result]:
             f"{bitemporal_parts}",
         ),
         Result(
+            LIBRARY_WRITE_BASE,
+            library_write_ms,
+            rows=library_rows,
+            bytes=library_bytes,
+            note="after each ingest, the same claims through a plain bi-temporal library's own "
+            "write path (bench_bitemporal_write on bench_bitemporal_library, the table's "
+            "DDL: pg_bitemporal's update rule, each change decided on the slot's believed "
+            "rows, locked): BEGIN + one call + COMMIT, pipelined: one round trip; taking turns "
+            "with the floor and the rows-only write; its believed rows checked against the "
+            "model after the load; rows/bytes: its table after the load",
+        ),
+        Result(
             INGEST_OP,
             ingest_ms,
-            baseline=INGEST_BASE,
+            baseline=LIBRARY_WRITE_BASE,
             rows=claim_rows,
             bytes=total_bytes,
-            note=f"target: p95 <= {INGEST_TARGET}x the plain bi-temporal table's write of the "
-            f"same rows: p95 {ingest.p95:.3f} / {bitemporal_write.p95:.3f} ms = "
+            note=f"target: p95 <= {INGEST_TARGET}x the plain bi-temporal library's write path "
+            f"for the same claims: p95 {ingest.p95:.3f} / {library.p95:.3f} ms = "
             f"{ingest_ratio:.2f}x, {'met' if ingest_ratio <= INGEST_TARGET else 'missed'} "
-            f"(p50 {ingest.p50 / bitemporal_write.p50:.2f}x)\n"
+            f"(p50 {ingest.p50 / library.p50:.2f}x); against the rows alone written "
+            f"into the plain table, no decision: p95 {ingest.p95 / bitemporal_write.p95:.2f}x, "
+            f"p50 {ingest.p50 / bitemporal_write.p50:.2f}x\n"
             f"    target: p95 within 2x of the plain 5-row INSERT; p95 "
             f"{ingest.p95 / floor.p95:.2f}x the floor's; BEGIN + set_context + "
             f"ingest + COMMIT, pipelined: one round trip; the load itself ({shape}); second "

@@ -333,6 +333,23 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_scope(boolean, text) IS
 'The scope a fact is unique in (inlined): its session for a session fact, '''' when shared.';
 
+-- The one builder of scope keys (PilotSwarm's form): shared:<key>, or session:<id>:<key>
+-- for a session fact (NULL without a session). scope_key_scope and scope_key_key split it.
+CREATE OR REPLACE FUNCTION @schema@_internal.scope_key_of(shared boolean, session text, key text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE WHEN shared THEN 'shared:' OPERATOR(pg_catalog.||) key
+                ELSE 'session:' OPERATOR(pg_catalog.||) session OPERATOR(pg_catalog.||) ':'
+                     OPERATOR(pg_catalog.||) key END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.scope_key_of(boolean, text, text) IS
+'The scope key of a fact: shared:<key>, or session:<id>:<key> (NULL without a session). '
+'(inlined)';
+
 -- The two parts of a scope key, so a lookup by scope key probes facts_scope_idx. Session
 -- ids hold no ':' (check_session_id), so the split is unambiguous; anything that is not a
 -- scope key gives NULL and matches no fact.

@@ -141,7 +141,7 @@ BEGIN
             tenant, scope_key, key, value, shared, session_id, agent_id, tags,
             created_at, updated_at, system_time, writer_kind)
         SELECT for_tenant,
-               CASE WHEN i.shared THEN 'shared:' || i.key ELSE 'session:' || session || ':' || i.key END,
+               @schema@_internal.scope_key_of(i.shared, session, i.key),
                i.key, i.value, i.shared, session, agent, i.tags,
                pg_catalog.clock_timestamp(), pg_catalog.clock_timestamp(),
                pg_catalog.tstzrange(pg_catalog.clock_timestamp(), NULL),

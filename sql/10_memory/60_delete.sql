@@ -43,7 +43,7 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.require_writer('deletes');
     caller text := @schema@_internal.context_session();
-    agent text := NULLIF(pg_catalog.current_setting('pgfacts.agent_id', true), '');
+    agent text := @schema@_internal.context_agent();
     manager boolean;
     target text;
     found_row record;
@@ -65,14 +65,11 @@ BEGIN
         IF @schema@_internal.key_access(key, kind) <> 'all' THEN
             PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
         END IF;
-        IF shared THEN
-            target := 'shared:' || key;
-        ELSIF caller IS NULL THEN
+        IF NOT shared AND caller IS NULL THEN
             RAISE EXCEPTION 'deleting a session fact needs a session in the caller context'
                 USING ERRCODE = '22023', HINT = 'set_context(session_id => ...) or pass shared => true';
-        ELSE
-            target := 'session:' || caller || ':' || key;
         END IF;
+        target := @schema@_internal.scope_key_of(shared, caller, key);
         -- One statement in the common case: the ownership rule is part of the UPDATE, and
         -- only a shared fact it left alone is looked at again, to say why.
         UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
