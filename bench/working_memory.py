@@ -26,6 +26,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from . import working_memory_parts
 from .runner import Result, database_copy, timed, timed_together
 
 TENANT = "bench"
@@ -228,6 +229,9 @@ PILOTSWARM = {
     "batch": "PilotSwarm 3.72 / 6.01 ms per batch (target p95 <= 7.51)",
     "read": "PilotSwarm 7.25 / 11.71 ms",
 }
+# The in-server split of a store: new facts a loop, each loop in five rounds.
+PARTS_WRITES = {"smoke": 300, "full": 5000}
+PARTS_ROUNDS = 5
 PILOTSWARM_MB = 61.1  # table and indexes after the load
 FUNCTION_TIMES = """
 SELECT schemaname || '.' || funcname, calls, total_time, self_time FROM pg_stat_user_functions
@@ -610,6 +614,10 @@ def run(dsn: str, size: str) -> list[Result]:
     # The closures above call through the name conn, which now names the copy's connection.
     with database_copy(dsn) as copy, psycopg.connect(copy, autocommit=True) as conn:
         full = again()
+        # Where a store's time goes inside the server (bench/working_memory_parts.py).
+        parts = working_memory_parts.measure(
+            conn, PARTS_WRITES[size], PARTS_ROUNDS, PS_TABLE, PS_STORE
+        )
         conn.execute(NO_RLS)
         no_rls = again()
         conn.execute(NO_RETRIEVAL)
@@ -706,4 +714,5 @@ def run(dsn: str, size: str) -> list[Result]:
             note=f"a tombstone plus a history version; {delete_split}; {splits[1]}; "
             f"{PILOTSWARM['delete']}\n    {against(delete_ms, ps_delete_ms)}",
         ),
+        *parts,
     ]
