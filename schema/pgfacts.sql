@@ -331,6 +331,8 @@ CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_set_search_doc BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
+CREATE TRIGGER facts_set_search_doc_on_change BEFORE UPDATE OF key, value, tags, search_doc ON pgfacts_internal.facts FOR EACH ROW WHEN (((((old.key IS DISTINCT FROM new.key) OR (old.value IS DISTINCT FROM new.value)) OR (old.tags IS DISTINCT FROM new.tags)) OR (old.search_doc IS DISTINCT FROM new.search_doc))) EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, DELETE ON TABLE pgfacts_internal.facts TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.facts IS 'Working-memory facts, current version (tombstones carry deleted_at until purged)';
@@ -1606,6 +1608,13 @@ CREATE FUNCTION pgfacts_internal.facts_set_crawled_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.facts_set_search_doc()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.facts_set_search_doc() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.facts_similar_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2061,6 +2070,12 @@ CREATE FUNCTION pgfacts_internal.scope_key_key(scope_key text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.scope_key_key(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.scope_key_of(shared boolean, session text, key text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
     RETURNS text

@@ -113,8 +113,6 @@ BEGIN
     NEW.last_crawled_at := NULL;
     NEW.owner_session_id := NEW.session_id;
     NEW.owner_agent_id := NEW.agent_id;
-    -- The retrieval layer's document (30_retrieval/10_documents.sql).
-    NEW.search_doc := @schema@_internal.fact_search_doc(NEW.key, NEW.value, NEW.tags);
     IF NEW.deleted_at IS NOT NULL THEN
         NEW.deleted_at := known_at;
     END IF;
@@ -153,14 +151,6 @@ BEGIN
               FROM @schema@_internal.facts AS f
              WHERE f.tenant = OLD.tenant AND f.fact_id = OLD.fact_id;
         END IF;
-    END IF;
-    -- The retrieval layer's document, again only when what it reads changed: a tombstone
-    -- or a crawl mark keeps it.
-    IF NEW.key IS DISTINCT FROM OLD.key OR NEW.value IS DISTINCT FROM OLD.value
-       OR NEW.tags IS DISTINCT FROM OLD.tags THEN
-        NEW.search_doc := @schema@_internal.fact_search_doc(NEW.key, NEW.value, NEW.tags);
-    ELSE
-        NEW.search_doc := OLD.search_doc;
     END IF;
     -- Columns the write path owns: callers cannot move them.
     NEW.system_time := OLD.system_time;

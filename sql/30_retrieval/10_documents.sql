@@ -105,6 +105,39 @@ COMMENT ON FUNCTION @schema@_internal.claims_set_search_doc() IS
 CREATE OR REPLACE TRIGGER claims_set_search_doc BEFORE INSERT ON @schema@_internal.claims
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.claims_set_search_doc();
 
+-- The facts' search document is retrieval's, set here rather than by working memory's
+-- write triggers (a lower layer never calls a higher one). It fires on an insert and on an
+-- update that targets the document's inputs and changes one of them (or the document
+-- itself, which no writer sets): a tombstone or a crawl mark keeps the document, as
+-- migration 0024 made it. Named after working memory's BEFORE triggers, so it fires after
+-- them (PostgreSQL fires a table's triggers of one kind in name order).
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_set_search_doc()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    NEW.search_doc := @schema@_internal.fact_search_doc(NEW.key, NEW.value, NEW.tags);
+    RETURN NEW;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_set_search_doc() IS
+'Trigger: a fact inserted, or changed in its key, value or tags, gets its search document '
+'(fact_search_doc).';
+
+CREATE OR REPLACE TRIGGER facts_set_search_doc BEFORE INSERT ON @schema@_internal.facts
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.facts_set_search_doc();
+
+CREATE OR REPLACE TRIGGER facts_set_search_doc_on_change
+BEFORE UPDATE OF key, value, tags, search_doc ON @schema@_internal.facts
+FOR EACH ROW
+WHEN ((OLD.key, OLD.value, OLD.tags, OLD.search_doc)
+      IS DISTINCT FROM (NEW.key, NEW.value, NEW.tags, NEW.search_doc))
+EXECUTE FUNCTION @schema@_internal.facts_set_search_doc();
+
 CREATE OR REPLACE FUNCTION @schema@_internal.entity_refresh_claim_documents()
 RETURNS trigger
 LANGUAGE plpgsql
