@@ -274,7 +274,7 @@ ALTER TABLE pgfacts_internal.fact_versions FORCE ROW LEVEL SECURITY;
 CREATE POLICY readable_keys ON pgfacts_internal.fact_versions AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
 CREATE POLICY tenant_isolation ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-GRANT SELECT ON TABLE pgfacts_internal.fact_versions TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.fact_versions TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, INSERT ON TABLE pgfacts_internal.fact_versions TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.fact_versions IS 'Earlier versions of working-memory facts, each with the system-time range it was current';
 
@@ -1455,6 +1455,12 @@ CREATE FUNCTION pgfacts_internal.entity_refresh_claim_documents()
 ALTER FUNCTION pgfacts_internal.entity_refresh_claim_documents() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_refresh_claim_documents() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_content(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_content(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.fact_history_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1462,11 +1468,11 @@ CREATE FUNCTION pgfacts_internal.fact_history_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.fact_history_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_history_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.fact_matches(key text, tags text[], session_id text, agent_id text, kind text, like_key text, want_tags text[], want_session text, want_agent text)
+CREATE FUNCTION pgfacts_internal.fact_matches(key text, tags text[], session_id text, agent_id text, like_key text, want_tags text[], want_session text, want_agent text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text,text[],text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text,text[],text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text[],text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text[],text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_problem(item jsonb, kind text, session text, max_bytes bigint)
     RETURNS text
@@ -1484,7 +1490,7 @@ CREATE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags tex
     RETURNS tsvector
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text)
     RETURNS boolean
@@ -1494,7 +1500,7 @@ ALTER FUNCTION pgfacts_internal.fact_superseded(text,text) OWNER TO pgfacts_owne
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer)
-    RETURNS TABLE(item_id bigint, score real)
+    RETURNS TABLE(item_id bigint, version_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) OWNER TO pgfacts_searcher;
@@ -1525,6 +1531,12 @@ CREATE FUNCTION pgfacts_internal.fact_writes_lock_key(tenant text)
     LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_writes_lock_key(text) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.facts_as_of(for_tenant text, known_at timestamp with time zone)
+    RETURNS TABLE(fact_id bigint, version_id bigint, archived boolean, scope_key text, key text, value jsonb, shared boolean, session_id text, agent_id text, tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint, system_time tstzrange, search_doc tsvector)
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.facts_as_of(text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_as_of(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.facts_before_delete()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1553,11 +1565,11 @@ CREATE FUNCTION pgfacts_internal.facts_before_update()
 ALTER FUNCTION pgfacts_internal.facts_before_update() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_update() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.facts_branch(enabled boolean, by_key boolean, want_shared boolean, in_sessions boolean, for_tenant text, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
+CREATE FUNCTION pgfacts_internal.facts_branch(enabled boolean, by_key boolean, want_shared boolean, in_sessions boolean, for_tenant text, with_shared boolean, every_session boolean, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
     RETURNS SETOF pgfacts_internal.facts
     LANGUAGE sql STABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_embeds_statement()
     RETURNS trigger
@@ -1690,11 +1702,11 @@ CREATE FUNCTION pgfacts_internal.item_content(for_tenant text, item_kind text, i
 ALTER FUNCTION pgfacts_internal.item_content(text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.item_content(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, item_id bigint)
+CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, item_id bigint, version_id bigint)
     RETURNS TABLE(ref text, key text, content text, value jsonb, subject_id bigint, current boolean, superseded boolean, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text)
     LANGUAGE sql STABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text
@@ -1928,7 +1940,7 @@ ALTER FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) OWNER TO pgfa
 GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.ranked_hits(query text, query_vector vector, model text, lim integer, kind text, with_shared boolean, every_session boolean, sessions text[], want_facts boolean, want_claims boolean, key_prefix text, want_tags text[], history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, text_weight real, vector_weight real, exclude_kind text DEFAULT NULL::text, exclude_id bigint DEFAULT NULL::bigint)
-    RETURNS TABLE(item_kind text, item_id bigint, score double precision, text_rank integer, vector_rank integer, similarity real)
+    RETURNS TABLE(item_kind text, item_id bigint, version_id bigint, score double precision, text_rank integer, vector_rank integer, similarity real)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) OWNER TO pgfacts_owner;
@@ -1971,6 +1983,13 @@ CREATE FUNCTION pgfacts_internal.readable_item_content(for_tenant text, item_kin
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.reader_visibility(scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.reader_visibility(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.reader_visibility(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predicate text, without_episodes bigint[])
     RETURNS integer
@@ -2082,13 +2101,6 @@ CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.scope_key_scope(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
-
-CREATE FUNCTION pgfacts_internal.search_access(scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
-    RETURNS record
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.search_access(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.search_access(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)

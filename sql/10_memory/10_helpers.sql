@@ -168,6 +168,10 @@ COMMENT ON FUNCTION @schema@_internal.sees_every_session(text) IS
 'Whether a kind reads every session''s facts (tuner, facts manager, operator, crawler) rather '
 'than its spawn tree''s; every read path of facts asks it. (inlined)';
 
+-- Who sees which facts, the one rule every read path of facts applies (read_facts,
+-- fact_history, read_facts_by_scope_keys, search, nearest, similar_facts, find_keys,
+-- context_pack): fact_visibility decides, once per call, what a reader sees in a scope
+-- (and is the one home of the scope checks); fact_visible applies it to a row.
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_visibility(
     tenant text, kind text, caller text, scope text,
     OUT with_shared boolean, OUT every_session boolean, OUT sessions text []
@@ -178,8 +182,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Which facts a reader sees, for every read path (read_facts, search, nearest, ...):
-    -- the shared facts unless the scope is session; the session facts of the caller's
+    -- The shared facts unless the scope is session; the session facts of the caller's
     -- session (session), of its spawn tree, or of every session for the kinds that see
     -- every session (accessible and descendants, which are the same).
     IF scope IS NULL OR scope NOT IN ('accessible', 'shared', 'session', 'descendants') THEN
@@ -209,7 +212,31 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_visibility(text, text, text, text) IS
 'Which facts a reader of a kind and session sees in a scope (accessible | shared | session | '
 'descendants): with_shared, every_session, or the sessions whose facts it sees; 22023 for an '
-'unknown scope or scope session without a session. Every read path of facts uses it.';
+'unknown scope or scope session without a session. Every read path of facts uses it, with '
+'fact_visible for each row.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.reader_visibility(
+    scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean,
+    OUT sessions text []
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+BEGIN
+    kind := @schema@_internal.context_kind();
+    SELECT v.with_shared, v.every_session, v.sessions INTO with_shared, every_session, sessions
+      FROM @schema@_internal.fact_visibility(tenant, kind, @schema@_internal.context_session(),
+                                             scope) AS v;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.reader_visibility(text) IS
+'fact_visibility for the caller context (its tenant, kind and session) in a scope, with the '
+'kind: what every read path of facts passes to fact_visible.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.refuse_writer(verb text)
 RETURNS text
@@ -296,27 +323,48 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.readable_by(text, text) IS
 'Whether an agent kind may read a key (the read side of key_access, inlinable in queries). (inlined)';
 
--- Inlinable like readable_by (no SET clause, every name qualified): the read filters every
--- branch of read_facts applies, written once.
-CREATE OR REPLACE FUNCTION @schema@_internal.fact_matches(
-    key text, tags text [], session_id text, agent_id text,
-    kind text, like_key text, want_tags text [], want_session text, want_agent text
+-- Inlined (no SET clause, every name qualified): every read path evaluates it per row.
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_visible(
+    shared boolean, session_id text, key text, kind text, with_shared boolean,
+    every_session boolean, sessions text []
 ) RETURNS boolean
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
 AS $fn$
-    SELECT @schema@_internal.readable_by(key, kind)
-       AND (like_key IS NULL OR key OPERATOR(pg_catalog.~~) like_key)
+    SELECT CASE WHEN shared THEN with_shared
+                ELSE every_session OR session_id OPERATOR(pg_catalog.=) ANY (sessions) END
+       AND @schema@_internal.readable_by(key, kind)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_visible(
+    boolean, text, text, text, boolean, boolean, text []) IS
+'Whether a reader sees one fact (inlined), given its fact_visibility: shared ones when '
+'with_shared, session facts of every session or of the given ones, keys the kind may read '
+'(readable_by). Every read path of facts applies it.';
+
+-- Inlinable like readable_by (no SET clause, every name qualified): the read filters every
+-- branch of read_facts applies, written once (who sees a fact is fact_visible's).
+DROP FUNCTION IF EXISTS @schema@_internal.fact_matches(
+    text, text [], text, text, text, text, text [], text, text);
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_matches(
+    key text, tags text [], session_id text, agent_id text,
+    like_key text, want_tags text [], want_session text, want_agent text
+) RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT (like_key IS NULL OR key OPERATOR(pg_catalog.~~) like_key)
        AND (want_tags IS NULL OR tags OPERATOR(pg_catalog.@>) want_tags)
        AND (want_session IS NULL OR session_id OPERATOR(pg_catalog.=) want_session)
        AND (want_agent IS NULL OR agent_id OPERATOR(pg_catalog.=) want_agent)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_matches(
-    text, text [], text, text, text, text, text [], text, text) IS
-'Whether a fact passes read_facts'' filters: readable by the kind, key LIKE pattern, all '
-'tags, stored by session / agent (NULL filters match everything). (inlined)';
+    text, text [], text, text, text, text [], text, text) IS
+'Whether a fact passes read_facts'' filters: key LIKE pattern, all tags, stored by session / '
+'agent (NULL filters match everything). (inlined)';
 
 -- A fact's scope as the unique index facts_scope_idx holds it (migration 0021): the session
 -- a session fact belongs to, '' for a shared fact. Inlinable (no SET clause, names

@@ -1,14 +1,18 @@
 -- read_facts and fact_history.
 
--- The two helpers below are inlined into read_facts' statements (LANGUAGE sql, STABLE,
--- no SET clause, every name qualified; tests/lint_sql.py lists them). read_facts passes
--- constants for by_key, and visible_facts passes constants for want_shared and
--- in_sessions, which fold away once inlined: each call plans as its own branch, with the
--- conditions its partial index needs, and the scope rule is written once.
+-- The helpers below are inlined into read_facts' statements (LANGUAGE sql, STABLE, no SET
+-- clause, every name qualified; their COMMENTs say "(inlined)"). read_facts passes
+-- constants for by_key, and visible_facts passes constants for want_shared and in_sessions,
+-- which fold away once inlined: each call plans as its own branch, with the conditions its
+-- partial index needs. The branches say where to look; who sees a row is fact_visible's.
+DROP FUNCTION IF EXISTS @schema@_internal.facts_branch(
+    boolean, boolean, boolean, boolean, text, text [], text, text, text, text, text [],
+    text, text, integer);
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_branch(
     enabled boolean, by_key boolean, want_shared boolean, in_sessions boolean,
-    for_tenant text, sessions text [], head text, head_end text, kind text, like_key text,
-    want_tags text [], want_session text, want_agent text, lim integer
+    for_tenant text, with_shared boolean, every_session boolean, sessions text [], head text,
+    head_end text, kind text, like_key text, want_tags text [], want_session text,
+    want_agent text, lim integer
 ) RETURNS SETOF @schema@_internal.facts
 LANGUAGE sql
 STABLE
@@ -27,18 +31,21 @@ AS $fn$
        AND c.deleted_at IS NULL
        AND (NOT by_key OR (c.key OPERATOR(pg_catalog.~>=~) head
                            AND c.key OPERATOR(pg_catalog.~<~) head_end))
+       AND @schema@_internal.fact_visible(c.shared, c.session_id, c.key, kind, with_shared,
+               every_session, sessions)
        AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
-               kind, like_key, want_tags, want_session, want_agent)
+               like_key, want_tags, want_session, want_agent)
      ORDER BY c.updated_at DESC, c.key, c.scope_key
      LIMIT lim
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.facts_branch(
-    boolean, boolean, boolean, boolean, text, text [], text, text, text, text, text [],
-    text, text, integer) IS
+    boolean, boolean, boolean, boolean, text, boolean, boolean, text [], text, text, text,
+    text, text [], text, text, integer) IS
 'One branch of a current read (inlined): the live facts of one scope (shared, or session '
 'facts of the given sessions or of all), within the key range [head, head_end) when '
-'by_key, passing fact_matches, newest first, cut to lim; nothing unless enabled.';
+'by_key, visible to the reader (fact_visible) and passing fact_matches, newest first, cut '
+'to lim; nothing unless enabled.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.visible_facts(
     by_key boolean, for_tenant text, with_shared boolean, every_session boolean,
@@ -51,16 +58,16 @@ SECURITY INVOKER
 AS $fn$
     SELECT f.*
       FROM (SELECT s.* FROM @schema@_internal.facts_branch(with_shared, by_key, true, false,
-                for_tenant, sessions, head, head_end, kind, like_key, want_tags, want_session,
-                want_agent, lim) AS s
+                for_tenant, with_shared, every_session, sessions, head, head_end, kind,
+                like_key, want_tags, want_session, want_agent, lim) AS s
             UNION ALL
             SELECT t.* FROM @schema@_internal.facts_branch(NOT every_session, by_key, false, true,
-                for_tenant, sessions, head, head_end, kind, like_key, want_tags, want_session,
-                want_agent, lim) AS t
+                for_tenant, with_shared, every_session, sessions, head, head_end, kind,
+                like_key, want_tags, want_session, want_agent, lim) AS t
             UNION ALL
             SELECT e.* FROM @schema@_internal.facts_branch(every_session, by_key, false, false,
-                for_tenant, sessions, head, head_end, kind, like_key, want_tags, want_session,
-                want_agent, lim) AS e) AS f
+                for_tenant, with_shared, every_session, sessions, head, head_end, kind,
+                like_key, want_tags, want_session, want_agent, lim) AS e) AS f
      ORDER BY f.updated_at DESC, f.key, f.scope_key
      LIMIT lim
 $fn$;
@@ -71,6 +78,44 @@ COMMENT ON FUNCTION @schema@_internal.visible_facts(
 'The current facts a read may see (inlined into read_facts): shared ones when with_shared, '
 'session facts of every session when every_session, else of the given sessions; each branch '
 'cut to lim before the merge, newest first, then key. (inlined)';
+
+-- What working memory believed at an instant, for every reader of a known instant
+-- (read_facts, search, nearest): the version of each fact current then, live ones only.
+-- Inlined (no SET clause, every name qualified): the caller's conditions (key range,
+-- fact_visible, a text match) reach each branch. archived tells a version from the history
+-- (version_id) from a row still current; search_doc is the current row's stored document
+-- (a version's, which the history does not keep, is fact_search_doc of its fields).
+CREATE OR REPLACE FUNCTION @schema@_internal.facts_as_of(for_tenant text, known_at timestamptz)
+RETURNS TABLE (
+    fact_id bigint, version_id bigint, archived boolean, scope_key text, key text,
+    value jsonb, shared boolean, session_id text, agent_id text, tags text [],
+    created_at timestamptz, updated_at timestamptz, etag bigint, system_time tstzrange,
+    search_doc tsvector
+)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT c.fact_id, NULL::bigint, false, c.scope_key, c.key, c.value, c.shared,
+           c.session_id, c.agent_id, c.tags, c.created_at, c.updated_at, c.etag,
+           c.system_time, c.search_doc
+      FROM @schema@_internal.facts AS c
+     WHERE c.tenant OPERATOR(pg_catalog.=) for_tenant AND c.deleted_at IS NULL
+       AND pg_catalog.lower(c.system_time) OPERATOR(pg_catalog.<=) known_at
+    UNION ALL
+    SELECT v.fact_id, v.version_id, true, v.scope_key, v.key, v.value, v.shared,
+           v.session_id, v.agent_id, v.tags, v.created_at, v.updated_at, v.etag,
+           v.system_time, NULL::tsvector
+      FROM @schema@_internal.fact_versions AS v
+     WHERE v.tenant OPERATOR(pg_catalog.=) for_tenant AND v.deleted_at IS NULL
+       AND v.system_time OPERATOR(pg_catalog.@>) known_at
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.facts_as_of(text, timestamptz) IS
+'The live version of each fact of a tenant that was current at known_at (inlined): the '
+'current row when it was written by then, else the history''s version whose system time '
+'holds known_at (archived, with its version_id). The one meaning of known_at for facts: '
+'read_facts, search and nearest read it (after await_fact_writes).';
 
 CREATE OR REPLACE FUNCTION @schema@.read_facts(
     key_pattern text DEFAULT NULL,
@@ -166,28 +211,18 @@ BEGIN
         RETURN;
     END IF;
 
-    -- As of known_at: the version current then, from the history or the current row. Every
-    -- write stamped at or before known_at has ended once the writers in progress have.
+    -- As of known_at: the version current then (facts_as_of). Every write stamped at or
+    -- before known_at has ended once the writers in progress have.
     PERFORM @schema@_internal.await_fact_writes(tenant);
     RETURN QUERY
     SELECT f.scope_key, f.key, f.value, f.shared, f.session_id, f.agent_id, f.tags,
            f.created_at, f.updated_at, f.etag
-      FROM (SELECT c.scope_key, c.key, c.value, c.shared, c.session_id, c.agent_id, c.tags,
-                   c.created_at, c.updated_at, c.etag, c.deleted_at
-              FROM @schema@_internal.facts AS c
-             WHERE c.tenant = tenant AND pg_catalog.lower(c.system_time) <= known_at
-               AND c.key ~>=~ head AND c.key ~<~ head_end
-            UNION ALL
-            SELECT v.scope_key, v.key, v.value, v.shared, v.session_id, v.agent_id, v.tags,
-                   v.created_at, v.updated_at, v.etag, v.deleted_at
-              FROM @schema@_internal.fact_versions AS v
-             WHERE v.tenant = tenant AND v.system_time @> known_at
-               AND v.key ~>=~ head AND v.key ~<~ head_end) AS f
-     WHERE f.deleted_at IS NULL
-       AND CASE WHEN f.shared THEN with_shared
-                ELSE every_session OR f.session_id = ANY (sessions) END
+      FROM @schema@_internal.facts_as_of(tenant, known_at) AS f
+     WHERE f.key ~>=~ head AND f.key ~<~ head_end
+       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, kind, with_shared,
+               every_session, sessions)
        AND @schema@_internal.fact_matches(f.key, f.tags, f.session_id, f.agent_id,
-               kind, like_key, tags, session_id, agent_id)
+               like_key, tags, session_id, agent_id)
      ORDER BY f.updated_at DESC, f.key, f.scope_key
      LIMIT "limit";
 END
@@ -218,8 +253,10 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
-    caller text := @schema@_internal.context_session();
-    target_session text := coalesce(@schema@_internal.normalize_session_id(session_id), caller);
+    target_session text := coalesce(@schema@_internal.normalize_session_id(session_id),
+                                    @schema@_internal.context_session());
+    -- Who sees the fact: read_facts' rule in scope accessible (reader_visibility).
+    access record := @schema@_internal.reader_visibility('accessible');
     wanted text;
 BEGIN
     IF @schema@_internal.key_problem(key) IS NOT NULL THEN
@@ -231,31 +268,30 @@ BEGIN
     END IF;
     IF shared THEN
         wanted := 'shared:' || key;
+    ELSIF target_session IS NULL THEN
+        RAISE EXCEPTION 'the history of a session fact needs a session' USING ERRCODE = '22023';
     ELSE
-        IF target_session IS NULL THEN
-            RAISE EXCEPTION 'the history of a session fact needs a session' USING ERRCODE = '22023';
-        END IF;
-        IF NOT @schema@_internal.sees_every_session(kind)
-           AND (caller IS NULL
-                OR NOT target_session = ANY (@schema@_internal.spawn_tree(tenant, caller))) THEN
-            RETURN;  -- outside the caller's spawn tree: nothing, not an existence oracle
-        END IF;
         wanted := 'session:' || target_session || ':' || key;
     END IF;
+    -- A fact the caller does not see has no versions for it: nothing, not an existence oracle.
     RETURN QUERY
     SELECT h.scope_key, h.value, h.tags, h.agent_id, h.etag, h.deleted_at IS NOT NULL,
            pg_catalog.lower(h.system_time), pg_catalog.upper(h.system_time),
            pg_catalog.upper_inf(h.system_time)
-      FROM (SELECT v.scope_key, v.value, v.tags, v.agent_id, v.etag, v.deleted_at, v.system_time
+      FROM (SELECT v.scope_key, v.value, v.tags, v.agent_id, v.etag, v.deleted_at, v.system_time,
+                   v.shared, v.session_id, v.key
               FROM @schema@_internal.fact_versions AS v
              WHERE v.tenant = tenant AND v.scope_key = wanted
             UNION ALL
-            SELECT c.scope_key, c.value, c.tags, c.agent_id, c.etag, c.deleted_at, c.system_time
+            SELECT c.scope_key, c.value, c.tags, c.agent_id, c.etag, c.deleted_at, c.system_time,
+                   c.shared, c.session_id, c.key
               FROM @schema@_internal.facts AS c
              WHERE c.tenant = tenant AND c.scope_key = wanted
                AND @schema@_internal.fact_scope(c.shared, c.session_id)
                    = @schema@_internal.scope_key_scope(wanted)
                AND c.key = @schema@_internal.scope_key_key(wanted)) AS h
+     WHERE @schema@_internal.fact_visible(h.shared, h.session_id, h.key, access.kind,
+               access.with_shared, access.every_session, access.sessions)
      ORDER BY pg_catalog.lower(h.system_time);
 END
 $fn$;

@@ -17,19 +17,14 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    kind text := @schema@_internal.context_kind();
-    caller text := @schema@_internal.context_session();
-    every_session boolean := @schema@_internal.sees_every_session(kind);
-    sessions text [] := '{}';
+    -- Who sees a fact: read_facts' rule in scope accessible (reader_visibility).
+    access record := @schema@_internal.reader_visibility('accessible');
 BEGIN
     IF scope_keys IS NULL OR pg_catalog.cardinality(scope_keys) > 1000 THEN
         RAISE EXCEPTION 'scope_keys must be an array of at most 1000 scope keys'
             USING ERRCODE = '22023', HINT = 'page larger sets; an empty array reads nothing';
     END IF;
     "limit" := @schema@_internal.check_limit("limit", 'limit', 0, 1000);
-    IF NOT every_session AND caller IS NOT NULL THEN
-        sessions := @schema@_internal.spawn_tree(tenant, caller);
-    END IF;
     -- Live facts only, in the order asked (first mention). A key the caller may not read
     -- is left out exactly like an unknown one: no error, no count.
     RETURN QUERY
@@ -49,8 +44,8 @@ BEGIN
        AND @schema@_internal.fact_scope(f.shared, f.session_id) = w.wanted_scope
        AND f.key = w.wanted_key
      WHERE f.deleted_at IS NULL
-       AND @schema@_internal.readable_by(f.key, kind)
-       AND (f.shared OR every_session OR f.session_id = ANY (sessions))
+       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, access.kind,
+               access.with_shared, access.every_session, access.sessions)
      ORDER BY w.position
      LIMIT "limit";
 END

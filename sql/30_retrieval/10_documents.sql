@@ -25,6 +25,21 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_search_doc(text, jsonb, text []) IS
 'The search vector of a fact (inlined): its key and value as written and stemmed, its tags.';
 
+-- What a fact is embedded from and a hit shows (item_content, item_details). Inlined (no SET
+-- clause, every name qualified).
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_content(key text, value jsonb)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- A JSON null value reads as the text null (its #>> is NULL, which means "gone").
+    SELECT key OPERATOR(pg_catalog.||) ': '
+           OPERATOR(pg_catalog.||) coalesce(value OPERATOR(pg_catalog.#>>) '{}', 'null')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_content(text, jsonb) IS
+'The text of a fact (inlined): key: value, a JSON null as null.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.document_vector(doc text)
 RETURNS tsvector

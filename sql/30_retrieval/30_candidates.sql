@@ -2,28 +2,9 @@
 --
 -- Under row level security the planner may not use @@, <=> or % (not leakproof) as index
 -- conditions, so these functions are owned by @schema@_searcher (NOLOGIN, BYPASSRLS) and
--- apply the tenant and read_facts' visibility themselves. They take the tenant as an
+-- apply the tenant and read_facts' visibility (fact_visible) themselves. They take the tenant as an
 -- argument, so only the owner (the API's SECURITY DEFINER functions, which take it from
 -- the checked caller context) may execute them.
-
--- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it).
-CREATE OR REPLACE FUNCTION @schema@_internal.fact_visible(
-    shared boolean, session_id text, key text, kind text, with_shared boolean,
-    every_session boolean, sessions text []
-) RETURNS boolean
-LANGUAGE sql
-IMMUTABLE
-SECURITY INVOKER
-AS $fn$
-    SELECT CASE WHEN shared THEN with_shared
-                ELSE every_session OR session_id OPERATOR(pg_catalog.=) ANY (sessions) END
-       AND @schema@_internal.readable_by(key, kind)
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.fact_visible(
-    boolean, text, text, text, boolean, boolean, text []) IS
-'read_facts'' visibility of one fact (inlined): shared ones when with_shared, session facts '
-'of every session or of the given ones, keys the kind may read.';
 
 -- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it).
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_in_view(
@@ -57,38 +38,21 @@ COMMENT ON FUNCTION @schema@_internal.claim_in_view(
 'Whether a claim version answers (inlined): believed at known_at and valid at valid_at '
 '(both default now); with history every version believed up to known_at except outranked.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.search_access(
-    scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean,
-    OUT sessions text []
-)
-LANGUAGE plpgsql
-STABLE
-SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-DECLARE
-    tenant text := @schema@_internal.context_tenant();
-    caller text := @schema@_internal.context_session();
-BEGIN
-    kind := @schema@_internal.context_kind();
-    -- The one rule of working memory: a search sees what read_facts shows.
-    SELECT v.with_shared, v.every_session, v.sessions INTO with_shared, every_session, sessions
-      FROM @schema@_internal.fact_visibility(tenant, kind, caller, scope) AS v;
-END
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.search_access(text) IS
-'Which facts a search of the caller sees, by scope (accessible | shared | session | '
-'descendants): a task agent its spawn tree and shared facts as read_facts shows them; the '
-'crawler, facts manager, tuner and operator every session; keys by readable_by.';
+-- Who sees which facts is working memory's rule (fact_visibility, fact_visible in
+-- sql/10_memory/10_helpers.sql); a search takes it from reader_visibility.
+DROP FUNCTION IF EXISTS @schema@_internal.search_access(text);
 
 SET LOCAL ROLE @schema@_searcher;
 
+-- version_id came with known_at's reading of the history (a changed result: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.fact_text_candidates(
+    text, text, boolean, boolean, text [], tsquery, tsquery [], boolean, text, text [],
+    timestamptz, integer);
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_text_candidates(
     for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text [],
     match tsquery, words tsquery [], negated boolean, key_prefix text, want_tags text [],
     known_at timestamptz, lim integer
-) RETURNS TABLE (item_id bigint, score real)
+) RETURNS TABLE (item_id bigint, version_id bigint, score real)
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
@@ -98,15 +62,37 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     -- EXECUTE: planned for this query's words, so the GIN index is chosen when it pays.
+    IF known_at IS NULL THEN
+        RETURN QUERY EXECUTE $q$
+        SELECT f.fact_id, NULL::bigint, @schema@_internal.text_score(f.search_doc, $6, $7, $8)
+          FROM @schema@_internal.facts AS f
+         WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
+           AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $2, $3, $4, $5)
+           AND ($9::text IS NULL OR pg_catalog.starts_with(f.key, $9))
+           AND ($10::text [] IS NULL OR f.tags @> $10)
+         ORDER BY 3 DESC, f.fact_id DESC
+         LIMIT $11 $q$
+        USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
+              key_prefix, want_tags, lim;
+        RETURN;
+    END IF;
+    -- As of known_at: what read_facts(known_at) shows (facts_as_of). A row still current is
+    -- matched by its stored document through the index; a version of the history has no
+    -- stored document: its document is built from its fields as the write triggers build
+    -- one, for the versions current at known_at only (the GiST index of the history finds
+    -- them by tenant and instant).
     RETURN QUERY EXECUTE $q$
-    SELECT f.fact_id, @schema@_internal.text_score(f.search_doc, $6, $7, $8) AS score
-      FROM @schema@_internal.facts AS f
-     WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
-       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $2, $3, $4, $5)
-       AND ($9::text IS NULL OR pg_catalog.starts_with(f.key, $9))
-       AND ($10::text [] IS NULL OR f.tags @> $10)
-       AND ($11::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $11)
-     ORDER BY 2 DESC, f.fact_id DESC
+    SELECT a.fact_id, a.version_id, @schema@_internal.text_score(a.doc, $6, $7, $8)
+      FROM (SELECT f.fact_id, f.version_id, f.shared, f.session_id, f.key, f.tags,
+                   CASE WHEN f.archived
+                        THEN @schema@_internal.fact_search_doc(f.key, f.value, f.tags)
+                        ELSE f.search_doc END AS doc
+              FROM @schema@_internal.facts_as_of($1, $11) AS f) AS a
+     WHERE a.doc @@ $6
+       AND @schema@_internal.fact_visible(a.shared, a.session_id, a.key, $2, $3, $4, $5)
+       AND ($9::text IS NULL OR pg_catalog.starts_with(a.key, $9))
+       AND ($10::text [] IS NULL OR a.tags @> $10)
+     ORDER BY 3 DESC, a.fact_id DESC
      LIMIT $12 $q$
     USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
           key_prefix, want_tags, known_at, lim;
@@ -116,8 +102,9 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_text_candidates(
     text, text, boolean, boolean, text [], tsquery, tsquery [], boolean, text, text [],
     timestamptz, integer) IS
-'The best lim live facts of a tenant matching a query that the caller may see, by text_score '
-'(owner only: the tenant is an argument).';
+'The best lim facts of a tenant matching a query that the caller may see, by text_score: the '
+'live ones, or with known_at the versions read_facts(known_at) shows (facts_as_of; version_id '
+'names a version of the history) (owner only: the tenant is an argument).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_text_candidates(
     for_tenant text, match tsquery, words tsquery [], negated boolean, floor real,

@@ -14,8 +14,7 @@ DECLARE
 BEGIN
     -- What a row is embedded from and shown as: a fact's key and value, a claim's document.
     IF item_kind = 'fact' THEN
-        -- A JSON null value reads as the text null (its #>> is NULL, which means "gone").
-        SELECT f.key || ': ' || coalesce(f.value #>> '{}', 'null') INTO content
+        SELECT @schema@_internal.fact_content(f.key, f.value) INTO content
           FROM @schema@_internal.facts AS f
          WHERE f.tenant = for_tenant AND f.fact_id = item_id AND f.deleted_at IS NULL;
     ELSIF item_kind = 'claim' THEN

@@ -173,7 +173,7 @@ DECLARE
     access record;
     dims integer;
 BEGIN
-    access := @schema@_internal.search_access(scope);
+    access := @schema@_internal.reader_visibility(scope);
     dims := @schema@_internal.model_dimension(tenant, model);
     k := @schema@_internal.check_limit(k, 'k', 1, 1000);
     PERFORM @schema@_internal.check_item_kinds(item_kinds);
@@ -186,7 +186,7 @@ BEGIN
                access.with_shared, access.every_session, access.sessions, NULL, NULL,
                @schema@_internal.confidence_floor(tenant), include_history, valid_at,
                known_at, NULL, NULL, k) AS v
-      CROSS JOIN LATERAL @schema@_internal.item_details(tenant, v.item_kind, v.item_id) AS i
+      CROSS JOIN LATERAL @schema@_internal.item_details(tenant, v.item_kind, v.item_id, NULL) AS i
      ORDER BY v.similarity DESC, v.item_kind, v.item_id;
 END
 $fn$;
@@ -231,10 +231,14 @@ BEGIN
         -- Claims: every commit stamped at or before known_at is visible to the caller's
         -- next statement (the knowledge commit wait, 25_commit_instants.sql).
         PERFORM @schema@_internal.await_commits(tenant);
+        -- Facts: every fact write stamped at or before known_at has ended, as read_facts
+        -- waits for it (await_fact_writes, 15_write_instants.sql).
+        PERFORM @schema@_internal.await_fact_writes(tenant);
     END IF;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.settle_known_at(text, timestamptz) IS
 'Raise 22023 for a known_at in the future; for a past one, wait for the tenant''s knowledge '
-'commits being stamped, so an answer for that instant never changes.';
+'commits being stamped and its fact writers in progress (as read_facts does), so an answer '
+'for that instant never changes.';

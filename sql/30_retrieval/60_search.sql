@@ -42,8 +42,10 @@ COMMENT ON FUNCTION @schema@_internal.fact_superseded(text, text) IS
 
 -- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it): called once per
 -- hit, a function call of its own cost more than the lookups it makes (80 hits: 4 ms).
+-- version_id came with known_at's reading of the history (a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.item_details(text, text, bigint);
 CREATE OR REPLACE FUNCTION @schema@_internal.item_details(
-    for_tenant text, item_kind text, item_id bigint
+    for_tenant text, item_kind text, item_id bigint, version_id bigint
 ) RETURNS TABLE (
     ref text, key text, content text, value jsonb, subject_id bigint, current boolean,
     superseded boolean, valid_from timestamptz, valid_to timestamptz,
@@ -53,14 +55,25 @@ LANGUAGE sql
 STABLE
 SECURITY INVOKER
 AS $fn$
-    SELECT f.scope_key, f.key, f.key OPERATOR(pg_catalog.||) ': '
-               OPERATOR(pg_catalog.||) coalesce(f.value OPERATOR(pg_catalog.#>>) '{}', 'null'),
+    SELECT f.scope_key, f.key, @schema@_internal.fact_content(f.key, f.value),
            f.value, NULL::bigint, true,
            @schema@_internal.fact_superseded(for_tenant, f.scope_key), NULL::timestamptz,
            NULL::timestamptz, pg_catalog.lower(f.system_time), NULL::timestamptz, NULL::text
       FROM @schema@_internal.facts AS f
-     WHERE item_kind OPERATOR(pg_catalog.=) 'fact' AND f.tenant OPERATOR(pg_catalog.=) for_tenant
+     WHERE item_kind OPERATOR(pg_catalog.=) 'fact' AND item_details.version_id IS NULL
+       AND f.tenant OPERATOR(pg_catalog.=) for_tenant
        AND f.fact_id OPERATOR(pg_catalog.=) item_id
+    UNION ALL
+    -- A version of the history (a search as of known_at found it): no longer believed.
+    SELECT v.scope_key, v.key, @schema@_internal.fact_content(v.key, v.value),
+           v.value, NULL::bigint, false,
+           @schema@_internal.fact_superseded(for_tenant, v.scope_key), NULL::timestamptz,
+           NULL::timestamptz, pg_catalog.lower(v.system_time), pg_catalog.upper(v.system_time),
+           NULL::text
+      FROM @schema@_internal.fact_versions AS v
+     WHERE item_kind OPERATOR(pg_catalog.=) 'fact' AND item_details.version_id IS NOT NULL
+       AND v.tenant OPERATOR(pg_catalog.=) for_tenant
+       AND v.version_id OPERATOR(pg_catalog.=) item_details.version_id
     UNION ALL
     SELECT 'claim:' OPERATOR(pg_catalog.||) c.claim_id, c.predicate,
            coalesce(c.text, pg_catalog.concat_ws(' ', s.name, pg_catalog.translate(c.predicate, '_', ' '),
@@ -82,11 +95,16 @@ AS $fn$
        AND c.claim_id OPERATOR(pg_catalog.=) item_id
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.item_details(text, text, bigint) IS
+COMMENT ON FUNCTION @schema@_internal.item_details(text, text, bigint, bigint) IS
 'What a hit shows: ref (scope key or claim:<id>), key (fact key or predicate), content, '
-'value, whether it is current (believed now and valid now) and whether it is superseded '
-'(a fact whose claims a current claim replaced; a claim no longer current). (inlined)';
+'value, whether it is current (believed now and valid now; a fact''s version_id names a '
+'version of the history, no longer believed) and whether it is superseded (a fact whose '
+'claims a current claim replaced; a claim no longer current). (inlined)';
 
+-- version_id came with known_at's reading of the history (a changed result: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.ranked_hits(
+    text, public.vector, text, integer, text, boolean, boolean, text [], boolean, boolean,
+    text, text [], boolean, timestamptz, timestamptz, real, real, text, bigint);
 CREATE OR REPLACE FUNCTION @schema@_internal.ranked_hits(
     query text, query_vector public.vector, model text, lim integer, kind text,
     with_shared boolean, every_session boolean, sessions text [],
@@ -94,8 +112,8 @@ CREATE OR REPLACE FUNCTION @schema@_internal.ranked_hits(
     history boolean, valid_at timestamptz, known_at timestamptz, text_weight real,
     vector_weight real, exclude_kind text DEFAULT NULL, exclude_id bigint DEFAULT NULL
 ) RETURNS TABLE (
-    item_kind text, item_id bigint, score double precision, text_rank integer,
-    vector_rank integer, similarity real
+    item_kind text, item_id bigint, version_id bigint, score double precision,
+    text_rank integer, vector_rank integer, similarity real
 )
 LANGUAGE plpgsql
 STABLE
@@ -116,15 +134,15 @@ BEGIN
     END IF;
     RETURN QUERY
     WITH lexical AS (
-        SELECT t.item_kind, t.item_id,
+        SELECT t.item_kind, t.item_id, t.version_id,
                pg_catalog.row_number() OVER (ORDER BY t.score DESC, t.item_kind, t.item_id)::integer AS r
-          FROM (SELECT 'fact'::text AS item_kind, x.item_id, x.score
+          FROM (SELECT 'fact'::text AS item_kind, x.item_id, x.version_id, x.score
                   FROM @schema@_internal.fact_text_candidates(tenant, kind, with_shared,
                            every_session, sessions, parsed.match, parsed.words,
                            parsed.negated, key_prefix, want_tags, known_at, depth) AS x
                  WHERE want_facts AND parsed.match IS NOT NULL AND text_weight > 0
                 UNION ALL
-                SELECT 'claim', y.item_id, y.score
+                SELECT 'claim', y.item_id, NULL::bigint, y.score
                   FROM @schema@_internal.claim_text_candidates(tenant, parsed.match, parsed.words,
                            parsed.negated, floor, history, valid_at, known_at, depth) AS y
                  WHERE want_claims AND parsed.match IS NOT NULL AND text_weight > 0
@@ -140,7 +158,7 @@ BEGIN
                    want_tags, floor, history, valid_at, known_at, exclude_kind, exclude_id,
                    depth) AS v
          WHERE qv IS NOT NULL)
-    SELECT coalesce(l.item_kind, v.item_kind), coalesce(l.item_id, v.item_id),
+    SELECT coalesce(l.item_kind, v.item_kind), coalesce(l.item_id, v.item_id), l.version_id,
            coalesce(text_weight / (60.0 + l.r), 0) + coalesce(vector_weight / (60.0 + v.r), 0),
            l.r, v.r, v.similarity
       FROM lexical AS l
@@ -152,7 +170,8 @@ COMMENT ON FUNCTION @schema@_internal.ranked_hits(
     text, public.vector, text, integer, text, boolean, boolean, text [], boolean, boolean,
     text, text [], boolean, timestamptz, timestamptz, real, real, text, bigint) IS
 'The lexical list and the vector list (each lim x 4 deep, access applied inside), fused by '
-'reciprocal rank: score = text_weight / (60 + text rank) + vector_weight / (60 + vector rank).';
+'reciprocal rank: score = text_weight / (60 + text rank) + vector_weight / (60 + vector rank). '
+'version_id: the version of the history a fact hit as of known_at is (NULL: the current row).';
 
 -- search_pass took no year before (a changed signature: the old one goes).
 DROP FUNCTION IF EXISTS @schema@_internal.search_pass(jsonb, integer, text);
@@ -191,9 +210,10 @@ BEGIN
                h.text_rank, h.vector_rank, h.similarity, d.valid_from, d.valid_to,
                d.recorded_at, d.retired_at
           FROM pg_catalog.jsonb_to_recordset(hits) AS h (
-                   item_kind text, item_id bigint, score double precision, text_rank integer,
-                   vector_rank integer, similarity real)
-         CROSS JOIN LATERAL @schema@_internal.item_details(for_tenant, h.item_kind, h.item_id) AS d),
+                   item_kind text, item_id bigint, version_id bigint, score double precision,
+                   text_rank integer, vector_rank integer, similarity real)
+         CROSS JOIN LATERAL @schema@_internal.item_details(for_tenant, h.item_kind, h.item_id,
+                                                           h.version_id) AS d),
     -- Identical content stored twice is one hit (a fact's value, a claim's content): the
     -- row not superseded if there is one, else the better ranked, at the best score of the
     -- group (a fact that states what a claim states ranks where the claim did).
@@ -274,7 +294,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
 DECLARE
-    access record := @schema@_internal.search_access(scope);
+    access record := @schema@_internal.reader_visibility(scope);
     detected jsonb := @schema@.detect_intent(query);
     wanted text := coalesce(intent, detected ->> 'intent');
     -- A year the question names ranks what was valid then first (unless valid_at decides).

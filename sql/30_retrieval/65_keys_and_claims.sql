@@ -12,7 +12,7 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    access record := @schema@_internal.search_access(scope);
+    access record := @schema@_internal.reader_visibility(scope);
 BEGIN
     IF pattern IS NULL OR pg_catalog.btrim(pattern) = '' OR pg_catalog.length(pattern) > 512 THEN
         RAISE EXCEPTION 'pattern must be 1 to 512 characters' USING ERRCODE = '22023';

@@ -14,7 +14,7 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    access record := @schema@_internal.search_access('accessible');
+    access record := @schema@_internal.reader_visibility('accessible');
     anchor @schema@_internal.facts;
     use_model text := model;
     anchor_vector public.halfvec;

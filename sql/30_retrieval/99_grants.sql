@@ -38,8 +38,8 @@ TO @schema@_tuner, @schema@_operator;
 -- The searcher reads what the candidate queries read (it bypasses row level security; its
 -- functions name the tenant in every condition), runs the helpers they inline, and only
 -- the owner may run its functions.
-GRANT SELECT ON @schema@_internal.facts, @schema@_internal.claims,
-    @schema@_internal.embeddings
+GRANT SELECT ON @schema@_internal.facts, @schema@_internal.fact_versions,
+    @schema@_internal.claims, @schema@_internal.embeddings
 TO @schema@_searcher;
 -- The searcher's own functions: only the owner may run them (set as their owner).
 SET LOCAL ROLE @schema@_searcher;
@@ -61,6 +61,8 @@ SET LOCAL ROLE @schema@_owner;
 GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean),
     @schema@_internal.negation_query(),
     @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
+    @schema@_internal.facts_as_of(text, timestamptz),
+    @schema@_internal.fact_search_doc(text, jsonb, text []),
     @schema@_internal.readable_by(text, text),
     @schema@_internal.fact_scope(boolean, text),
     @schema@_internal.scope_key_scope(text),
