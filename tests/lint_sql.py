@@ -37,6 +37,9 @@ NO_RLS_TABLES = {
     f"{SCHEMA}_internal.schema_ledger": "the migration ledger",
     # The agent tools every layer registers: the install's, the same for every tenant.
     f"{SCHEMA}_internal.tools": "the tool registry",
+    # The settings every layer registers (names, types, bounds, defaults); tenants' values
+    # are in settings, which carries both.
+    f"{SCHEMA}_internal.setting_definitions": "the settings registry",
 }
 # Inlinable SQL helpers (evaluated per row, or on every call: the caller context, lock keys,
 # checks) carry no SET clause, which would stop inlining, and qualify every name instead.
