@@ -43,6 +43,7 @@ lint: db-up
 	$(VENV)/bin/ruff format --check python tests bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/sqlfluff lint sql migrations
+	$(PY) -m tests.lint_layers
 	$(PY) -m tests.lint_sql
 
 # The suite on parallel workers, a module per worker (--dist loadfile: the runtime tests

@@ -483,6 +483,24 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.sessions AS PERMISSIVE FO
 GRANT SELECT ON TABLE pgfacts_internal.sessions TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.sessions IS 'Session registry per tenant: the spawn tree is the parent_session_id forest';
 
+CREATE TABLE pgfacts_internal.setting_definitions (
+    name text NOT NULL,
+    layer text NOT NULL,
+    position integer NOT NULL,
+    value_type text NOT NULL,
+    minimum numeric NOT NULL,
+    maximum numeric NOT NULL,
+    default_value jsonb NOT NULL,
+    description text NOT NULL,
+    CONSTRAINT setting_definitions_bounds_check CHECK ((minimum <= maximum)),
+    CONSTRAINT setting_definitions_pkey PRIMARY KEY (name),
+    CONSTRAINT setting_definitions_position_key UNIQUE ("position"),
+    CONSTRAINT setting_definitions_value_type_check CHECK ((value_type = ANY (ARRAY['integer'::text, 'number'::text])))
+);
+ALTER TABLE pgfacts_internal.setting_definitions OWNER TO pgfacts_owner;
+GRANT SELECT ON TABLE pgfacts_internal.setting_definitions TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.setting_definitions IS 'The tenant settings of this install, one row per setting, written by register_setting() from each layer''s definitions; read by set_setting (the bounds) and setting() (the default).';
+
 CREATE TABLE pgfacts_internal.settings (
     tenant text NOT NULL,
     name text NOT NULL,
@@ -1150,6 +1168,13 @@ CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_session_id(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_session_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_setting_value(definition pgfacts_internal.setting_definitions, value jsonb)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_setting_value(pgfacts_internal.setting_definitions,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_setting_value(pgfacts_internal.setting_definitions,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_source(source_kind text, source_ref text)
     RETURNS void
@@ -2018,6 +2043,12 @@ CREATE FUNCTION pgfacts_internal.register_api(signature text, kinds text[])
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.register_api(text,text[]) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.register_setting(layer text, name text, value_type text, minimum numeric, maximum numeric, default_value jsonb, description text)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.register_setting(text,text,text,numeric,numeric,jsonb,text) OWNER TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.register_tool(layer text, name text, handler text, api_functions text[], description text, input_schema jsonb)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -2128,12 +2159,12 @@ CREATE FUNCTION pgfacts_internal.session_id_ok(session_id text)
 ALTER FUNCTION pgfacts_internal.session_id_ok(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.session_id_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.setting(tenant text, name text, fallback jsonb)
+CREATE FUNCTION pgfacts_internal.setting(tenant text, name text)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.setting(text,text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.setting(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.settle_known_at(tenant text, known_at timestamp with time zone)
     RETURNS void

@@ -27,6 +27,53 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 SCHEMA = "pgfacts"
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schema" / "pgfacts.sql"
 
+# An install's schemas are the schemas its owner role (<schema>_owner) owns: the migrations
+# create pgfacts' two with AUTHORIZATION <schema>_owner, and a layer that makes one of its
+# own (AGE keeps each graph in a schema of the graph's name) creates it as that role, so
+# `\dn` shows a DBA which schemas an install holds. The schema file, the upgrade-equals-fresh
+# comparison and every check of tests/lint_sql.py cover exactly these; the lint also fails
+# on a schema of the install's database that is neither the install's nor listed below, so
+# a new schema is checked or consciously set aside, never skipped.
+INSTALL_SCHEMAS = """
+    SELECT n.nspname FROM pg_namespace n
+     WHERE n.nspowner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = %(owner)s)
+     ORDER BY 1"""
+
+# Schemas of an install's database that are not the install's, and why. PostgreSQL's own
+# (pg_catalog, information_schema, pg_toast and the pg_temp_N / pg_toast_temp_N schemas of
+# sessions) are left out by name.
+FOREIGN_SCHEMAS = {
+    # The extensions pgfacts needs and shares with every other install of the database
+    # (migration 0001: btree_gist, vector, pg_trgm WITH SCHEMA public).
+    "public": "shared extensions (btree_gist, vector, pg_trgm)",
+    # AGE's own catalog (CREATE EXTENSION age), shared likewise; a graph's schema is not.
+    "ag_catalog": "the age extension's catalog",
+}
+
+UNCLAIMED_SCHEMAS = """
+    SELECT n.nspname, pg_get_userbyid(n.nspowner) FROM pg_namespace n
+     WHERE n.nspowner <> coalesce((SELECT r.oid FROM pg_roles r WHERE r.rolname = %(owner)s), 0)
+       AND n.nspname <> ALL(%(foreign)s)
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+       AND n.nspname !~ '^pg_(toast_)?temp_[0-9]+$'
+     ORDER BY 1"""
+
+
+def install_schemas(conn: psycopg.Connection, schema: str = SCHEMA) -> list[str]:
+    """The schemas of the install named ``schema``: those its owner role owns."""
+    rows = conn.execute(INSTALL_SCHEMAS, {"owner": f"{schema}_owner"}).fetchall()
+    return [str(name) for (name,) in rows]
+
+
+def unclaimed_schemas(conn: psycopg.Connection, schema: str = SCHEMA) -> list[tuple[str, str]]:
+    """(schema, owner) of the database's schemas that are neither the install's nor in
+    FOREIGN_SCHEMAS nor PostgreSQL's own."""
+    rows = conn.execute(
+        UNCLAIMED_SCHEMAS, {"owner": f"{schema}_owner", "foreign": list(FOREIGN_SCHEMAS)}
+    ).fetchall()
+    return [(str(name), str(owner)) for name, owner in rows]
+
+
 _QUERIES = {
     "schemas": """
         SELECT n.nspname, r.rolname, n.nspacl::text, obj_description(n.oid, 'pg_namespace')
@@ -104,8 +151,8 @@ Rows = dict[str, list[tuple[object, ...]]]
 
 
 def snapshot(dsn: str, schema: str) -> Rows:
-    schemas = [schema, f"{schema}_internal"]
     with psycopg.connect(dsn) as conn:
+        schemas = install_schemas(conn, schema)
         return {
             name: conn.execute(query, {"schemas": schemas}).fetchall()
             for name, query in _QUERIES.items()

@@ -5,8 +5,14 @@ Installs the real migrations into a scratch database and checks:
 * every function of the API schema has a COMMENT (the comments are the SQL API reference);
 * every function pins its search_path; SECURITY DEFINER ones are not executable by PUBLIC;
 * no function body runs past 120 lines: a rule buried in a long body has no name;
-* every table has a ``tenant`` column and ENABLEd and FORCEd row level security (the
-  migration ledger, which holds no tenant data, is the one exception).
+* every table has a ``tenant`` column and ENABLEd and FORCEd row level security, but for
+  the tables in NO_RLS_TABLES, each with the reason it cannot carry them;
+* every schema of the database is the install's (owned by its owner role, see
+  tests/catalog.py) or one of catalog.FOREIGN_SCHEMAS, and the install owns nothing outside
+  its schemas.
+
+Every check but the comments' (an API schema's) covers every schema of the install, not a
+list of names: a schema a layer adds is checked from its first migration.
 """
 
 from __future__ import annotations
@@ -18,11 +24,23 @@ import psycopg
 
 from pgfacts import migrate, resolve_dsn
 
+from .catalog import install_schemas, unclaimed_schemas
 from .conftest import with_db
 
 SCHEMA = "pgfacts"
-# Install-level tables that hold no tenant data: the migration ledger and the tool registry.
-NO_TENANT_TABLES = {"schema_ledger", "tools"}
+# Tables of the install that carry no tenant column and no row level security, and why:
+# each holds no tenant's data. A key "<schema>.*" would set aside every table of a schema
+# (say, a graph's label tables, whose tenants another rule keeps apart); say why there.
+# An entry that matches no table is reported, so the list stays the tables it names.
+NO_RLS_TABLES = {
+    # The migration ledger: which files were applied, for the whole install.
+    f"{SCHEMA}_internal.schema_ledger": "the migration ledger",
+    # The agent tools every layer registers: the install's, the same for every tenant.
+    f"{SCHEMA}_internal.tools": "the tool registry",
+    # The settings every layer registers (names, types, bounds, defaults); tenants' values
+    # are in settings, which carries both.
+    f"{SCHEMA}_internal.setting_definitions": "the settings registry",
+}
 # Inlinable SQL helpers (evaluated per row, or on every call: the caller context, lock keys,
 # checks) carry no SET clause, which would stop inlining, and qualify every name instead.
 # Each says so with "(inlined)" in its COMMENT, so a new one needs no list here.
@@ -67,7 +85,7 @@ SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p
 """
 
 TABLES = """
-SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity,
+SELECT n.nspname || '.' || c.relname, c.relrowsecurity, c.relforcerowsecurity,
        EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant'
                   AND NOT a.attisdropped)
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -76,10 +94,62 @@ SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity,
 """
 
 
+# Objects the install's owner owns outside the install's schemas (but its tables' TOAST
+# tables): no check would see them.
+STRAYS = """
+SELECT 'relation ' || c.oid::regclass::text FROM pg_class c
+ WHERE c.relowner = %(owner)s::regrole AND c.relnamespace::regnamespace::text <> ALL(%(schemas)s)
+   AND c.relnamespace <> 'pg_toast'::regnamespace
+UNION ALL
+SELECT 'function ' || p.oid::regprocedure::text FROM pg_proc p
+ WHERE p.proowner = %(owner)s::regrole AND p.pronamespace::regnamespace::text <> ALL(%(schemas)s)
+ ORDER BY 1
+"""
+
+
+def check_schemas(conn: psycopg.Connection) -> list[str]:
+    """A schema no check covers, or an object of the install outside its schemas."""
+    problems = [
+        f"schema {name} (owned by {owner}) is neither the install's (owned by {SCHEMA}_owner) "
+        "nor in tests/catalog.py FOREIGN_SCHEMAS: create it as the owner role, or list it "
+        "there with the reason"
+        for name, owner in unclaimed_schemas(conn, SCHEMA)
+    ]
+    schemas = install_schemas(conn, SCHEMA)
+    for required in (SCHEMA, f"{SCHEMA}_internal"):
+        if required not in schemas:
+            problems.append(f"schema {required} is not owned by {SCHEMA}_owner: nothing checked")
+    for (name,) in conn.execute(
+        STRAYS, {"owner": f"{SCHEMA}_owner", "schemas": schemas}
+    ).fetchall():
+        problems.append(f"{name}: owned by {SCHEMA}_owner outside the install's schemas")
+    return problems
+
+
+def check_tables(conn: psycopg.Connection, schemas: list[str]) -> list[str]:
+    """Every table carries a tenant and forced row level security, or says why not."""
+    problems = []
+    exempted = set()
+    for table, rls, forced, has_tenant in conn.execute(TABLES, {"schemas": schemas}).fetchall():
+        exemption = next(
+            (k for k in (table, table.split(".")[0] + ".*") if k in NO_RLS_TABLES), None
+        )
+        if exemption is not None:
+            exempted.add(exemption)
+            continue
+        if not has_tenant:
+            problems.append(f"table {table}: no tenant column")
+        if not (rls and forced):
+            problems.append(f"table {table}: row level security not enabled and forced")
+    for stale in sorted(set(NO_RLS_TABLES) - exempted):
+        problems.append(f"NO_RLS_TABLES lists {stale}, which matches no table: remove it")
+    return problems
+
+
 def check(dsn: str) -> list[str]:
-    problems: list[str] = []
-    schemas = [SCHEMA, f"{SCHEMA}_internal"]
     with psycopg.connect(dsn, autocommit=True) as conn:
+        problems = check_schemas(conn)
+        schemas = install_schemas(conn, SCHEMA)
         conn.execute("CREATE EXTENSION IF NOT EXISTS plpgsql_check")
         for oid, name, is_trigger, relid in conn.execute(
             PLPGSQL_FUNCTIONS, {"schemas": schemas}
@@ -114,13 +184,7 @@ def check(dsn: str) -> list[str]:
             )
         for (name,) in conn.execute(PUBLIC_DEFINERS, {"schemas": schemas}).fetchall():
             problems.append(f"{name}: SECURITY DEFINER function executable by PUBLIC")
-        for table, rls, forced, has_tenant in conn.execute(TABLES, {"schemas": schemas}).fetchall():
-            if table in NO_TENANT_TABLES:
-                continue
-            if not has_tenant:
-                problems.append(f"table {table}: no tenant column")
-            if not (rls and forced):
-                problems.append(f"table {table}: row level security not enabled and forced")
+        problems += check_tables(conn, schemas)
     return problems
 
 

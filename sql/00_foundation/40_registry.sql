@@ -97,7 +97,7 @@ BEGIN
            AND p.proowner = '@schema@_owner'::regrole
     LOOP
         EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', fn);
-        IF fn::text ~ '\.(register_api|register_tool|grant_internal_functions|isolate_tenants|renew_lock_key_secret|[a-z_]*lock_key)\(' THEN
+        IF fn::text ~ '\.(register_api|register_tool|register_setting|grant_internal_functions|isolate_tenants|renew_lock_key_secret|[a-z_]*lock_key)\(' THEN
             EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM %s', fn,
                 @schema@_internal.kind_roles(@schema@_internal.agent_kinds()) || ', @schema@_maintainer');
         ELSE

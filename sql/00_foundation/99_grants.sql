@@ -28,5 +28,9 @@ SELECT @schema@_internal.register_api('@schema@.unbind_tenant_login(name,text)',
 
 -- Read-only table access for audits; row level security keeps it to the caller's tenant.
 GRANT SELECT ON @schema@_internal.settings TO @schema@_tuner, @schema@_operator, @schema@_maintainer;
+-- The registered settings (their bounds and defaults), read with them, and by setting() as
+-- the maintainer in run_maintenance's purge.
+GRANT SELECT ON @schema@_internal.setting_definitions
+TO @schema@_tuner, @schema@_operator, @schema@_maintainer;
 
 SELECT @schema@_internal.grant_internal_functions();

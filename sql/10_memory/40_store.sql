@@ -190,7 +190,7 @@ DECLARE
     session text := @schema@_internal.context_session();
     parent text := @schema@_internal.context_parent();
     agent text := @schema@_internal.context_agent();
-    max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes', '1048576'))::bigint;
+    max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes'))::bigint;
     bad record;
     problem text;
     duplicates text;

@@ -21,7 +21,7 @@ BEGIN
            AND (f.last_crawled_at IS NOT NULL
                 OR f.deleted_at < pg_catalog.clock_timestamp() - pg_catalog.make_interval(
                        secs => coalesce(ttl_seconds, (@schema@_internal.setting(
-                           f.tenant, 'tombstone_ttl_seconds', '21600'))::integer)))
+                           f.tenant, 'tombstone_ttl_seconds'))::integer)))
          ORDER BY f.last_crawled_at IS NULL, f.deleted_at, f.fact_id
          LIMIT max_rows
            FOR UPDATE SKIP LOCKED

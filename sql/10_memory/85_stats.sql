@@ -96,7 +96,7 @@ BEGIN
         RAISE EXCEPTION 'ttl_seconds must not be negative' USING ERRCODE = '22023';
     END IF;
     ttl := coalesce(ttl_seconds,
-                    (@schema@_internal.setting(tenant, 'tombstone_ttl_seconds', '21600'))::integer);
+                    (@schema@_internal.setting(tenant, 'tombstone_ttl_seconds'))::integer);
     SELECT pg_catalog.jsonb_build_object(
         'ttl_seconds', ttl,
         'pending', pg_catalog.count(*),
