@@ -55,15 +55,7 @@ OBJECT_LAYERS = {
 }
 # References to a later layer that are known and owned, (referring function, referenced
 # object) -> why. An entry no reference matches fails the lint: remove it with its fix.
-_SEARCH_DOC = "retrieval's search document, set by working memory's triggers (issue 21, item 3)"
-ALLOWED = {
-    # Working memory's facts triggers (sql/10_memory/20_triggers.sql) compute each fact's
-    # search document with retrieval's fact_search_doc: migration 0024 moved it from a
-    # generated column into them. Being fixed on main: retrieval sets the document from a
-    # trigger of its own; these two entries go with that change.
-    ("@schema@_internal.facts_before_insert", "@schema@_internal.fact_search_doc"): _SEARCH_DOC,
-    ("@schema@_internal.facts_before_update", "@schema@_internal.fact_search_doc"): _SEARCH_DOC,
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 
 _NAME = r"@schema@(?:_internal)?\.\"?[a-z_][a-z0-9_]*"
 _CREATE = re.compile(
