@@ -273,7 +273,7 @@ BYTES_TARGET = 1.5  # claims heap and indexes per row against the plain bi-tempo
 # their transaction's instant; a reader waits for no commit in progress. Each function is
 # replaced by an empty one (one call left of each) and restored as it was.
 MECHANISM = (
-    "pgfacts_internal.note_knowledge_write(text, timestamptz, bigint[], text[], bigint)",
+    "pgfacts_internal.note_knowledge_write(text, timestamptz, bigint[], text[], bigint, bigint[])",
     "pgfacts_internal.await_commits(text)",
 )
 STAMP_OFF = "ingest, commit stamp off"

@@ -353,6 +353,7 @@ CREATE TABLE pgfacts_internal.knowledge_pending_writes (
     subjects bigint[] NOT NULL,
     predicates text[] NOT NULL,
     episode_id bigint,
+    claim_ids bigint[] DEFAULT '{}'::bigint[] NOT NULL,
     CONSTRAINT knowledge_stamp_commit TRIGGER DEFERRABLE INITIALLY DEFERRED
 );
 ALTER TABLE pgfacts_internal.knowledge_pending_writes OWNER TO pgfacts_owner;
@@ -1814,7 +1815,7 @@ CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
 ALTER FUNCTION pgfacts_internal.model_dimension(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants timestamp with time zone[], commit_at timestamp with time zone, subjects bigint[], predicates text[], episodes bigint[])
+CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants timestamp with time zone[], commit_at timestamp with time zone, subjects bigint[], predicates text[], episodes bigint[], claim_ids bigint[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp
@@ -1822,8 +1823,8 @@ CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants times
     SET enable_hashjoin = off
     SET enable_mergejoin = off
     SET plan_cache_mode = force_generic_plan;
-ALTER FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.named_year(detected jsonb)
     RETURNS tstzrange
@@ -1859,12 +1860,12 @@ CREATE FUNCTION pgfacts_internal.note_history_end(for_tenant text, known_until t
 ALTER FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.note_knowledge_write(tenant text, write_at timestamp with time zone, subjects bigint[], predicates text[], episode_id bigint)
+CREATE FUNCTION pgfacts_internal.note_knowledge_write(tenant text, write_at timestamp with time zone, subjects bigint[], predicates text[], episode_id bigint, claim_ids bigint[] DEFAULT '{}'::bigint[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
     RETURNS record

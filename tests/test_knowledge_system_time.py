@@ -36,17 +36,36 @@ def begin_ingest(writer: Knowledge, ref: str, claims: list[dict[str, Any]]) -> N
 def commit_held_after_its_stamp(db: Database, writer: Knowledge) -> Iterator[Any]:
     """Commit ``writer`` in the background and hold it after it has read its commit instant
     and while it still holds the commit lock; yields an observer connection. The stamp
-    rewrites the retractions of its slots after reading the clock (none here, but the
-    UPDATE takes its table lock), so a share lock on that table holds it there."""
+    moves the episode's instant after reading the clock, so hold_stamps_here's trigger on
+    that update (installed before the writer began: creating it needs the table), waiting
+    for an advisory lock the admin holds here, holds it there."""
     with db.admin() as admin, db.admin() as observer:
         admin.execute("BEGIN")
-        admin.execute("LOCK TABLE pgfacts_internal.retractions IN SHARE MODE")
+        admin.execute(f"SELECT pg_advisory_xact_lock({STAMP_HOLD})")
         committing = Step(writer.conn.commit)
         wait_until_blocked(observer, backend_pid(writer.conn), committing)
         yield observer
         admin.execute("COMMIT")
     committing.result()
     writer.conn.close()
+
+
+STAMP_HOLD = 20211  # the advisory lock the trigger below waits for, in this test database
+
+
+def hold_stamps_here(db: Database) -> None:
+    """A trigger of this test's database on the stamp's update of an episode's instant,
+    waiting for the advisory lock STAMP_HOLD (at once unless commit_held_after_its_stamp
+    holds it)."""
+    with db.admin() as admin:
+        admin.execute(
+            "CREATE FUNCTION public.hold_the_stamp() RETURNS trigger LANGUAGE plpgsql AS "
+            f"$$BEGIN PERFORM pg_advisory_xact_lock({STAMP_HOLD}); RETURN NULL; END$$"
+        )
+        admin.execute(
+            "CREATE TRIGGER hold_the_stamp AFTER UPDATE OF written_at "
+            "ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION public.hold_the_stamp()"
+        )
 
 
 def test_a_value_recorded_and_retired_in_one_transaction_answers_no_known_instant(
@@ -109,6 +128,7 @@ def test_a_reader_of_an_instant_waits_for_a_commit_stamped_before_it(
     k.ingest("kyiv", [lives(p, "Kyiv", "2000-01-01")])
     writer = Knowledge(db)
     reader = Knowledge(db)
+    hold_stamps_here(db)
     begin_ingest(writer, "lviv", [lives(p, "Lviv", "2000-01-01")])
     with commit_held_after_its_stamp(db, writer) as observer:
         x = k.now()  # later than the writer's commit instant
@@ -183,6 +203,7 @@ def test_polling_changes_up_to_now_loses_no_commit_being_stamped(
     since = k.now()
     writer = Knowledge(db)
     poller = Knowledge(db)
+    hold_stamps_here(db)
     begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
     with commit_held_after_its_stamp(db, writer) as observer:
         poll = Step(
@@ -202,6 +223,7 @@ def test_search_for_a_known_instant_waits_for_a_commit_being_stamped(
     p = person(k, "p")
     writer = Knowledge(db)
     searcher = Knowledge(db)
+    hold_stamps_here(db)
     begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
     with commit_held_after_its_stamp(db, writer) as observer:
         x = k.now()  # later than the writer's commit instant

@@ -239,12 +239,10 @@ BEGIN
     IF coalesce(pg_catalog.cardinality(changes), 0) = 0 THEN
         RETURN 0;
     END IF;
-    -- write_at is provisional: the commit moves it to the commit instant.
-    PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, s.subjects, s.predicates, NULL)
-       FROM (SELECT pg_catalog.array_agg(k.subject_id) AS subjects,
-                    pg_catalog.array_agg(k.predicate) AS predicates
-               FROM (SELECT DISTINCT (u.claim).subject_id, (u.claim).predicate
-                       FROM pg_catalog.unnest(changes) AS u) AS k) AS s;
+    -- write_at is provisional: the commit moves it to the commit instant, on the rows named.
+    PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, '{}', '{}', NULL,
+        ARRAY(SELECT (u.claim).claim_id FROM pg_catalog.unnest(changes) AS u
+               WHERE u.state IN ('retire', 'new', 'new_retired')));
     UPDATE @schema@_internal.claims AS cl
        SET system_time = CASE
                -- Recorded at this very instant (a purge replay of one transaction's writes):

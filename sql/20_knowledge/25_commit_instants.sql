@@ -44,8 +44,12 @@ COMMENT ON FUNCTION @schema@_internal.await_commits(text) IS
 'Wait until no knowledge commit of the tenant is between taking its instant and being '
 'visible; a reader of known instants calls it before it reads. (inlined)';
 
+-- The claim rows a write recorded and retired are named by id (claim_ids); subjects and
+-- predicates name the slots of the retractions and restores a correction wrote.
+DROP FUNCTION IF EXISTS @schema@_internal.note_knowledge_write(text, timestamptz, bigint [], text [], bigint);
 CREATE OR REPLACE FUNCTION @schema@_internal.note_knowledge_write(
-    tenant text, write_at timestamptz, subjects bigint [], predicates text [], episode_id bigint
+    tenant text, write_at timestamptz, subjects bigint [], predicates text [], episode_id bigint,
+    claim_ids bigint [] DEFAULT '{}'
 ) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
@@ -58,14 +62,15 @@ BEGIN
         RETURN;
     END IF;
     INSERT INTO @schema@_internal.knowledge_pending_writes AS p (
-        tenant, write_at, subjects, predicates, episode_id)
-    VALUES (tenant, write_at, subjects, predicates, episode_id);
+        tenant, write_at, subjects, predicates, episode_id, claim_ids)
+    VALUES (tenant, write_at, subjects, predicates, episode_id, claim_ids);
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.note_knowledge_write(text, timestamptz, bigint [], text [], bigint) IS
-'Note a provisional write instant of this transaction (the slots it wrote, the episode it '
-'inserted) for the commit stamp; a purge replay notes nothing.';
+COMMENT ON FUNCTION @schema@_internal.note_knowledge_write(text, timestamptz, bigint [], text [], bigint, bigint []) IS
+'Note a provisional write instant of this transaction (the claim rows it recorded and '
+'retired, the slots of the retractions it wrote, the episode it inserted) for the commit '
+'stamp; a purge replay notes nothing.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.stamp_knowledge_commit()
 RETURNS trigger
@@ -86,6 +91,7 @@ DECLARE
     notes record;
     subjects bigint [];
     predicates text [];
+    claim_ids bigint [];
     commit_at timestamptz;
 BEGIN
     PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true);
@@ -95,22 +101,27 @@ BEGIN
       INTO notes
       FROM @schema@_internal.knowledge_pending_writes AS p
      WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
+    IF notes.instants IS NULL THEN
+        PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
+        RETURN NULL;
+    END IF;
     SELECT pg_catalog.array_agg(s.subject), pg_catalog.array_agg(s.predicate)
       INTO subjects, predicates
       FROM (SELECT DISTINCT u.subject, u.predicate
               FROM @schema@_internal.knowledge_pending_writes AS p
              CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(p.subjects), pg_catalog.unnest(p.predicates)) AS u (subject, predicate)
              WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id()) AS s;
-    IF notes.instants IS NULL THEN
-        PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
-        RETURN NULL;
-    END IF;
+    SELECT pg_catalog.array_agg(DISTINCT i.claim_id) INTO claim_ids
+      FROM @schema@_internal.knowledge_pending_writes AS p
+     CROSS JOIN LATERAL pg_catalog.unnest(p.claim_ids) AS i (claim_id)
+     WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
     PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.commit_lock_key(tenant));
     -- Later than every provisional instant, each of which is past its slots' history.
     SELECT GREATEST(pg_catalog.clock_timestamp(), pg_catalog.max(i))
       INTO commit_at FROM pg_catalog.unnest(notes.instants) AS i;
     PERFORM @schema@_internal.move_write_instants(tenant, notes.instants, commit_at,
-                                                   subjects, predicates, notes.episodes);
+                                                   subjects, predicates, notes.episodes,
+                                                   claim_ids);
     DELETE FROM @schema@_internal.knowledge_pending_writes AS p
      WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
     PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
@@ -122,9 +133,11 @@ COMMENT ON FUNCTION @schema@_internal.stamp_knowledge_commit() IS
 'Deferred to commit: take the tenant''s commit lock and move the transaction''s provisional '
 'knowledge instants to the commit instant.';
 
+DROP FUNCTION IF EXISTS @schema@_internal.move_write_instants(
+    text, timestamptz [], timestamptz, bigint [], text [], bigint []);
 CREATE OR REPLACE FUNCTION @schema@_internal.move_write_instants(
     tenant text, instants timestamptz [], commit_at timestamptz, subjects bigint [],
-    predicates text [], episodes bigint []
+    predicates text [], episodes bigint [], claim_ids bigint []
 ) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
@@ -135,8 +148,8 @@ SET enable_hashjoin = off
 SET enable_mergejoin = off
 SET plan_cache_mode = force_generic_plan
 AS $fn$
--- Only this transaction wrote these instants in these slots: it holds their locks, and each
--- provisional instant is past every instant the slots held before.
+-- Only this transaction wrote these instants on these rows: it holds their slots' locks,
+-- and each provisional instant is past every instant the slots held before.
 #variable_conflict use_variable
 BEGIN
     UPDATE @schema@_internal.claims AS c
@@ -147,30 +160,34 @@ BEGIN
                    THEN pg_catalog.tstzrange(pg_catalog.lower(c.system_time), commit_at)
                -- Recorded and retired here (or stored outranked): never believed.
                ELSE pg_catalog.tstzrange(commit_at, commit_at, '[]') END
-     WHERE c.tenant = tenant AND c.subject_id = ANY (subjects)
-       AND (c.subject_id, c.predicate) IN (
-               SELECT u.subject, u.predicate FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))
+     WHERE c.tenant = tenant AND c.claim_id = ANY (claim_ids)
        AND (pg_catalog.lower(c.system_time) = ANY (instants)
             OR pg_catalog.upper(c.system_time) = ANY (instants));
-    UPDATE @schema@_internal.retractions AS r
-       SET retracted_at = CASE WHEN r.retracted_at = ANY (instants) THEN commit_at
-                               ELSE r.retracted_at END,
-           restored_at = CASE WHEN r.restored_at = ANY (instants) THEN commit_at
-                              ELSE r.restored_at END
-     WHERE r.tenant = tenant AND r.subject_id = ANY (subjects)
-       AND (r.subject_id, r.predicate) IN (
-               SELECT u.subject, u.predicate FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))
-       AND (r.retracted_at = ANY (instants) OR r.restored_at = ANY (instants));
-    UPDATE @schema@_internal.episodes AS e
-       SET written_at = commit_at
-     WHERE e.tenant = tenant AND e.episode_id = ANY (episodes);
+    -- Retractions and restores: a correction's note names their slots.
+    IF subjects IS NOT NULL THEN
+        UPDATE @schema@_internal.retractions AS r
+           SET retracted_at = CASE WHEN r.retracted_at = ANY (instants) THEN commit_at
+                                   ELSE r.retracted_at END,
+               restored_at = CASE WHEN r.restored_at = ANY (instants) THEN commit_at
+                                  ELSE r.restored_at END
+         WHERE r.tenant = tenant AND r.subject_id = ANY (subjects)
+           AND (r.subject_id, r.predicate) IN (
+                   SELECT u.subject, u.predicate FROM ROWS FROM (pg_catalog.unnest(subjects), pg_catalog.unnest(predicates)) AS u (subject, predicate))
+           AND (r.retracted_at = ANY (instants) OR r.restored_at = ANY (instants));
+    END IF;
+    IF episodes IS NOT NULL THEN
+        UPDATE @schema@_internal.episodes AS e
+           SET written_at = commit_at
+         WHERE e.tenant = tenant AND e.episode_id = ANY (episodes);
+    END IF;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.move_write_instants(
-    text, timestamptz [], timestamptz, bigint [], text [], bigint []) IS
-'Move a transaction''s provisional instants in the given slots and episodes to its commit '
-'instant (a row it recorded and retired itself becomes [commit, commit]: never believed).';
+    text, timestamptz [], timestamptz, bigint [], text [], bigint [], bigint []) IS
+'Move a transaction''s provisional instants on the claim rows it names, the retractions of '
+'the given slots and the episodes to its commit instant (a row it recorded and retired '
+'itself becomes [commit, commit]: never believed).';
 
 DROP TRIGGER IF EXISTS knowledge_stamp_commit ON @schema@_internal.knowledge_pending_writes;
 CREATE CONSTRAINT TRIGGER knowledge_stamp_commit
