@@ -7,6 +7,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -352,3 +353,18 @@ def test_the_sql_api_and_the_tools_are_two_surfaces(db: Database) -> None:
             assert store.search_skills_tool("helm") == store.tools.search_skills("helm")
         with pytest.raises(dataclasses.FrozenInstanceError):
             hit.score = 1.0  # type: ignore[misc]
+
+
+def test_infinite_valid_bounds_read_as_the_extreme_datetimes(db: Database) -> None:
+    with FactStore(db.dsn("app"), context=Context(tenant="acme", agent_kind="operator")) as k:
+        k.define_predicate("motto", "one")
+        acme = k.ensure_entity("org", "Acme")
+        claim = {"subject": acme, "predicate": "motto", "object": "onward"}
+        bounds = {"valid_from": "-infinity", "valid_to": "infinity"}
+        k.ingest(
+            {"source_kind": "note", "source_ref": "n", "content_hash": "h"}, [{**claim, **bounds}]
+        )
+        [row] = k.as_of(acme, "motto")
+        assert row.valid_from == datetime.min.replace(tzinfo=UTC)
+        assert row.valid_to == datetime.max.replace(tzinfo=UTC)
+        assert k.claim_history(acme, "motto")[0].valid_to == row.valid_to

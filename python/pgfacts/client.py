@@ -30,10 +30,13 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 import psycopg
+from psycopg.abc import Buffer
 from psycopg.rows import class_row
+from psycopg.types.datetime import TimestamptzLoader
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
@@ -301,14 +304,33 @@ def _async(
     return method
 
 
+class _TimestamptzLoader(TimestamptzLoader):
+    """timestamptz with PostgreSQL's ``infinity`` and ``-infinity``, which a claim's valid
+    range may hold and ``datetime`` cannot: read as ``datetime.max`` / ``datetime.min``
+    (UTC), so they still sort after and before every instant."""
+
+    def load(self, data: Buffer) -> datetime:
+        if bytes(data) == b"infinity":
+            return datetime.max.replace(tzinfo=UTC)
+        if bytes(data) == b"-infinity":
+            return datetime.min.replace(tzinfo=UTC)
+        return super().load(data)
+
+
+def _adapt(cursor: psycopg.Cursor[Any] | psycopg.AsyncCursor[Any]) -> None:
+    """How a store's cursor reads values. JSON is decoded defensively (jsonsafe): one deep
+    value must not break every reader. Set on the cursor, so a caller's own connection is
+    left as it was."""
+    set_json_loads(jsonsafe.loads, cursor)
+    cursor.adapters.register_loader("timestamptz", _TimestamptzLoader)
+
+
 def _cursor(conn: psycopg.Connection[Any], row: type | None) -> psycopg.Cursor[Any]:
-    """A cursor that builds ``row`` objects by column name (or plain tuples), and decodes
-    JSON defensively (jsonsafe): one deep value must not break every reader. Set on the
-    cursor, so a caller's own connection is left as it was."""
+    """A cursor that builds ``row`` objects by column name (or plain tuples)."""
     cursor: psycopg.Cursor[Any] = (
         conn.cursor(row_factory=class_row(row)) if row is not None else conn.cursor()
     )
-    set_json_loads(jsonsafe.loads, cursor)
+    _adapt(cursor)
     return cursor
 
 
@@ -316,7 +338,7 @@ def _async_cursor(conn: psycopg.AsyncConnection[Any], row: type | None) -> psyco
     cursor: psycopg.AsyncCursor[Any] = (
         conn.cursor(row_factory=class_row(row)) if row is not None else conn.cursor()
     )
-    set_json_loads(jsonsafe.loads, cursor)
+    _adapt(cursor)
     return cursor
 
 

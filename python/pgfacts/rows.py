@@ -139,7 +139,7 @@ class SearchHit:
     item_kind: str
     item_id: int
     ref: str
-    key: str | None  # facts only
+    key: str  # a fact's key, a claim's predicate
     content: str
     value: JSON
     current: bool
