@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -20,6 +22,7 @@ from pgfacts import (
     MigrationError,
     PermissionDenied,
     SchemaNewerWarning,
+    rows,
     tools,
 )
 
@@ -38,10 +41,16 @@ def test_sync_store_round_trip_and_errors(db: Database) -> None:
         assert (
             store.store_facts([{"key": "a", "value": 1}, {"key": "b", "value": 2}])["stored"] == 2
         )
-        assert store.read_facts(key_pattern="plan/*")["facts"][0]["value"] == {"n": 1}
+        [fact] = store.read_facts(key_pattern="plan/*")
+        assert isinstance(fact, rows.Fact) and fact.value == {"n": 1}
+        assert (fact.scope_key, fact.fact_session_id, fact.fact_tags) == (
+            "session:child:plan/step",
+            "child",
+            ["p"],
+        )
         assert store.spawn_tree() == ["child", "root"]
         root = store.with_context(session_id="root", parent_session_id=None)
-        assert root.read_facts(tags=["p"])["count"] == 1  # the parent sees the child's fact
+        assert len(root.read_facts(tags=["p"])) == 1  # the parent sees the child's fact
         with pytest.raises(InvalidParameter) as info:
             store.read_facts(limit=-1)
         assert info.value.sqlstate == "22023" and "limit" in info.value.message
@@ -54,23 +63,28 @@ def test_a_caller_connection_joins_its_transaction(db: Database) -> None:
         store = FactStore(connection=conn, context=Context(tenant="acme", session_id="s"))
         store.store_fact("k", 1)
         conn.rollback()
-        assert store.read_facts()["count"] == 0
-        store.store_fact("k", 2)
+        assert store.read_facts() == []
+        store.tools.store_fact("k", 2)
         conn.commit()
-        assert store.read_facts()["facts"][0]["value"] == 2
+        assert [f.value for f in store.read_facts()] == [2]
 
 
 def test_async_store(db: Database) -> None:
-    async def scenario() -> dict:  # type: ignore[type-arg]
+    async def scenario() -> tuple[list[rows.FactVersion], dict]:  # type: ignore[type-arg]
         ctx = Context(tenant="acme", session_id="s", agent_id="a")
         async with AsyncFactStore(db.dsn("agent"), context=ctx) as store:
             await store.store_fact("k", [1, 2])
             await store.delete_fact("k")
-            await store.store_fact("k", [3])
-            return await store.fact_history("k")  # type: ignore[no-any-return]
+            await store.tools.store_fact("k", [3])
+            return await store.fact_history("k"), await store.tools.fact_history("k")
 
-    history = asyncio.run(scenario())
-    assert [v["value"] for v in history["versions"]] == [[1, 2], [1, 2], [3]]
+    history, by_tool = asyncio.run(scenario())
+    assert [(v.value, v.deleted, v.current) for v in history] == [
+        ([1, 2], False, False),
+        ([1, 2], True, False),
+        ([3], False, True),
+    ]
+    assert [v["value"] for v in by_tool["versions"]] == [v.value for v in history]
 
 
 def test_cli_tool_prints_json_and_json_errors(db: Database) -> None:
@@ -208,15 +222,17 @@ def test_knowledge_through_the_client(db: Database) -> None:
                 }
             ],
         )
-        assert [r["object_value"] for r in k.as_of(anna, "lives_in", valid_at="2026-04-01")] == [
+        assert [r.object_value for r in k.as_of(anna, "lives_in", valid_at="2026-04-01")] == [
             "Lviv"
         ]
-        assert len(k.claim_history(anna, "lives_in")) == 3
-        assert k.history(anna, "lives_in") == k.claim_history(anna, "lives_in")  # old name
+        history = k.claim_history(anna, "lives_in")
+        assert [type(r) for r in history] == [rows.ClaimVersion] * 3
+        assert k.history(anna, "lives_in") == history  # old name
         lviv = done["outcomes"][0]["claim_id"]
         assert k.explain_claim(lviv)["sources"][0]["source_ref"] == "n2"
         assert k.explain(lviv) == k.explain_claim(lviv)  # old name, one more release
-        assert k.search_claims("Lviv")[0]["claim_id"] == lviv
+        [hit] = k.search_claims("Lviv")
+        assert (hit.claim_id, hit.current, hit.object_value) == (lviv, True, "Lviv")
         assert k.retract(lviv)["retracted"] is True
         assert k.current_claims(anna) == []
         assert k.restore(lviv)["claim_id"] == lviv
@@ -232,7 +248,7 @@ def test_knowledge_through_the_client(db: Database) -> None:
             )["replayed"]
             is False
         )
-        assert len(k.changes("2000-01-01")) > 0
+        assert {c.change for c in k.changes("2000-01-01")} >= {"recorded"}
         assert k.verify_slot(anna, "lives_in") == []
         assert k.purge_source("note", "n1")["episodes"] == 1
 
@@ -250,7 +266,7 @@ def test_the_store_checks_the_schema_version_on_first_use(empty_db: str, db: Dat
         FactStore(empty_db, context=Context(tenant="acme")) as store,
         pytest.raises(MigrationError) as info,
     ):
-        store.read_facts()
+        store.tools.read_facts()
     assert info.value.sqlstate == "55000" and "pgfacts migrate" in (info.value.hint or "")
 
     # A migration of this package not applied yet: older than the package.
@@ -278,8 +294,8 @@ def test_the_store_checks_the_schema_version_on_first_use(empty_db: str, db: Dat
         )
     with FactStore(db.dsn("app"), context=Context(tenant="acme")) as store:
         with pytest.warns(SchemaNewerWarning, match="9999_from_the_future"):
-            assert store.read_facts()["count"] == 0
-        assert store.read_facts()["count"] == 0  # checked once per store
+            assert store.read_facts() == []
+        assert store.read_facts() == []  # checked once per store
 
 
 def test_async_store_with_context_shares_the_pool(db: Database) -> None:
@@ -288,7 +304,7 @@ def test_async_store_with_context_shares_the_pool(db: Database) -> None:
             writer = base.with_context(session_id="s1")
             await writer.store_fact("k", 1, shared=True)
             reader = base.with_context(session_id="s2", agent_kind="tuner")
-            return (await reader.read_facts())["count"], reader._pool is base._pool
+            return len(await reader.read_facts()), reader._pool is base._pool
 
     assert asyncio.run(run()) == (1, True)
 
@@ -312,7 +328,43 @@ def test_search_floor_defaults_to_the_tenant_setting(db: Database) -> None:
             ],
         )
         # Stored under a floor of 0.3, and found by a search that names no minimum.
-        assert [c["object_value"] for c in k.search_claims("tea")] == ["tea"]
+        assert [c.object_value for c in k.search_claims("tea")] == ["tea"]
         assert k.search_claims("tea", min_confidence=0.5) == []
         k.set_setting("confidence_floor", 0.5)
         assert k.search_claims("tea") == []
+
+
+def test_the_sql_api_and_the_tools_are_two_surfaces(db: Database) -> None:
+    """store.search(...) is the SQL function, typed rows; store.tools.facts_search(...) is
+    the tool over it, the JSON an agent gets. The old places of the tool methods warn."""
+    ctx = Context(tenant="acme", session_id="s")
+    with FactStore(db.dsn("agent"), context=ctx) as store:
+        store.store_fact("notes/deploy", "deploy the API with helm", shared=True)
+        [hit] = store.search("deploy helm", item_kinds=["fact"])
+        assert isinstance(hit, rows.SearchHit)
+        assert (hit.key, hit.current, hit.stale, hit.text_rank) == ("notes/deploy", True, False, 1)
+        found = store.tools.facts_search("deploy helm")
+        assert [(f["scopeKey"], f["textRank"]) for f in found["facts"]] == [(hit.ref, 1)]
+        assert store.tools.call("facts_search", {"query": "deploy helm"}) == found
+        assert store.call_tool("facts_search", {"query": "deploy helm"}) == found
+        with pytest.warns(DeprecationWarning, match=r"store\.tools\.facts_search"):
+            assert store.facts_search("deploy helm") == found
+        with pytest.warns(DeprecationWarning, match=r"store\.tools\.search_skills"):
+            assert store.search_skills_tool("helm") == store.tools.search_skills("helm")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            hit.score = 1.0  # type: ignore[misc]
+
+
+def test_infinite_valid_bounds_read_as_the_extreme_datetimes(db: Database) -> None:
+    with FactStore(db.dsn("app"), context=Context(tenant="acme", agent_kind="operator")) as k:
+        k.define_predicate("motto", "one")
+        acme = k.ensure_entity("org", "Acme")
+        claim = {"subject": acme, "predicate": "motto", "object": "onward"}
+        bounds = {"valid_from": "-infinity", "valid_to": "infinity"}
+        k.ingest(
+            {"source_kind": "note", "source_ref": "n", "content_hash": "h"}, [{**claim, **bounds}]
+        )
+        [row] = k.as_of(acme, "motto")
+        assert row.valid_from == datetime.min.replace(tzinfo=UTC)
+        assert row.valid_to == datetime.max.replace(tzinfo=UTC)
+        assert k.claim_history(acme, "motto")[0].valid_to == row.valid_to

@@ -93,7 +93,7 @@ def test_the_client_decodes_a_too_deep_value_defensively(db: Database) -> None:
     with FactStore(db.dsn("app"), context=Context(tenant="t1")) as store:
         store.store_fact("fine", {"n": 1}, shared=True)
         result = store.read_facts()
-    by_key = {f["key"]: f["value"] for f in result["facts"]}
+    by_key = {f.key: f.value for f in result}
     assert by_key["fine"] == {"n": 1}
     value = by_key["old/deep"]
     depth = 0

@@ -83,7 +83,8 @@ def test_curated_namespaces_through_the_python_client(db: Database) -> None:
         assert info.value.sqlstate == "42501" and "skills/" in info.value.message
         with pytest.raises(PermissionDenied):
             agent.delete_fact("skills/x", shared=True)
-        assert agent.read_facts(key_pattern="skills/*")["facts"][0]["value"] == 1
+        assert agent.read_facts(key_pattern="skills/*")[0].value == 1
+        assert agent.tools.read_facts(key_pattern="skills/*")["facts"][0]["value"] == 1
 
 
 # -- 2. orchestration-form session ids ----------------------------------------------------
@@ -112,7 +113,9 @@ def test_orchestration_ids_through_the_python_client(db: Database) -> None:
             **store.register_session("c1", parent_session_id="p1")
         }
         assert sorted(store.spawn_tree("session-c1")) == ["c1", "p1"]
-        assert store.read_facts(session_id="session-p1")["facts"][0]["scopeKey"] == "session:p1:k"
+        assert store.read_facts(session_id="session-p1")[0].scope_key == "session:p1:k"
+        by_tool = store.tools.read_facts(session_id="session-p1")
+        assert by_tool["facts"][0]["scopeKey"] == "session:p1:k"
         assert store.end_session("session-c1")["session_id"] == "c1"
 
 
@@ -165,7 +168,9 @@ def test_read_by_scope_keys_through_the_python_client(db: Database) -> None:
     with FactStore(db.dsn("agent"), context=Context("t1", session_id="s1")) as store:
         store.store_fact("a", 1, shared=True)
         got = store.read_facts_by_scope_keys(["shared:a", "shared:missing"])
-        assert [f["key"] for f in got["facts"]] == ["a"]
+        assert [f.key for f in got] == ["a"]
+        by_tool = store.tools.read_facts_by_scope_keys(["shared:a", "shared:missing"])
+        assert [f["key"] for f in by_tool["facts"]] == ["a"]
         with pytest.raises(InvalidParameter):
             store.read_facts_by_scope_keys(["x"] * 1001)
 
@@ -275,13 +280,16 @@ def test_statistics_and_purges_through_the_python_client(db: Database) -> None:
         operator.store_fact("a", 1, shared=True)
         operator.delete_fact("a", shared=True)
         assert operator.tombstone_stats()["pending"] == 1
-        assert operator.facts_tombstone_stats(ttl_seconds=0)["blockedByTtl"] == 0
+        assert operator.tools.facts_tombstone_stats(ttl_seconds=0)["blockedByTtl"] == 0
         assert operator.facts_stats()["tombstones"] == 1
+        # The SQL function's keys are snake_case; the tool's, the agents' camelCase.
+        assert operator.facts_stats()["uncrawled_tombstones"] == 1
+        assert operator.tools.facts_stats()["uncrawledTombstones"] == 1
         assert operator.purge_tombstones_before(datetime.now(UTC))["purged"] == 0
-        assert operator.facts_force_purge(
+        assert operator.tools.facts_force_purge(
             datetime.now(UTC).isoformat(), include_unreconciled=True
         ) == {"purged": 1}
-        assert operator.facts_purge_tombstones() == {"purged": 0}
+        assert operator.tools.facts_purge_tombstones() == {"purged": 0}
 
 
 # -- 5. crawl-queue aliases ----------------------------------------------------------------
@@ -316,7 +324,8 @@ def test_namespace_is_an_alias_of_key_prefix_and_etags_may_be_decimal_strings(
     )
     assert marked == {"affected": 1, "skipped": 0}
     with FactStore(db.dsn("crawler"), context=Context("t1", agent_kind="crawler")) as crawler:
-        assert [f["key"] for f in crawler.facts_read_uncrawled()["facts"]] == ["other/b"]
+        assert [f["key"] for f in crawler.tools.facts_read_uncrawled()["facts"]] == ["other/b"]
+        assert crawler.facts_read_uncrawled() == crawler.tools.facts_read_uncrawled()
 
 
 # -- 6. scope session without a session ---------------------------------------------------

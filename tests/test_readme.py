@@ -25,12 +25,32 @@ def test_the_readme_python_snippets_run_and_show_what_they_say(
         # The install snippet's placeholder DSN is this test's database (as its owner).
         block = block.replace('"postgresql://..."', repr(db.admin_dsn_of_database()))
         exec(compile(block, str(README), "exec"), namespace)
+    assert namespace["draft"].value == {"words": 420}
     k, anna = namespace["k"], namespace["anna"]
-    assert [c["object_value"] for c in k.as_of(anna, "lives_in", valid_at="2026-04-01")] == ["Kyiv"]
+    assert [c.object_value for c in k.as_of(anna, "lives_in", valid_at="2026-04-01")] == ["Kyiv"]
     now = k.search("where does Anna live now?")
-    assert "Lviv" in now[0]["content"] and now[0]["current"] is True
-    assert all("Kyiv" not in hit["content"] for hit in now if hit["current"])
+    assert "Lviv" in now[0].content and now[0].current is True
+    assert all("Kyiv" not in hit.content for hit in now if hit.current)
     before = k.search("where did Anna live before?")
-    past = [hit for hit in before if "Kyiv" in hit["content"]]
-    assert past and past[0]["current"] is False
-    assert any("Lviv" in hit["content"] for hit in before)
+    past = [hit for hit in before if "Kyiv" in hit.content]
+    assert past and past[0].current is False
+    assert any("Lviv" in hit.content for hit in before)
+
+
+PYTHON_DOC = README.parent / "docs" / "python.md"
+
+
+def test_the_python_doc_snippets_run(
+    db: Database, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocks = FENCE.findall(PYTHON_DOC.read_text())
+    assert len(blocks) == 3  # the two surfaces, typed rows, async
+    monkeypatch.setenv("PGFACTS_DSN", db.dsn("app"))
+    namespace: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, str(PYTHON_DOC), "exec"), namespace)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("shared:notes/deploy True 0.016")
+    assert printed[1] == "shared:notes/deploy"
+    assert printed[2] == "Kyiv 2026-01-01 None"
+    assert printed[3].startswith("[('notes/a', 1), ")

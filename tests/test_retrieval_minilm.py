@@ -76,5 +76,5 @@ def test_semantic_search_finds_a_paraphrase_no_word_of_which_matches(
     with FactStore(db.dsn("app"), context=Context(tenant="t1")) as store:
         assert store.search("what is the name of our kitten?", limit=3) == []  # no word matches
         hits = store.nearest(MODEL, vector, k=3)
-        assert hits[0]["ref"] == "shared:office/pet"
+        assert hits[0].ref == "shared:office/pet"
     caller.close()

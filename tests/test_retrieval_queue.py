@@ -98,11 +98,11 @@ def test_python_worker_embeds_everything_once(db: Database, q: Caller) -> None:
     vector = embedder.embed_one("document number 3 about deployment")
     with FactStore(db.dsn("app"), context=Context(tenant="t1")) as store:
         hits = store.nearest("hash-16", vector, k=1)
-        assert hits[0]["ref"] == "shared:doc/3" and hits[0]["similarity"] > 0.8
+        assert hits[0].ref == "shared:doc/3" and hits[0].similarity > 0.8
         hybrid = store.search("deployment", query_vector=vector, model="hash-16", limit=3)
-        by_ref = {h["ref"]: h for h in hybrid}
-        assert by_ref["shared:doc/3"]["vector_rank"] == 1
-        assert all(h["text_rank"] is not None for h in hybrid)
+        by_ref = {h.ref: h for h in hybrid}
+        assert by_ref["shared:doc/3"].vector_rank == 1
+        assert all(h.text_rank is not None for h in hybrid)
 
 
 def test_embedder_errors_become_codes(db: Database, q: Caller) -> None:

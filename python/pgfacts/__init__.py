@@ -1,6 +1,6 @@
 """pgfacts: durable, auditable memory for LLM agents, kept in PostgreSQL."""
 
-from .client import AsyncFactStore, Context, FactStore
+from .client import AsyncFactStore, Context, FactStore, Tools
 from .errors import (
     CardinalityMismatch,
     ClaimNotLive,
@@ -20,27 +20,58 @@ from .errors import (
     UnknownPredicate,
 )
 from .migrator import MigrationReport, migrate
+from .rows import (
+    ClaimAsOf,
+    ClaimChange,
+    ClaimHit,
+    ClaimVersion,
+    CurrentClaim,
+    EmbeddingWork,
+    Fact,
+    FactVersion,
+    KeyMatch,
+    Neighbour,
+    SearchHit,
+    SimilarFact,
+    Skill,
+    SlotDifference,
+)
 from .runtime import resolve_dsn
 
 __all__ = [
     "AsyncFactStore",
     "CardinalityMismatch",
+    "ClaimAsOf",
+    "ClaimChange",
+    "ClaimHit",
     "ClaimNotLive",
     "ClaimNotRetracted",
+    "ClaimVersion",
     "Conflict",
     "Context",
+    "CurrentClaim",
+    "EmbeddingWork",
+    "Fact",
     "FactStore",
+    "FactVersion",
     "IdempotencyKeyReused",
     "IntervalTaken",
     "InvalidParameter",
+    "KeyMatch",
     "MigrationError",
     "MigrationReport",
+    "Neighbour",
     "NotFound",
     "PermissionDenied",
     "PgfactsError",
     "RetryTransaction",
     "RuntimeUnavailable",
     "SchemaNewerWarning",
+    "SearchHit",
+    "SimilarFact",
+    "Skill",
+    "SlotDifference",
+    "Tools",
     "UnknownEntity",
     "UnknownPredicate",
     "migrate",

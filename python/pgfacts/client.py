@@ -1,35 +1,54 @@
 """The Python client: one method per SQL API function, sync and async from one definition.
 
-Nothing here decides anything: every method sends one call to the SQL API (the agent
-tools through ``call_tool``, which takes the caller context in the same statement, so a
-tool call is one round trip) and returns the JSON the database produced. Errors arrive as
-``pgfacts.PgfactsError`` subclasses carrying the SQLSTATE, message, detail and hint.
+Nothing here decides anything. Two surfaces, told apart by where they live:
+
+- ``store.<function>(...)`` calls the SQL API function of that name (``api.py`` builds the
+  call): a table comes back as a list of frozen dataclasses read by column name
+  (``rows.py``), so a type checker sees ``hit.current``; a jsonb document as a dict; an id
+  as an int.
+- ``store.tools.<tool>(...)`` calls an agent tool through ``call_tool`` (the caller
+  context travels in the same statement, so a tool call is one round trip) and returns the
+  tool's JSON, camelCase keys and all: exactly what an agent sees.
+
+Errors arrive as ``pgfacts.PgfactsError`` subclasses carrying the SQLSTATE, message,
+detail and hint.
 
     store = FactStore(context=Context(tenant="acme", session_id="run-1", agent_id="planner"))
     store.store_fact("plan/step", {"n": 1})
-    store.read_facts(key_pattern="plan/*")
+    [fact] = store.read_facts(key_pattern="plan/*")          # fact.value == {"n": 1}
+    store.tools.read_facts(key_pattern="plan/*")["facts"]    # what an agent would get
 
 Pass ``connection=`` to run inside your own transaction instead of the store's pool.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
-from collections.abc import Awaitable, Iterator, Mapping, Sequence
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Generic, TypeVar
+from datetime import UTC, datetime
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast
 
 import psycopg
-from psycopg.types.json import Jsonb, set_json_loads
+from psycopg.abc import Buffer
+from psycopg.rows import class_row
+from psycopg.types.datetime import TimestamptzLoader
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
-from . import jsonsafe, queries
+from . import api, jsonsafe, queries
 from .errors import translate
 from .migrator import DEFAULT_SCHEMA, check_installed, check_schema_name
+from .rows import JSONObject
 from .runtime import resolve_dsn
 
 R = TypeVar("R")
+T = TypeVar("T")
+P = ParamSpec("P")
 
 
 @dataclass(frozen=True)
@@ -46,65 +65,29 @@ class Context:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
-@dataclass(frozen=True)
-class _Call:
-    sql: str
-    params: Mapping[str, Any]
-    with_context: bool  # False: the context is already inside the statement
+class Tools(Generic[R]):
+    """The agent tools, one method each, called through ``call_tool`` exactly as an agent
+    calls them: each returns the tool's JSON (camelCase keys, the agents' contract).
 
+    ``store.tools.facts_search(...)`` is the tool; ``store.search(...)`` is the SQL
+    function it wraps, returning typed rows.
+    """
 
-def _args(**kwargs: Any) -> dict[str, Any]:
-    return {k: v for k, v in kwargs.items() if v is not None}
+    def __init__(self, call_tool: Callable[[str, Mapping[str, Any]], R]) -> None:
+        self._call_tool = call_tool
 
-
-class _Api(Generic[R]):
-    """Every public method builds one call; the sync and async stores only run it."""
-
-    def __init__(self, context: Context | None, schema: str) -> None:
-        self.context = context
-        self.schema = check_schema_name(schema)
-        self._schema_checked = False
-
-    def _run(self, call: _Call) -> R:
-        raise NotImplementedError
-
-    def _share(self, context: Context) -> Any:
-        """A store of the same class for ``context`` on this store's connections."""
-        raise NotImplementedError
-
-    def with_context(self, **changes: Any) -> Any:
-        """A store for another caller that shares this one's connections (and pool)."""
-        base = self.context or Context(tenant=changes.get("tenant", ""))
-        return self._share(replace(base, **changes))
-
-    def _version_params(self) -> dict[str, Any]:
-        return {"function": f"{self.schema}.schema_version()"}
-
-    def _tool(self, name: str, args: Mapping[str, Any]) -> R:
-        context = self.context.as_json() if self.context else None
-        params = {
-            "name": name,
-            "args": Jsonb(dict(args)),
-            "context": Jsonb(context) if context is not None else None,
-        }
-        return self._run(_Call(queries.CALL_TOOL.format(schema=self.schema), params, False))
-
-    def _api(self, sql: str, **params: Any) -> R:
-        return self._run(_Call(sql.format(schema=self.schema), params, True))
-
-    # -- the agent tools (call_tool) ---------------------------------------------------
-
-    def call_tool(self, name: str, args: Mapping[str, Any] | None = None) -> R:
-        """Run any tool by name with JSON arguments, exactly as an agent would."""
-        return self._tool(name, args or {})
+    def call(self, name: str, args: Mapping[str, Any] | None = None) -> R:
+        """Any tool by name with JSON arguments."""
+        return self._call_tool(name, args or {})
 
     def store_fact(
         self, key: str, value: Any, *, tags: list[str] | None = None, shared: bool = False
     ) -> R:
-        return self._tool("store_fact", _args(key=key, value=value, tags=tags, shared=shared))
+        return self.call("store_fact", _args(key=key, value=value, tags=tags, shared=shared))
 
     def store_facts(self, facts: Sequence[Mapping[str, Any]]) -> R:
-        return self._tool("store_fact", {"facts": list(facts)})
+        """The store_fact tool's batch form ({facts: [...]})."""
+        return self.call("store_fact", {"facts": [dict(f) for f in facts]})
 
     def read_facts(
         self,
@@ -117,7 +100,7 @@ class _Api(Generic[R]):
         scope: str | None = None,
         known_at: str | None = None,
     ) -> R:
-        return self._tool(
+        return self.call(
             "read_facts",
             _args(
                 key_pattern=key_pattern,
@@ -131,24 +114,22 @@ class _Api(Generic[R]):
         )
 
     def read_facts_by_scope_keys(self, scope_keys: Sequence[str], *, limit: int | None = None) -> R:
-        """The readable facts with these exact scope keys (the read_facts tool's scopeKeys)."""
-        return self._tool("read_facts", _args(scopeKeys=list(scope_keys), limit=limit))
+        """The read_facts tool given scopeKeys: the readable facts with these exact keys."""
+        return self.call("read_facts", _args(scopeKeys=list(scope_keys), limit=limit))
 
     def delete_fact(
         self, key: str, *, shared: bool = False, pattern: bool = False, scope: str | None = None
     ) -> R:
-        return self._tool(
-            "delete_fact", _args(key=key, shared=shared, pattern=pattern, scope=scope)
-        )
+        return self.call("delete_fact", _args(key=key, shared=shared, pattern=pattern, scope=scope))
 
     def delete_session(self, session_id: str) -> R:
-        return self._tool("delete_session", {"session_id": session_id})
+        return self.call("delete_session", {"session_id": session_id})
 
     def fact_history(self, key: str, *, shared: bool = False, session_id: str | None = None) -> R:
-        return self._tool("fact_history", _args(key=key, shared=shared, session_id=session_id))
+        return self.call("fact_history", _args(key=key, shared=shared, session_id=session_id))
 
     def facts_read_uncrawled(self, *, key_prefix: str | None = None, limit: int | None = None) -> R:
-        return self._tool("facts_read_uncrawled", _args(keyPrefix=key_prefix, limit=limit))
+        return self.call("facts_read_uncrawled", _args(keyPrefix=key_prefix, limit=limit))
 
     def facts_set_crawled(
         self,
@@ -157,21 +138,25 @@ class _Api(Generic[R]):
         key_prefix: str | None = None,
         crawled: bool = True,
     ) -> R:
-        return self._tool(
+        return self.call(
             "facts_set_crawled",
-            _args(scopeKeys=scope_keys, keyPrefix=key_prefix, crawled=crawled),
+            _args(
+                scopeKeys=[dict(k) for k in scope_keys] if scope_keys is not None else None,
+                keyPrefix=key_prefix,
+                crawled=crawled,
+            ),
         )
 
     def facts_stats(self) -> R:
-        return self._tool("facts_stats", {})
+        return self.call("facts_stats", {})
 
     def facts_tombstone_stats(self, *, ttl_seconds: int | None = None) -> R:
-        return self._tool("facts_tombstone_stats", _args(ttlSeconds=ttl_seconds))
+        return self.call("facts_tombstone_stats", _args(ttlSeconds=ttl_seconds))
 
     def facts_purge_tombstones(
         self, *, ttl_seconds: int | None = None, limit: int | None = None
     ) -> R:
-        return self._tool("facts_purge_tombstones", _args(ttlSeconds=ttl_seconds, limit=limit))
+        return self.call("facts_purge_tombstones", _args(ttlSeconds=ttl_seconds, limit=limit))
 
     def facts_force_purge(
         self,
@@ -181,7 +166,7 @@ class _Api(Generic[R]):
         key_prefix: str | None = None,
         limit: int | None = None,
     ) -> R:
-        return self._tool(
+        return self.call(
             "facts_force_purge",
             _args(
                 cutoff=cutoff,
@@ -191,146 +176,8 @@ class _Api(Generic[R]):
             ),
         )
 
-    # -- the rest of the SQL API -------------------------------------------------------
-
-    def tool_definitions(self) -> R:
-        return self._run(_Call(queries.TOOL_DEFINITIONS.format(schema=self.schema), {}, False))
-
-    def schema_version(self) -> R:
-        """The migrations applied to the database (the store checks them on first use)."""
-        return self._run(_Call(queries.SCHEMA_VERSION.format(schema=self.schema), {}, False))
-
-    def register_session(
-        self,
-        session_id: str,
-        *,
-        parent_session_id: str | None = None,
-        agent_id: str | None = None,
-    ) -> R:
-        return self._api(
-            queries.REGISTER_SESSION,
-            session_id=session_id,
-            parent_session_id=parent_session_id,
-            agent_id=agent_id,
-        )
-
-    def end_session(self, session_id: str) -> R:
-        return self._api(queries.END_SESSION, session_id=session_id)
-
-    def spawn_tree(self, session_id: str | None = None) -> R:
-        return self._api(queries.SPAWN_TREE, session_id=session_id)
-
-    def read_intake(self, *, limit: int = 100) -> R:
-        """What the intake doorbell (LISTEN <schema>_intake, empty payloads) announces."""
-        return self._api(queries.READ_INTAKE, limit=limit)
-
-    def purge_tombstones(self, *, ttl_seconds: int | None = None, limit: int = 1000) -> R:
-        return self._api(queries.PURGE_TOMBSTONES, ttl_seconds=ttl_seconds, limit=limit)
-
-    def tombstone_stats(self, ttl_seconds: int | None = None) -> R:
-        return self._api(queries.TOMBSTONE_STATS, ttl_seconds=ttl_seconds)
-
-    def purge_tombstones_before(
-        self,
-        cutoff: Any,
-        *,
-        include_unreconciled: bool = False,
-        key_prefix: str | None = None,
-        limit: int = 1000,
-    ) -> R:
-        return self._api(
-            queries.PURGE_TOMBSTONES_BEFORE,
-            cutoff=cutoff,
-            include_unreconciled=include_unreconciled,
-            key_prefix=key_prefix,
-            limit=limit,
-        )
-
-    def run_maintenance(self) -> R:
-        return self._api(queries.RUN_MAINTENANCE)
-
-    def set_setting(self, name: str, value: Any) -> R:
-        return self._api(queries.SET_SETTING, name=name, value=Jsonb(value))
-
-    # -- knowledge ---------------------------------------------------------------------
-
-    def define_predicate(self, name: str, cardinality: str, description: str = "") -> R:
-        return self._api(
-            queries.DEFINE_PREDICATE, name=name, cardinality=cardinality, description=description
-        )
-
-    def ensure_entity(
-        self,
-        kind: str,
-        name: str,
-        *,
-        aliases: Sequence[str] | None = None,
-        external_ref: str | None = None,
-    ) -> R:
-        return self._api(
-            queries.ENSURE_ENTITY,
-            kind=kind,
-            name=name,
-            aliases=list(aliases) if aliases is not None else None,
-            external_ref=external_ref,
-        )
-
-    def ingest(self, episode: Mapping[str, Any], claims: Sequence[Mapping[str, Any]]) -> R:
-        return self._api(queries.INGEST, episode=Jsonb(dict(episode)), claims=Jsonb(list(claims)))
-
-    def as_of(
-        self, subject: int, predicate: str, *, valid_at: Any = None, known_at: Any = None
-    ) -> R:
-        return self._api(
-            queries.AS_OF,
-            subject=subject,
-            predicate=predicate,
-            valid_at=valid_at,
-            known_at=known_at,
-        )
-
-    def claim_history(self, subject: int, predicate: str) -> R:
-        return self._api(queries.CLAIM_HISTORY, subject=subject, predicate=predicate)
-
-    def history(self, subject: int, predicate: str) -> R:
-        """Deprecated alias of :meth:`claim_history` (removed in the next release)."""
-        return self.claim_history(subject, predicate)
-
-    def current_claims(self, subject: int) -> R:
-        return self._api(queries.CURRENT_CLAIMS, subject=subject)
-
-    def changes(self, since: Any, until: Any = None) -> R:
-        return self._api(queries.CHANGES, since=since, until=until)
-
-    def explain_claim(self, claim_id: int) -> R:
-        return self._api(queries.EXPLAIN_CLAIM, claim_id=claim_id)
-
-    def explain(self, claim_id: int) -> R:
-        """Deprecated alias of :meth:`explain_claim` (removed in the next release)."""
-        return self.explain_claim(claim_id)
-
-    def retract(self, claim_id: int) -> R:
-        return self._api(queries.RETRACT, claim_id=claim_id)
-
-    def restore(self, claim_id: int) -> R:
-        return self._api(queries.RESTORE, claim_id=claim_id)
-
-    def purge_source(self, source_kind: str, source_ref: str) -> R:
-        return self._api(queries.PURGE_SOURCE, source_kind=source_kind, source_ref=source_ref)
-
-    def verify_slot(self, subject: int, predicate: str) -> R:
-        return self._api(queries.VERIFY_SLOT, subject=subject, predicate=predicate)
-
-    def override(self, idempotency_key: str, claim: Mapping[str, Any]) -> R:
-        return self._api(
-            queries.OVERRIDE, idempotency_key=idempotency_key, claim=Jsonb(dict(claim))
-        )
-
-    # -- retrieval ---------------------------------------------------------------------
-    # The query vector is passed through as given: SQL cannot embed text, and this client
-    # embeds nothing. The caller embeds the query with its own model (for example
-    # ``embedder.embed([query])`` of a ``pgfacts.retrieval`` Embedder, as pgfacts.demo does)
-    # and passes vector and model; without them facts_search and search are lexical only.
+    # The query vector is passed through as given: this client embeds nothing (the caller
+    # embeds the query with its own model, as pgfacts.demo does, and passes vector and model).
 
     def facts_search(
         self,
@@ -345,7 +192,7 @@ class _Api(Generic[R]):
         vector: Sequence[float] | None = None,
         model: str | None = None,
     ) -> R:
-        return self._tool(
+        return self.call(
             "facts_search",
             _args(
                 query=query,
@@ -361,9 +208,9 @@ class _Api(Generic[R]):
         )
 
     def facts_similar(self, scope_key: str, *, k: int | None = None, model: str | None = None) -> R:
-        return self._tool("facts_similar", _args(scopeKey=scope_key, k=k, model=model))
+        return self.call("facts_similar", _args(scopeKey=scope_key, k=k, model=model))
 
-    def search_skills_tool(
+    def search_skills(
         self,
         query: str,
         *,
@@ -371,8 +218,7 @@ class _Api(Generic[R]):
         vector: Sequence[float] | None = None,
         model: str | None = None,
     ) -> R:
-        """The search_skills agent tool ({count, skills}); :meth:`search_skills` is the SQL API."""
-        return self._tool(
+        return self.call(
             "search_skills",
             _args(
                 query=query,
@@ -382,166 +228,127 @@ class _Api(Generic[R]):
             ),
         )
 
-    def search(
-        self,
-        query: str,
-        *,
-        query_vector: Sequence[float] | None = None,
-        model: str | None = None,
-        limit: int = 20,
-        scope: str = "accessible",
-        item_kinds: Sequence[str] = ("fact", "claim"),
-        key_prefix: str | None = None,
-        tags: list[str] | None = None,
-        intent: str | None = None,
-        valid_at: Any = None,
-        known_at: Any = None,
-        text_weight: float = 1.0,
-        vector_weight: float = 1.0,
-    ) -> R:
-        return self._api(
-            queries.SEARCH,
-            query=query,
-            query_vector=_vector(query_vector),
-            model=model,
-            limit=limit,
-            scope=scope,
-            item_kinds=list(item_kinds),
-            key_prefix=key_prefix,
-            tags=tags,
-            intent=intent,
-            valid_at=valid_at,
-            known_at=known_at,
-            text_weight=text_weight,
-            vector_weight=vector_weight,
+
+def _args(**kwargs: Any) -> dict[str, Any]:
+    """Tool arguments: an argument left out takes the tool's default (in SQL)."""
+    return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def _moved_to_tools(name: str) -> Any:
+    """A tool method's old place on the store: warns, then calls ``store.tools.<name>``."""
+    target = "search_skills" if name == "search_skills_tool" else name
+
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        warnings.warn(
+            f"store.{name}() is store.tools.{target}() now (removed in the next release)",
+            DeprecationWarning,
+            stacklevel=2,
         )
+        return getattr(self.tools, target)(*args, **kwargs)
 
-    def nearest(
-        self,
-        model: str,
-        query_vector: Sequence[float],
-        *,
-        k: int = 10,
-        item_kinds: Sequence[str] = ("fact", "claim"),
-        scope: str = "accessible",
-        valid_at: Any = None,
-        known_at: Any = None,
-        include_history: bool = False,
-    ) -> R:
-        return self._api(
-            queries.NEAREST,
-            model=model,
-            query_vector=_vector(query_vector),
-            k=k,
-            item_kinds=list(item_kinds),
-            scope=scope,
-            valid_at=valid_at,
-            known_at=known_at,
-            include_history=include_history,
-        )
-
-    def detect_intent(self, query: str) -> R:
-        return self._api(queries.DETECT_INTENT, query=query)
-
-    def context_pack(
-        self,
-        query: str,
-        *,
-        token_budget: int = 2000,
-        query_vector: Sequence[float] | None = None,
-        model: str | None = None,
-        scope: str = "accessible",
-        limit: int = 20,
-        chars_per_token: float = 4.0,
-    ) -> R:
-        return self._api(
-            queries.CONTEXT_PACK,
-            query=query,
-            token_budget=token_budget,
-            query_vector=_vector(query_vector),
-            model=model,
-            scope=scope,
-            limit=limit,
-            chars_per_token=chars_per_token,
-        )
-
-    def find_keys(self, pattern: str, *, limit: int = 10, scope: str = "accessible") -> R:
-        return self._api(queries.FIND_KEYS, pattern=pattern, limit=limit, scope=scope)
-
-    def search_claims(
-        self,
-        query: str,
-        *,
-        min_confidence: float | None = None,
-        include_history: bool = False,
-        limit: int = 8,
-    ) -> R:
-        return self._api(
-            queries.SEARCH_CLAIMS,
-            query=query,
-            min_confidence=min_confidence,
-            include_history=include_history,
-            limit=limit,
-        )
-
-    def similar_facts(self, scope_key: str, *, k: int = 8, model: str | None = None) -> R:
-        return self._api(queries.SIMILAR_FACTS, scope_key=scope_key, k=k, model=model)
-
-    def search_skills(
-        self,
-        query: str,
-        *,
-        query_vector: Sequence[float] | None = None,
-        model: str | None = None,
-        limit: int = 8,
-    ) -> R:
-        return self._api(
-            queries.SEARCH_SKILLS,
-            query=query,
-            query_vector=_vector(query_vector),
-            model=model,
-            limit=limit,
-        )
-
-    def register_embedding_model(self, model: str, dimension: int) -> R:
-        return self._api(queries.REGISTER_EMBEDDING_MODEL, model=model, dimension=dimension)
-
-    def set_embeddings(self, model: str, rows: Sequence[Mapping[str, Any]]) -> R:
-        return self._api(queries.SET_EMBEDDINGS, model=model, rows=Jsonb([dict(r) for r in rows]))
-
-    def claim_embedding_work(self, batch_size: int = 64) -> R:
-        return self._api(queries.CLAIM_EMBEDDING_WORK, batch_size=batch_size)
-
-    def fail_embedding_work(self, items: Sequence[Mapping[str, Any]], error_code: int) -> R:
-        return self._api(
-            queries.FAIL_EMBEDDING_WORK,
-            items=Jsonb([dict(i) for i in items]),
-            error_code=error_code,
-        )
-
-    def embedding_backlog(self) -> R:
-        return self._api(queries.EMBEDDING_BACKLOG)
+    method.__name__ = name
+    return method
 
 
-def _vector(values: Sequence[float] | None) -> str | None:
-    """A query vector in pgvector's text form (cast to vector in SQL)."""
-    if values is None:
-        return None
-    return "[" + ",".join(repr(float(v)) for v in values) + "]"
+class StoreBase:
+    """What a call is built from: the caller context and the schema name."""
+
+    def __init__(self, context: Context | None, schema: str) -> None:
+        self.context = context
+        self.schema = check_schema_name(schema)
+        self._schema_checked = False
+
+    def _version_params(self) -> dict[str, Any]:
+        return {"function": f"{self.schema}.schema_version()"}
+
+    # Deprecated: the tool methods whose names no SQL function took stay callable here for
+    # one release. (store_fact, read_facts, ... are the SQL functions now; see docs/python.md.)
+    facts_tombstone_stats = _moved_to_tools("facts_tombstone_stats")
+    facts_purge_tombstones = _moved_to_tools("facts_purge_tombstones")
+    facts_force_purge = _moved_to_tools("facts_force_purge")
+    facts_search = _moved_to_tools("facts_search")
+    facts_similar = _moved_to_tools("facts_similar")
+    search_skills_tool = _moved_to_tools("search_skills_tool")
 
 
-def _cursor(conn: psycopg.Connection[Any]) -> psycopg.Cursor[Any]:
-    """A cursor that decodes JSON defensively (jsonsafe): one deep value must not break
-    every reader. Set on the cursor, so a caller's own connection is left as it was."""
-    cursor = conn.cursor()
+def _signature(build: Callable[..., Any], returns: str) -> inspect.Signature:
+    """The builder's signature with what the store method returns (for help())."""
+    signature = inspect.signature(build)
+    result = str(signature.return_annotation).removeprefix("Call[").removesuffix("]")
+    return signature.replace(return_annotation=returns.format(result))
+
+
+def _sync(
+    build: Callable[Concatenate[StoreBase, P], api.Call[T]],
+) -> Callable[Concatenate[FactStore, P], T]:
+    """The FactStore method of an api function: build the call, run it, return its result."""
+
+    @functools.wraps(build)
+    def method(self: FactStore, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._run(build(self, *args, **kwargs))
+
+    method.__signature__ = _signature(build, "{}")  # type: ignore[attr-defined]
+    return method
+
+
+def _async(
+    build: Callable[Concatenate[StoreBase, P], api.Call[T]],
+) -> Callable[Concatenate[AsyncFactStore, P], Awaitable[T]]:
+    """The AsyncFactStore method of an api function: the same call, awaited."""
+
+    @functools.wraps(build)
+    def method(self: AsyncFactStore, /, *args: P.args, **kwargs: P.kwargs) -> Awaitable[T]:
+        return self._run(build(self, *args, **kwargs))
+
+    method.__signature__ = _signature(build, "Awaitable[{}]")  # type: ignore[attr-defined]
+    return method
+
+
+class _TimestamptzLoader(TimestamptzLoader):
+    """timestamptz with PostgreSQL's ``infinity`` and ``-infinity``, which a claim's valid
+    range may hold and ``datetime`` cannot: read as ``datetime.max`` / ``datetime.min``
+    (UTC), so they still sort after and before every instant."""
+
+    def load(self, data: Buffer) -> datetime:
+        if bytes(data) == b"infinity":
+            return datetime.max.replace(tzinfo=UTC)
+        if bytes(data) == b"-infinity":
+            return datetime.min.replace(tzinfo=UTC)
+        return super().load(data)
+
+
+def _adapt(cursor: psycopg.Cursor[Any] | psycopg.AsyncCursor[Any]) -> None:
+    """How a store's cursor reads values. JSON is decoded defensively (jsonsafe): one deep
+    value must not break every reader. Set on the cursor, so a caller's own connection is
+    left as it was."""
     set_json_loads(jsonsafe.loads, cursor)
+    cursor.adapters.register_loader("timestamptz", _TimestamptzLoader)
+
+
+def _cursor(conn: psycopg.Connection[Any], row: type | None) -> psycopg.Cursor[Any]:
+    """A cursor that builds ``row`` objects by column name (or plain tuples)."""
+    cursor: psycopg.Cursor[Any] = (
+        conn.cursor(row_factory=class_row(row)) if row is not None else conn.cursor()
+    )
+    _adapt(cursor)
     return cursor
 
 
-def _async_cursor(conn: psycopg.AsyncConnection[Any]) -> psycopg.AsyncCursor[Any]:
-    cursor = conn.cursor()
-    set_json_loads(jsonsafe.loads, cursor)
+def _async_cursor(conn: psycopg.AsyncConnection[Any], row: type | None) -> psycopg.AsyncCursor[Any]:
+    cursor: psycopg.AsyncCursor[Any] = (
+        conn.cursor(row_factory=class_row(row)) if row is not None else conn.cursor()
+    )
+    _adapt(cursor)
     return cursor
+
+
+def _result(call: api.Call[T], rows: list[Any]) -> T:
+    """What a call returns: its rows (built by name), its first column, or its one value."""
+    if call.row is not None:
+        return cast(T, rows)
+    if call.column:
+        return cast(T, [r[0] for r in rows])
+    return cast(T, rows[0][0] if rows else None)
 
 
 def _checked_dsn(dsn: str | None, own_pool: bool) -> str | None:
@@ -555,8 +362,13 @@ def _context_params(context: Context) -> dict[str, Any]:
     return asdict(context)
 
 
-class FactStore(_Api[Any]):
-    """Synchronous client. Thread-safe when it owns its pool."""
+class FactStore(StoreBase):
+    """Synchronous client. Thread-safe when it owns its pool.
+
+    A method per SQL API function, named and parametrised as in SQL: a table comes back as
+    a list of frozen dataclasses (``pgfacts.rows``), a JSON document as a dict. The agent
+    tools, with their JSON, are ``store.tools``.
+    """
 
     def __init__(
         self,
@@ -572,17 +384,17 @@ class FactStore(_Api[Any]):
         self._own_pool = pool is None and connection is None
         self._pool = pool
         self._dsn = _checked_dsn(dsn, self._own_pool)
+        self.tools: Tools[JSONObject] = Tools(self.call_tool)
 
-    def _share(self, context: Context) -> FactStore:
+    def with_context(self, **changes: Any) -> FactStore:
+        """A store for another caller that shares this one's connections (and pool)."""
+        base = self.context or Context(tenant=changes.get("tenant", ""))
         return FactStore(
-            context=context,
+            context=replace(base, **changes),
             schema=self.schema,
             connection=self._connection,
             pool=self._ensure_pool() if self._connection is None else None,
         )
-
-    def with_context(self, **changes: Any) -> FactStore:
-        return super().with_context(**changes)  # type: ignore[no-any-return]
 
     def _check_schema(self, conn: psycopg.Connection[Any]) -> None:
         row = conn.execute(queries.SCHEMA_VERSION_CALLABLE, self._version_params()).fetchone()
@@ -611,23 +423,24 @@ class FactStore(_Api[Any]):
         with self._ensure_pool().connection() as conn:
             yield conn
 
-    def _run(self, call: _Call) -> Any:
+    def _run(self, call: api.Call[T]) -> T:
         try:
             with self._conn() as conn:
                 if not self._schema_checked:
                     self._check_schema(conn)
                 if not call.with_context or self.context is None:
-                    row = _cursor(conn).execute(call.sql, call.params).fetchone()
+                    rows = _cursor(conn, call.row).execute(call.sql, call.params).fetchall()
                 else:
                     with conn.transaction():
                         conn.execute(
                             queries.SET_CONTEXT.format(schema=self.schema),
                             _context_params(self.context),
                         )
-                        row = _cursor(conn).execute(call.sql, call.params).fetchone()
+                        cursor = _cursor(conn, call.row)
+                        rows = cursor.execute(call.sql, call.params).fetchall()
         except psycopg.Error as exc:
             raise translate(exc) from exc
-        return row[0] if row else None
+        return _result(call, rows)
 
     def close(self) -> None:
         if self._own_pool and self._pool is not None:
@@ -639,9 +452,68 @@ class FactStore(_Api[Any]):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- the tool contract -------------------------------------------------------------------
+    call_tool = _sync(api.call_tool)
+    tool_definitions = _sync(api.tool_definitions)
+    schema_version = _sync(api.schema_version)
 
-class AsyncFactStore(_Api[Awaitable[Any]]):
-    """Asynchronous client with the same methods as FactStore, each awaitable."""
+    # -- working memory ----------------------------------------------------------------------
+    store_fact = _sync(api.store_fact)
+    store_facts = _sync(api.store_facts)
+    read_facts = _sync(api.read_facts)
+    read_facts_by_scope_keys = _sync(api.read_facts_by_scope_keys)
+    fact_history = _sync(api.fact_history)
+    delete_fact = _sync(api.delete_fact)
+    register_session = _sync(api.register_session)
+    end_session = _sync(api.end_session)
+    delete_session = _sync(api.delete_session)
+    spawn_tree = _sync(api.spawn_tree)
+    read_intake = _sync(api.read_intake)
+    facts_read_uncrawled = _sync(api.facts_read_uncrawled)
+    facts_set_crawled = _sync(api.facts_set_crawled)
+    facts_stats = _sync(api.facts_stats)
+    purge_tombstones = _sync(api.purge_tombstones)
+    tombstone_stats = _sync(api.tombstone_stats)
+    purge_tombstones_before = _sync(api.purge_tombstones_before)
+    run_maintenance = _sync(api.run_maintenance)
+    set_setting = _sync(api.set_setting)
+
+    # -- knowledge ---------------------------------------------------------------------------
+    define_predicate = _sync(api.define_predicate)
+    ensure_entity = _sync(api.ensure_entity)
+    ingest = _sync(api.ingest)
+    as_of = _sync(api.as_of)
+    claim_history = _sync(api.claim_history)
+    history = _sync(api.history)
+    current_claims = _sync(api.current_claims)
+    changes = _sync(api.changes)
+    explain_claim = _sync(api.explain_claim)
+    explain = _sync(api.explain)
+    retract = _sync(api.retract)
+    restore = _sync(api.restore)
+    purge_source = _sync(api.purge_source)
+    verify_slot = _sync(api.verify_slot)
+    override = _sync(api.override)
+
+    # -- retrieval ---------------------------------------------------------------------------
+    search = _sync(api.search)
+    nearest = _sync(api.nearest)
+    detect_intent = _sync(api.detect_intent)
+    context_pack = _sync(api.context_pack)
+    find_keys = _sync(api.find_keys)
+    search_claims = _sync(api.search_claims)
+    similar_facts = _sync(api.similar_facts)
+    search_skills = _sync(api.search_skills)
+    register_embedding_model = _sync(api.register_embedding_model)
+    set_embeddings = _sync(api.set_embeddings)
+    claim_embedding_work = _sync(api.claim_embedding_work)
+    fail_embedding_work = _sync(api.fail_embedding_work)
+    embedding_backlog = _sync(api.embedding_backlog)
+
+
+class AsyncFactStore(StoreBase):
+    """Asynchronous client with the same methods as FactStore, each awaitable (and
+    ``store.tools``, each tool awaitable)."""
 
     def __init__(
         self,
@@ -657,6 +529,7 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
         self._own_pool = pool is None and connection is None
         self._pool = pool
         self._dsn = _checked_dsn(dsn, self._own_pool)
+        self.tools: Tools[Awaitable[JSONObject]] = Tools(self.call_tool)
 
     def _pool_object(self) -> AsyncConnectionPool:
         # Built here, opened on first use, so with_context can share it before any await.
@@ -675,16 +548,15 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
         await pool.open()  # a no-op once open
         return pool
 
-    def _share(self, context: Context) -> AsyncFactStore:
+    def with_context(self, **changes: Any) -> AsyncFactStore:
+        """A store for another caller that shares this one's connections (and pool)."""
+        base = self.context or Context(tenant=changes.get("tenant", ""))
         return AsyncFactStore(
-            context=context,
+            context=replace(base, **changes),
             schema=self.schema,
             connection=self._connection,
             pool=self._pool_object() if self._connection is None else None,
         )
-
-    def with_context(self, **changes: Any) -> AsyncFactStore:
-        return super().with_context(**changes)  # type: ignore[no-any-return]
 
     async def _check_schema(self, conn: psycopg.AsyncConnection[Any]) -> None:
         cursor = await conn.execute(queries.SCHEMA_VERSION_CALLABLE, self._version_params())
@@ -697,7 +569,7 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
         self._schema_checked = True
 
     @asynccontextmanager
-    async def _conn(self) -> Any:
+    async def _conn(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         if self._connection is not None:
             yield self._connection
             return
@@ -705,27 +577,25 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
         async with pool.connection() as conn:
             yield conn
 
-    async def _execute(self, call: _Call) -> Any:
+    async def _run(self, call: api.Call[T]) -> T:
         try:
             async with self._conn() as conn:
                 if not self._schema_checked:
                     await self._check_schema(conn)
                 if not call.with_context or self.context is None:
-                    cursor = await _async_cursor(conn).execute(call.sql, call.params)
+                    cursor = await _async_cursor(conn, call.row).execute(call.sql, call.params)
+                    rows = await cursor.fetchall()
                 else:
                     async with conn.transaction():
                         await conn.execute(
                             queries.SET_CONTEXT.format(schema=self.schema),
                             _context_params(self.context),
                         )
-                        cursor = await _async_cursor(conn).execute(call.sql, call.params)
-                row = await cursor.fetchone()
+                        cursor = await _async_cursor(conn, call.row).execute(call.sql, call.params)
+                        rows = await cursor.fetchall()
         except psycopg.Error as exc:
             raise translate(exc) from exc
-        return row[0] if row else None
-
-    def _run(self, call: _Call) -> Awaitable[Any]:
-        return self._execute(call)
+        return _result(call, rows)
 
     async def close(self) -> None:
         if self._own_pool and self._pool is not None:
@@ -736,3 +606,61 @@ class AsyncFactStore(_Api[Awaitable[Any]]):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    # -- the tool contract -------------------------------------------------------------------
+    call_tool = _async(api.call_tool)
+    tool_definitions = _async(api.tool_definitions)
+    schema_version = _async(api.schema_version)
+
+    # -- working memory ----------------------------------------------------------------------
+    store_fact = _async(api.store_fact)
+    store_facts = _async(api.store_facts)
+    read_facts = _async(api.read_facts)
+    read_facts_by_scope_keys = _async(api.read_facts_by_scope_keys)
+    fact_history = _async(api.fact_history)
+    delete_fact = _async(api.delete_fact)
+    register_session = _async(api.register_session)
+    end_session = _async(api.end_session)
+    delete_session = _async(api.delete_session)
+    spawn_tree = _async(api.spawn_tree)
+    read_intake = _async(api.read_intake)
+    facts_read_uncrawled = _async(api.facts_read_uncrawled)
+    facts_set_crawled = _async(api.facts_set_crawled)
+    facts_stats = _async(api.facts_stats)
+    purge_tombstones = _async(api.purge_tombstones)
+    tombstone_stats = _async(api.tombstone_stats)
+    purge_tombstones_before = _async(api.purge_tombstones_before)
+    run_maintenance = _async(api.run_maintenance)
+    set_setting = _async(api.set_setting)
+
+    # -- knowledge ---------------------------------------------------------------------------
+    define_predicate = _async(api.define_predicate)
+    ensure_entity = _async(api.ensure_entity)
+    ingest = _async(api.ingest)
+    as_of = _async(api.as_of)
+    claim_history = _async(api.claim_history)
+    history = _async(api.history)
+    current_claims = _async(api.current_claims)
+    changes = _async(api.changes)
+    explain_claim = _async(api.explain_claim)
+    explain = _async(api.explain)
+    retract = _async(api.retract)
+    restore = _async(api.restore)
+    purge_source = _async(api.purge_source)
+    verify_slot = _async(api.verify_slot)
+    override = _async(api.override)
+
+    # -- retrieval ---------------------------------------------------------------------------
+    search = _async(api.search)
+    nearest = _async(api.nearest)
+    detect_intent = _async(api.detect_intent)
+    context_pack = _async(api.context_pack)
+    find_keys = _async(api.find_keys)
+    search_claims = _async(api.search_claims)
+    similar_facts = _async(api.similar_facts)
+    search_skills = _async(api.search_skills)
+    register_embedding_model = _async(api.register_embedding_model)
+    set_embeddings = _async(api.set_embeddings)
+    claim_embedding_work = _async(api.claim_embedding_work)
+    fail_embedding_work = _async(api.fail_embedding_work)
+    embedding_backlog = _async(api.embedding_backlog)

@@ -22,6 +22,7 @@ def _show(out: Console, label: str, value: Any) -> None:
 
 
 def _keys(result: dict[str, Any]) -> list[str]:
+    """The facts of a read_facts tool result, one line each."""
     return [f"{f['key']} = {json.dumps(f['value'])}" for f in result["facts"]]
 
 
@@ -36,6 +37,7 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
         f"\ntenant {tenant!r}; every call below is one SQL statement: "
         f"{schema}.call_tool(name, args, context)"
     )
+    # Working memory through the agent tools (store.tools): the JSON an agent gets.
     with FactStore(dsn, schema=schema, context=Context(tenant=tenant)) as base:
         planner = base.with_context(session_id="plan-1", agent_id="planner")
         worker_a = base.with_context(
@@ -49,20 +51,20 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
         crawler = base.with_context(agent_kind="crawler", agent_id="crawler")
 
         _section(out, "a spawn tree shares session facts: plan-1 -> work-a, work-b")
-        planner.store_fact("task/goal", "ship the release notes", tags=["task"])
-        worker_a.store_fact("task/draft", {"status": "drafted", "words": 420}, tags=["task"])
-        worker_b.store_fact("task/review", "two typos found", tags=["task"])
-        worker_b.store_fact("style/tone", "plain and short", shared=True)
+        planner.tools.store_fact("task/goal", "ship the release notes", tags=["task"])
+        worker_a.tools.store_fact("task/draft", {"status": "drafted", "words": 420}, tags=["task"])
+        worker_b.tools.store_fact("task/review", "two typos found", tags=["task"])
+        worker_b.tools.store_fact("style/tone", "plain and short", shared=True)
         out.print("work-b reads everything its tree and the shared scope hold:")
-        for line in _keys(worker_b.read_facts()):
+        for line in _keys(worker_b.tools.read_facts()):
             out.print(f"  {line}", highlight=False)
         out.print("other-run, a session in another tree, sees only the shared fact:")
-        for line in _keys(stranger.read_facts()):
+        for line in _keys(stranger.tools.read_facts()):
             out.print(f"  {line}", highlight=False)
 
         _section(out, "nothing is overwritten: every version keeps its system-time range")
-        worker_a.store_fact("task/draft", {"status": "final", "words": 455}, tags=["task"])
-        history = worker_a.fact_history("task/draft")["versions"]
+        worker_a.tools.store_fact("task/draft", {"status": "final", "words": 455}, tags=["task"])
+        history = worker_a.tools.fact_history("task/draft")["versions"]
         for version in history:
             state = "current" if version["current"] else f"until {version['knownTo']}"
             out.print(
@@ -71,24 +73,26 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
             )
         first_seen = history[0]["knownFrom"]
         out.print("what work-b saw right after the first draft (known_at):")
-        for line in _keys(worker_b.read_facts(key_pattern="task/draft", known_at=first_seen)):
+        for line in _keys(worker_b.tools.read_facts(key_pattern="task/draft", known_at=first_seen)):
             out.print(f"  {line}", highlight=False)
 
         _section(out, "agent kinds are enforced by the database")
         try:
-            worker_a.delete_session("plan-1")
+            worker_a.tools.delete_session("plan-1")
         except Exception as exc:  # the demo shows the refusal, whatever its class
             out.print(f"  a task agent may not delete sessions: {exc}", highlight=False)
 
         _section(out, "the facts manager cleans up a finished tree; the crawler sees tombstones")
-        _show(out, "delete_session('plan-1')", manager.delete_session("plan-1"))
-        queue = crawler.facts_read_uncrawled(limit=50)["facts"]
+        _show(out, "delete_session('plan-1')", manager.tools.delete_session("plan-1"))
+        queue = crawler.tools.facts_read_uncrawled(limit=50)["facts"]
         for row in queue:
             kind = "tombstone" if row["deletedAt"] else "live"
             out.print(f"  {row['scopeKey']:<28} etag {row['etag']}  {kind}", highlight=False)
         receipts = [{"scopeKey": r["scopeKey"], "etag": r["etag"]} for r in queue]
-        _show(out, "facts_set_crawled(receipts)", crawler.facts_set_crawled(scope_keys=receipts))
-        _show(out, "the shared fact outlives the tree", stranger.read_facts(scope="shared"))
+        _show(
+            out, "facts_set_crawled(receipts)", crawler.tools.facts_set_crawled(scope_keys=receipts)
+        )
+        _show(out, "the shared fact outlives the tree", stranger.tools.read_facts(scope="shared"))
 
     _knowledge(dsn, schema, tenant, out)
     _retrieval(dsn, schema, tenant, out)
@@ -134,15 +138,16 @@ def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
             ("terms in January 2026, as believed now", "2026-01-15", None),
         ]:
             rows = k.as_of(client, "payment_terms", valid_at=valid_at, known_at=known_at)
-            out.print(f"  {label}: {[r['object_value'] for r in rows]}", highlight=False)
+            out.print(f"  {label}: {[r.object_value for r in rows]}", highlight=False)
         out.print(
             "history (nothing erased: the old row is retired, a narrowed copy keeps its past):"
         )
         for row in k.claim_history(client, "payment_terms"):
+            valid_to = row.valid_to.date().isoformat() if row.valid_to else ""
             out.print(
-                f"  #{row['claim_id']} {row['object_value']:<8} valid "
-                f"{row['valid_from'][:10]} .. {(row['valid_to'] or '')[:10]:<10} "
-                f"{row['retired_reason'] or 'current'}",
+                f"  #{row.claim_id} {row.object_value:<8} valid "
+                f"{row.valid_from.date() if row.valid_from else ''} .. {valid_to:<10} "
+                f"{row.retired_reason or 'current'}",
                 highlight=False,
             )
         why = k.explain_claim(second["outcomes"][0]["claim_id"])
@@ -192,5 +197,5 @@ def _retrieval(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
                 highlight=False,
             )
             for hit in hits:
-                state = "current" if hit["current"] else "no longer current"
-                out.print(f"  {hit['content']}  ({state})", highlight=False)
+                state = "current" if hit.current else "no longer current"
+                out.print(f"  {hit.content}  ({state})", highlight=False)

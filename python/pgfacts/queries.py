@@ -94,17 +94,51 @@ CALL_TOOL = "SELECT {schema}.call_tool(%(name)s, %(args)s, %(context)s)"
 
 TOOL_DEFINITIONS = "SELECT {schema}.tool_definitions()"
 
-# Functions outside the tool contract run after set_context in the same transaction.
+# Every other API function runs after set_context in the same transaction. A function
+# returning a table is read with SELECT *: its rows are built by column name (rows.py),
+# and a scan of one function returns its rows in the order the function returned them.
+
+# --- working memory ---------------------------------------------------------------------
+
+STORE_FACT = (
+    "SELECT {schema}.store_fact(key => %(key)s, value => %(value)s, tags => %(tags)s::text[], "
+    "shared => %(shared)s)"
+)
+STORE_FACTS = "SELECT {schema}.store_facts(facts => %(facts)s)"
+READ_FACTS = """
+SELECT * FROM {schema}.read_facts(
+    key_pattern => %(key_pattern)s, tags => %(tags)s::text[], session_id => %(session_id)s,
+    agent_id => %(agent_id)s, "limit" => %(limit)s::integer, scope => %(scope)s,
+    known_at => %(known_at)s)
+"""
+READ_FACTS_BY_SCOPE_KEYS = """
+SELECT * FROM {schema}.read_facts_by_scope_keys(
+    scope_keys => %(scope_keys)s::text[], "limit" => %(limit)s::integer)
+"""
+FACT_HISTORY = """
+SELECT * FROM {schema}.fact_history(
+    key => %(key)s, shared => %(shared)s, session_id => %(session_id)s)
+"""
+DELETE_FACT = """
+SELECT {schema}.delete_fact(
+    key => %(key)s, shared => %(shared)s, pattern => %(pattern)s, scope => %(scope)s)
+"""
+DELETE_SESSION = "SELECT {schema}.delete_session(session_id => %(session_id)s)"
+FACTS_READ_UNCRAWLED = """
+SELECT {schema}.facts_read_uncrawled(key_prefix => %(key_prefix)s, "limit" => %(limit)s::integer)
+"""
+FACTS_SET_CRAWLED = """
+SELECT {schema}.facts_set_crawled(
+    scope_keys => %(scope_keys)s, key_prefix => %(key_prefix)s, crawled => %(crawled)s)
+"""
+FACTS_STATS = "SELECT {schema}.facts_stats()"
 REGISTER_SESSION = """
 SELECT {schema}.register_session(session_id => %(session_id)s,
     parent_session_id => %(parent_session_id)s, agent_id => %(agent_id)s)
 """
 END_SESSION = "SELECT {schema}.end_session(session_id => %(session_id)s)"
 READ_INTAKE = 'SELECT {schema}.read_intake("limit" => %(limit)s)'
-SPAWN_TREE = (
-    "SELECT coalesce(pg_catalog.jsonb_agg(t ORDER BY t), '[]') "
-    "FROM {schema}.spawn_tree(session_id => %(session_id)s) AS t"
-)
+SPAWN_TREE = "SELECT * FROM {schema}.spawn_tree(session_id => %(session_id)s) AS t ORDER BY t"
 PURGE_TOMBSTONES = (
     'SELECT {schema}.purge_tombstones(ttl_seconds => %(ttl_seconds)s, "limit" => %(limit)s)'
 )
@@ -129,31 +163,20 @@ ENSURE_ENTITY = (
 )
 INGEST = "SELECT {schema}.ingest(episode => %(episode)s, claims => %(claims)s)"
 AS_OF = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(a) ORDER BY a.claim_id), '[]')
-  FROM {schema}.as_of(subject => %(subject)s, predicate => %(predicate)s,
-                      valid_at => %(valid_at)s, known_at => %(known_at)s) AS a
+SELECT * FROM {schema}.as_of(subject => %(subject)s, predicate => %(predicate)s,
+                             valid_at => %(valid_at)s, known_at => %(known_at)s) AS a
+ ORDER BY a.claim_id
 """
 CLAIM_HISTORY = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h) ORDER BY h.position), '[]')
-  FROM {schema}.claim_history(subject => %(subject)s, predicate => %(predicate)s)
-       WITH ORDINALITY AS h (claim_id, object_value, object_entity_id, claim_text, confidence,
-                             valid_from, valid_to, recorded_at, retired_at, retired_reason,
-                             superseded_by, copied_from, position)
+SELECT * FROM {schema}.claim_history(subject => %(subject)s, predicate => %(predicate)s)
 """
 EXPLAIN_CLAIM = "SELECT {schema}.explain_claim(claim_id => %(claim_id)s)"
-CURRENT_CLAIMS = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
-  FROM {schema}.current_claims(subject => %(subject)s) AS c
-"""
-CHANGES = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
-  FROM {schema}.changes(since => %(since)s, until => %(until)s) AS c
-"""
+CURRENT_CLAIMS = "SELECT * FROM {schema}.current_claims(subject => %(subject)s)"
+CHANGES = "SELECT * FROM {schema}.changes(since => %(since)s, until => %(until)s)"
 SEARCH_CLAIMS = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(c)), '[]')
-  FROM {schema}.search_claims(
+SELECT * FROM {schema}.search_claims(
            query => %(query)s, min_confidence => %(min_confidence)s::real,
-           include_history => %(include_history)s, "limit" => %(limit)s::integer) AS c
+           include_history => %(include_history)s, "limit" => %(limit)s::integer)
 """
 RETRACT = "SELECT {schema}.retract(claim_id => %(claim_id)s)"
 RESTORE = "SELECT {schema}.restore(claim_id => %(claim_id)s)"
@@ -161,35 +184,27 @@ OVERRIDE = "SELECT {schema}.override(idempotency_key => %(idempotency_key)s, cla
 PURGE_SOURCE = (
     "SELECT {schema}.purge_source(source_kind => %(source_kind)s, source_ref => %(source_ref)s)"
 )
-VERIFY_SLOT = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(v)), '[]')
-  FROM {schema}.verify_slot(subject => %(subject)s, predicate => %(predicate)s) AS v
-"""
+VERIFY_SLOT = (
+    "SELECT * FROM {schema}.verify_slot(subject => %(subject)s, predicate => %(predicate)s)"
+)
 
 # --- retrieval --------------------------------------------------------------------------
 
-_SEARCH_ROWS = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) ORDER BY s.position), '[]')
-  FROM {schema}.search(
+SEARCH = """
+SELECT * FROM {schema}.search(
            query => %(query)s, query_vector => %(query_vector)s::public.vector,
            model => %(model)s, "limit" => %(limit)s::integer, scope => %(scope)s,
            item_kinds => %(item_kinds)s::text[], key_prefix => %(key_prefix)s,
            tags => %(tags)s::text[], intent => %(intent)s, valid_at => %(valid_at)s,
            known_at => %(known_at)s, text_weight => %(text_weight)s::real,
            vector_weight => %(vector_weight)s::real)
-       WITH ORDINALITY AS s (item_kind, item_id, ref, key, content, value, current, stale,
-                             score, text_rank, vector_rank, similarity, valid_from,
-                             valid_to, recorded_at, retired_at, position)
 """
-SEARCH = _SEARCH_ROWS
 NEAREST = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(n) ORDER BY n.position), '[]')
-  FROM {schema}.nearest(
+SELECT * FROM {schema}.nearest(
            model => %(model)s, query_vector => %(query_vector)s::public.vector,
            k => %(k)s::integer, item_kinds => %(item_kinds)s::text[], scope => %(scope)s,
            valid_at => %(valid_at)s, known_at => %(known_at)s,
            include_history => %(include_history)s)
-       WITH ORDINALITY AS n (item_kind, item_id, ref, content, similarity, position)
 """
 DETECT_INTENT = "SELECT {schema}.detect_intent(query => %(query)s)"
 CONTEXT_PACK = """
@@ -199,23 +214,17 @@ SELECT {schema}.context_pack(
     "limit" => %(limit)s::integer, chars_per_token => %(chars_per_token)s::real)
 """
 FIND_KEYS = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position), '[]')
-  FROM {schema}.find_keys(pattern => %(pattern)s, "limit" => %(limit)s::integer,
-                          scope => %(scope)s)
-       WITH ORDINALITY AS f (scope_key, key, similarity, position)
+SELECT * FROM {schema}.find_keys(pattern => %(pattern)s, "limit" => %(limit)s::integer,
+                                 scope => %(scope)s)
 """
 SIMILAR_FACTS = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position), '[]')
-  FROM {schema}.similar_facts(scope_key => %(scope_key)s, k => %(k)s::integer,
-                              model => %(model)s)
-       WITH ORDINALITY AS f (similar_scope_key, key, value, similarity, score, mode, position)
+SELECT * FROM {schema}.similar_facts(scope_key => %(scope_key)s, k => %(k)s::integer,
+                                     model => %(model)s)
 """
 SEARCH_SKILLS = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(f) ORDER BY f.position), '[]')
-  FROM {schema}.search_skills(query => %(query)s,
-                              query_vector => %(query_vector)s::public.vector,
-                              model => %(model)s, "limit" => %(limit)s::integer)
-       WITH ORDINALITY AS f (key, name, description, score, position)
+SELECT * FROM {schema}.search_skills(query => %(query)s,
+                                     query_vector => %(query_vector)s::public.vector,
+                                     model => %(model)s, "limit" => %(limit)s::integer)
 """
 # DBA: a dimension's HNSW index, built CONCURRENTLY outside a transaction, then allowed.
 DIMENSION_INDEX_SQL = """
@@ -227,10 +236,9 @@ REGISTER_EMBEDDING_MODEL = (
     "SELECT {schema}.register_embedding_model(model => %(model)s, dimension => %(dimension)s)"
 )
 SET_EMBEDDINGS = 'SELECT {schema}.set_embeddings(model => %(model)s, "rows" => %(rows)s)'
-CLAIM_EMBEDDING_WORK = """
-SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(w)), '[]')
-  FROM {schema}.claim_embedding_work(batch_size => %(batch_size)s::integer) AS w
-"""
+CLAIM_EMBEDDING_WORK = (
+    "SELECT * FROM {schema}.claim_embedding_work(batch_size => %(batch_size)s::integer)"
+)
 FAIL_EMBEDDING_WORK = (
     "SELECT {schema}.fail_embedding_work(items => %(items)s, error_code => %(error_code)s)"
 )

@@ -109,10 +109,10 @@ def work_one_batch(
         work = store.claim_embedding_work(batch_size=batch_size)
         if not work:
             return 0, 0
-        items = [{"item_kind": w["item_kind"], "item_id": w["item_id"]} for w in work]
+        items = [{"item_kind": w.item_kind, "item_id": w.item_id} for w in work]
         try:
             vectors = _check_vectors(
-                embedder.embed([w["content"] for w in work]), len(work), embedder.dimension
+                embedder.embed([w.content for w in work]), len(work), embedder.dimension
             )
         except EmbedderError as exc:
             store.fail_embedding_work(items, exc.code)
@@ -121,7 +121,7 @@ def work_one_batch(
             store.fail_embedding_work(items, UNKNOWN)
             return 0, len(work)
         rows = [
-            {**item, "content_hash": w["content_hash"], "embedding": vector}
+            {**item, "content_hash": w.content_hash, "embedding": vector}
             for item, w, vector in zip(items, work, vectors, strict=True)
         ]
         result = store.set_embeddings(embedder.model, rows)

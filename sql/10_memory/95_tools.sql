@@ -1,6 +1,8 @@
 -- The working-memory agent tools: each one a handler that turns checked JSON arguments into
 -- one API call and shapes its result, and one registration with the tool's JSON Schema.
 -- call_tool (sql/90_tools) has already refused unknown argument names.
+-- A handler reads an API function's rows by column name (WITH ORDINALITY AS r, no column
+-- list): a column added to the function then renames nothing after it.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.store_fact_tool(args jsonb)
 RETURNS jsonb
@@ -50,7 +52,7 @@ BEGIN
                    'shared', r.shared, 'sessionId', r.fact_session_id,
                    'agentId', r.fact_agent_id, 'tags', r.fact_tags,
                    'createdAt', r.created_at, 'updatedAt', r.updated_at, 'etag', r.etag)
-                   ORDER BY r.ord), '[]'))
+                   ORDER BY r.ordinality), '[]'))
       INTO result
       FROM @schema@.read_facts(
                key_pattern => @schema@_internal.arg_text(args, 'key_pattern'),
@@ -60,8 +62,7 @@ BEGIN
                "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 50),
                scope => coalesce(@schema@_internal.arg_text(args, 'scope'), 'accessible'),
                known_at => @schema@_internal.arg_timestamp(args, 'known_at'))
-           WITH ORDINALITY AS r (scope_key, key, value, shared, fact_session_id, fact_agent_id,
-                                 fact_tags, created_at, updated_at, etag, ord);
+           WITH ORDINALITY AS r;
     RETURN result;
 END
 $fn$;
@@ -97,13 +98,12 @@ BEGIN
                    'shared', r.shared, 'sessionId', r.fact_session_id,
                    'agentId', r.fact_agent_id, 'tags', r.fact_tags,
                    'createdAt', r.created_at, 'updatedAt', r.updated_at, 'etag', r.etag)
-                   ORDER BY r.ord), '[]'))
+                   ORDER BY r.ordinality), '[]'))
       INTO result
       FROM @schema@.read_facts_by_scope_keys(
                scope_keys => @schema@_internal.arg_text_array(args, 'scopeKeys'),
                "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 1000))
-           WITH ORDINALITY AS r (scope_key, key, value, shared, fact_session_id, fact_agent_id,
-                                 fact_tags, created_at, updated_at, etag, ord);
+           WITH ORDINALITY AS r;
     RETURN result;
 END
 $fn$;
@@ -161,14 +161,13 @@ BEGIN
                'versions', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                    'value', h.value, 'tags', h.fact_tags, 'agentId', h.fact_agent_id,
                    'etag', h.etag, 'deleted', h.deleted, 'knownFrom', h.known_from,
-                   'knownTo', h.known_to, 'current', h.current) ORDER BY h.ord), '[]'))
+                   'knownTo', h.known_to, 'current', h.current) ORDER BY h.ordinality), '[]'))
       INTO result
       FROM @schema@.fact_history(
                key => @schema@_internal.arg_text(args, 'key'),
                shared => coalesce(@schema@_internal.arg_bool(args, 'shared'), false),
                session_id => @schema@_internal.arg_text(args, 'session_id'))
-           WITH ORDINALITY AS h (scope_key, value, fact_tags, fact_agent_id, etag, deleted,
-                                 known_from, known_to, current, ord);
+           WITH ORDINALITY AS h;
     RETURN result;
 END
 $fn$;

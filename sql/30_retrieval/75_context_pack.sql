@@ -45,24 +45,23 @@ BEGIN
         RAISE EXCEPTION 'chars_per_token must be > 0 and <= 100' USING ERRCODE = '22023';
     END IF;
     -- Items in rank order while they fit: tokens = ceil(characters / chars_per_token).
+    -- search's rows are read by column name; their ordinality is the rank.
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'position', p.position, 'item_kind', p.item_kind, 'ref', p.ref, 'key', p.key,
+               'position', p.ordinality, 'item_kind', p.item_kind, 'ref', p.ref, 'key', p.key,
                'content', p.content, 'tokens', p.tokens, 'current', p.current,
                'stale', p.stale, 'valid_from', p.valid_from, 'valid_to', p.valid_to,
                'retired_at', p.retired_at,
                'why', pg_catalog.jsonb_build_object('score', p.score, 'text_rank', p.text_rank,
                    'vector_rank', p.vector_rank, 'similarity', p.similarity,
                    'intent', intent, 'signals', detected -> 'signals'))
-               ORDER BY p.position) FILTER (WHERE p.used <= token_budget), '[]')
+               ORDER BY p.ordinality) FILTER (WHERE p.used <= token_budget), '[]')
       INTO items
       FROM (SELECT s.*, pg_catalog.ceil(pg_catalog.length(s.content) / chars_per_token)::integer AS tokens,
                    pg_catalog.sum(pg_catalog.ceil(pg_catalog.length(s.content) / chars_per_token))
-                       OVER (ORDER BY s.position) AS used
+                       OVER (ORDER BY s.ordinality) AS used
               FROM @schema@.search(query => query, query_vector => query_vector, model => model,
                        "limit" => "limit", scope => scope, intent => intent)
-                   WITH ORDINALITY AS s (item_kind, item_id, ref, key, content, value, current,
-                       stale, score, text_rank, vector_rank, similarity, valid_from, valid_to,
-                       recorded_at, retired_at, position)) AS p;
+                   WITH ORDINALITY AS s) AS p;
     -- What the intent left out: superseded rows a history search finds that the pack lacks.
     IF intent IN ('current', 'unknown') THEN
         SELECT coalesce(pg_catalog.jsonb_agg(h.ref ORDER BY h.score DESC), '[]') INTO suppressed

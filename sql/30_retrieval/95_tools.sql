@@ -2,6 +2,8 @@
 -- search_skills, with PilotSwarm's argument names. SQL cannot embed text: the caller embeds
 -- the query with its embedding model and passes vector and model (the Python client and CLI
 -- embed nothing; a pgfacts.retrieval Embedder can do it).
+-- Rows of search, similar_facts and search_skills are read by column name (WITH ORDINALITY
+-- AS s, no column list), as in sql/10_memory/95_tools.sql.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.arg_vector(args jsonb)
 RETURNS public.vector
@@ -81,7 +83,7 @@ BEGIN
                'facts', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                    'key', s.key, 'scopeKey', s.ref, 'value', s.value, 'score', s.score,
                    'textRank', s.text_rank, 'vectorRank', s.vector_rank,
-                   'similarity', s.similarity, 'stale', s.stale) ORDER BY s.ord), '[]'))
+                   'similarity', s.similarity, 'stale', s.stale) ORDER BY s.ordinality), '[]'))
       INTO result
       FROM @schema@.search(
                query => query, query_vector => CASE WHEN mode <> 'lexical' THEN qv END,
@@ -94,9 +96,7 @@ BEGIN
                                    ELSE coalesce((weights ->> 'lexical')::real, 1) END,
                vector_weight => CASE WHEN mode = 'lexical' THEN 0
                                      ELSE coalesce((weights ->> 'semantic')::real, 1) END)
-           WITH ORDINALITY AS s (item_kind, item_id, ref, key, content, value, current, stale,
-                                 score, text_rank, vector_rank, similarity, valid_from,
-                                 valid_to, recorded_at, retired_at, ord);
+           WITH ORDINALITY AS s;
     RETURN result;
 END
 $fn$;
@@ -122,12 +122,12 @@ BEGIN
                'mode', coalesce(pg_catalog.min(s.mode), 'semantic'),
                'facts', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                    'key', s.key, 'scopeKey', s.similar_scope_key, 'value', s.value,
-                   'similarity', s.similarity, 'score', s.score) ORDER BY s.ord), '[]'))
+                   'similarity', s.similarity, 'score', s.score) ORDER BY s.ordinality), '[]'))
       INTO result
       FROM @schema@.similar_facts(scope_key => @schema@_internal.arg_text(args, 'scopeKey'),
                k => coalesce(@schema@_internal.arg_int(args, 'k'), 8),
                model => @schema@_internal.arg_text(args, 'model'))
-           WITH ORDINALITY AS s (similar_scope_key, key, value, similarity, score, mode, ord);
+           WITH ORDINALITY AS s;
     RETURN result;
 END
 $fn$;
@@ -149,13 +149,13 @@ BEGIN
     SELECT pg_catalog.jsonb_build_object('count', pg_catalog.count(*),
                'skills', coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                    'key', s.key, 'name', s.name, 'description', s.description,
-                   'score', s.score) ORDER BY s.ord), '[]'))
+                   'score', s.score) ORDER BY s.ordinality), '[]'))
       INTO result
       FROM @schema@.search_skills(query => @schema@_internal.arg_text(args, 'query'),
                query_vector => @schema@_internal.arg_vector(args),
                model => @schema@_internal.arg_text(args, 'model'),
                "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 8))
-           WITH ORDINALITY AS s (key, name, description, score, ord);
+           WITH ORDINALITY AS s;
     RETURN result;
 END
 $fn$;

@@ -1,0 +1,563 @@
+"""One function per SQL API function: the statement to send and how to read its result.
+
+Each function here builds a :class:`Call` and runs nothing; ``FactStore`` and
+``AsyncFactStore`` turn each one into a method (``client.py``), so the two stores share one
+definition per function, with its parameters and its typed result. A function returning a
+table is read by column name into its row dataclass (``rows.py``); one returning a single
+value (a jsonb document, an id) gives that value. Parameters keep the SQL names, and plain
+defaults repeat the SQL ones so they show in help and type checks; a default that depends
+on data stays in SQL (``None`` is passed, never a copy of the value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from psycopg.types.json import Jsonb
+
+from . import queries
+from .rows import (
+    JSON,
+    ClaimAsOf,
+    ClaimChange,
+    ClaimHit,
+    ClaimVersion,
+    CurrentClaim,
+    EmbeddingWork,
+    Fact,
+    FactVersion,
+    JSONObject,
+    KeyMatch,
+    Neighbour,
+    SearchHit,
+    SimilarFact,
+    Skill,
+    SlotDifference,
+)
+
+if TYPE_CHECKING:
+    from .client import StoreBase
+
+T = TypeVar("T")
+Row = TypeVar("Row")
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    """One statement and the shape of its answer (``T`` is what the store returns)."""
+
+    sql: str
+    params: Mapping[str, Any]
+    # False: the statement carries the context itself (call_tool) or needs none.
+    with_context: bool = True
+    # A row class: every row, built by column name. None: the first column, see below.
+    row: type | None = None
+    # True: the first column of every row (SETOF text). False: the value of the one row.
+    column: bool = False
+
+
+def _value(store: StoreBase, sql: str, /, **params: Any) -> Call[Any]:
+    return Call(sql.format(schema=store.schema), params)
+
+
+def _rows(store: StoreBase, sql: str, row: type[Row], /, **params: Any) -> Call[list[Row]]:
+    return Call(sql.format(schema=store.schema), params, row=row)
+
+
+def _vector(values: Sequence[float] | None) -> str | None:
+    """A query vector in pgvector's text form (cast to vector in SQL)."""
+    if values is None:
+        return None
+    return "[" + ",".join(repr(float(v)) for v in values) + "]"
+
+
+# -- the tool contract -------------------------------------------------------------------
+
+
+def call_tool(self: StoreBase, name: str, args: Mapping[str, Any] | None = None) -> Call[JSON]:
+    """Run the agent tool ``name`` with JSON arguments, exactly as an agent would (one
+    statement: the store's context travels inside it)."""
+    context = self.context.as_json() if self.context else None
+    params = {
+        "name": name,
+        "args": Jsonb(dict(args or {})),
+        "context": Jsonb(context) if context is not None else None,
+    }
+    return Call(queries.CALL_TOOL.format(schema=self.schema), params, with_context=False)
+
+
+def tool_definitions(self: StoreBase) -> Call[list[JSONObject]]:
+    """Every tool's name, description, input schema and kinds (``pgfacts.tools`` renders
+    them for OpenAI, Anthropic and MCP)."""
+    return Call(queries.TOOL_DEFINITIONS.format(schema=self.schema), {}, with_context=False)
+
+
+def schema_version(self: StoreBase) -> Call[JSONObject]:
+    """The migrations applied to the database (the store checks them on first use)."""
+    return Call(queries.SCHEMA_VERSION.format(schema=self.schema), {}, with_context=False)
+
+
+# -- working memory ----------------------------------------------------------------------
+
+
+def store_fact(
+    self: StoreBase,
+    key: str,
+    value: JSON,
+    *,
+    tags: Sequence[str] | None = None,
+    shared: bool = False,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.STORE_FACT,
+        key=key,
+        value=Jsonb(value),
+        tags=list(tags) if tags is not None else None,
+        shared=shared,
+    )
+
+
+def store_facts(self: StoreBase, facts: Sequence[Mapping[str, Any]]) -> Call[JSONObject]:
+    return _value(self, queries.STORE_FACTS, facts=Jsonb([dict(f) for f in facts]))
+
+
+def read_facts(
+    self: StoreBase,
+    *,
+    key_pattern: str | None = None,
+    tags: Sequence[str] | None = None,
+    session_id: str | None = None,
+    agent_id: str | None = None,
+    limit: int = 50,
+    scope: str = "accessible",
+    known_at: Any = None,
+) -> Call[list[Fact]]:
+    return _rows(
+        self,
+        queries.READ_FACTS,
+        Fact,
+        key_pattern=key_pattern,
+        tags=list(tags) if tags is not None else None,
+        session_id=session_id,
+        agent_id=agent_id,
+        limit=limit,
+        scope=scope,
+        known_at=known_at,
+    )
+
+
+def read_facts_by_scope_keys(
+    self: StoreBase, scope_keys: Sequence[str], *, limit: int = 1000
+) -> Call[list[Fact]]:
+    """The readable facts with these exact scope keys, in the order asked."""
+    return _rows(
+        self, queries.READ_FACTS_BY_SCOPE_KEYS, Fact, scope_keys=list(scope_keys), limit=limit
+    )
+
+
+def fact_history(
+    self: StoreBase, key: str, *, shared: bool = False, session_id: str | None = None
+) -> Call[list[FactVersion]]:
+    return _rows(
+        self, queries.FACT_HISTORY, FactVersion, key=key, shared=shared, session_id=session_id
+    )
+
+
+def delete_fact(
+    self: StoreBase,
+    key: str,
+    *,
+    shared: bool = False,
+    pattern: bool = False,
+    scope: str | None = None,
+) -> Call[JSONObject]:
+    return _value(self, queries.DELETE_FACT, key=key, shared=shared, pattern=pattern, scope=scope)
+
+
+def register_session(
+    self: StoreBase,
+    session_id: str,
+    *,
+    parent_session_id: str | None = None,
+    agent_id: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.REGISTER_SESSION,
+        session_id=session_id,
+        parent_session_id=parent_session_id,
+        agent_id=agent_id,
+    )
+
+
+def end_session(self: StoreBase, session_id: str) -> Call[JSONObject]:
+    return _value(self, queries.END_SESSION, session_id=session_id)
+
+
+def delete_session(self: StoreBase, session_id: str) -> Call[JSONObject]:
+    return _value(self, queries.DELETE_SESSION, session_id=session_id)
+
+
+def spawn_tree(self: StoreBase, session_id: str | None = None) -> Call[list[str]]:
+    """The session ids of the spawn tree of session_id (default: the caller's)."""
+    return Call(
+        queries.SPAWN_TREE.format(schema=self.schema), {"session_id": session_id}, column=True
+    )
+
+
+def read_intake(self: StoreBase, *, limit: int = 100) -> Call[JSONObject]:
+    """What the intake doorbell (LISTEN <schema>_intake, empty payloads) announces."""
+    return _value(self, queries.READ_INTAKE, limit=limit)
+
+
+def facts_read_uncrawled(
+    self: StoreBase, *, key_prefix: str | None = None, limit: int = 20
+) -> Call[JSONObject]:
+    return _value(self, queries.FACTS_READ_UNCRAWLED, key_prefix=key_prefix, limit=limit)
+
+
+def facts_set_crawled(
+    self: StoreBase,
+    *,
+    scope_keys: Sequence[Mapping[str, Any]] | None = None,
+    key_prefix: str | None = None,
+    crawled: bool = True,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.FACTS_SET_CRAWLED,
+        scope_keys=Jsonb([dict(k) for k in scope_keys]) if scope_keys is not None else None,
+        key_prefix=key_prefix,
+        crawled=crawled,
+    )
+
+
+def facts_stats(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.FACTS_STATS)
+
+
+def purge_tombstones(
+    self: StoreBase, *, ttl_seconds: int | None = None, limit: int = 1000
+) -> Call[JSONObject]:
+    return _value(self, queries.PURGE_TOMBSTONES, ttl_seconds=ttl_seconds, limit=limit)
+
+
+def tombstone_stats(self: StoreBase, ttl_seconds: int | None = None) -> Call[JSONObject]:
+    return _value(self, queries.TOMBSTONE_STATS, ttl_seconds=ttl_seconds)
+
+
+def purge_tombstones_before(
+    self: StoreBase,
+    cutoff: Any,
+    *,
+    include_unreconciled: bool = False,
+    key_prefix: str | None = None,
+    limit: int = 1000,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.PURGE_TOMBSTONES_BEFORE,
+        cutoff=cutoff,
+        include_unreconciled=include_unreconciled,
+        key_prefix=key_prefix,
+        limit=limit,
+    )
+
+
+def run_maintenance(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.RUN_MAINTENANCE)
+
+
+def set_setting(self: StoreBase, name: str, value: JSON) -> Call[JSONObject]:
+    return _value(self, queries.SET_SETTING, name=name, value=Jsonb(value))
+
+
+# -- knowledge ---------------------------------------------------------------------------
+
+
+def define_predicate(
+    self: StoreBase, name: str, cardinality: str, description: str = ""
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.DEFINE_PREDICATE,
+        name=name,
+        cardinality=cardinality,
+        description=description,
+    )
+
+
+def ensure_entity(
+    self: StoreBase,
+    kind: str,
+    name: str,
+    *,
+    aliases: Sequence[str] | None = None,
+    external_ref: str | None = None,
+) -> Call[int]:
+    """The entity's id (created when new)."""
+    return _value(
+        self,
+        queries.ENSURE_ENTITY,
+        kind=kind,
+        name=name,
+        aliases=list(aliases) if aliases is not None else None,
+        external_ref=external_ref,
+    )
+
+
+def ingest(
+    self: StoreBase, episode: Mapping[str, Any], claims: Sequence[Mapping[str, Any]]
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.INGEST,
+        episode=Jsonb(dict(episode)),
+        claims=Jsonb([dict(c) for c in claims]),
+    )
+
+
+def as_of(
+    self: StoreBase,
+    subject: int,
+    predicate: str,
+    *,
+    valid_at: Any = None,
+    known_at: Any = None,
+) -> Call[list[ClaimAsOf]]:
+    return _rows(
+        self,
+        queries.AS_OF,
+        ClaimAsOf,
+        subject=subject,
+        predicate=predicate,
+        valid_at=valid_at,
+        known_at=known_at,
+    )
+
+
+def claim_history(self: StoreBase, subject: int, predicate: str) -> Call[list[ClaimVersion]]:
+    return _rows(self, queries.CLAIM_HISTORY, ClaimVersion, subject=subject, predicate=predicate)
+
+
+def history(self: StoreBase, subject: int, predicate: str) -> Call[list[ClaimVersion]]:
+    """Deprecated alias of ``claim_history`` (removed in the next release)."""
+    return claim_history(self, subject, predicate)
+
+
+def current_claims(self: StoreBase, subject: int) -> Call[list[CurrentClaim]]:
+    return _rows(self, queries.CURRENT_CLAIMS, CurrentClaim, subject=subject)
+
+
+def changes(self: StoreBase, since: Any, until: Any = None) -> Call[list[ClaimChange]]:
+    return _rows(self, queries.CHANGES, ClaimChange, since=since, until=until)
+
+
+def explain_claim(self: StoreBase, claim_id: int) -> Call[JSONObject]:
+    return _value(self, queries.EXPLAIN_CLAIM, claim_id=claim_id)
+
+
+def explain(self: StoreBase, claim_id: int) -> Call[JSONObject]:
+    """Deprecated alias of ``explain_claim`` (removed in the next release)."""
+    return explain_claim(self, claim_id)
+
+
+def retract(self: StoreBase, claim_id: int) -> Call[JSONObject]:
+    return _value(self, queries.RETRACT, claim_id=claim_id)
+
+
+def restore(self: StoreBase, claim_id: int) -> Call[JSONObject]:
+    return _value(self, queries.RESTORE, claim_id=claim_id)
+
+
+def purge_source(self: StoreBase, source_kind: str, source_ref: str) -> Call[JSONObject]:
+    return _value(self, queries.PURGE_SOURCE, source_kind=source_kind, source_ref=source_ref)
+
+
+def verify_slot(self: StoreBase, subject: int, predicate: str) -> Call[list[SlotDifference]]:
+    return _rows(self, queries.VERIFY_SLOT, SlotDifference, subject=subject, predicate=predicate)
+
+
+def override(self: StoreBase, idempotency_key: str, claim: Mapping[str, Any]) -> Call[JSONObject]:
+    return _value(self, queries.OVERRIDE, idempotency_key=idempotency_key, claim=Jsonb(dict(claim)))
+
+
+# -- retrieval ---------------------------------------------------------------------------
+# The query vector is passed through as given: SQL cannot embed text, and this client
+# embeds nothing. The caller embeds the query with its own model (for example
+# ``embedder.embed([query])`` of a ``pgfacts.retrieval`` Embedder, as pgfacts.demo does)
+# and passes vector and model; without them search is lexical only.
+
+
+def search(
+    self: StoreBase,
+    query: str,
+    *,
+    query_vector: Sequence[float] | None = None,
+    model: str | None = None,
+    limit: int = 20,
+    scope: str = "accessible",
+    item_kinds: Sequence[str] = ("fact", "claim"),
+    key_prefix: str | None = None,
+    tags: Sequence[str] | None = None,
+    intent: str | None = None,
+    valid_at: Any = None,
+    known_at: Any = None,
+    text_weight: float = 1.0,
+    vector_weight: float = 1.0,
+) -> Call[list[SearchHit]]:
+    return _rows(
+        self,
+        queries.SEARCH,
+        SearchHit,
+        query=query,
+        query_vector=_vector(query_vector),
+        model=model,
+        limit=limit,
+        scope=scope,
+        item_kinds=list(item_kinds),
+        key_prefix=key_prefix,
+        tags=list(tags) if tags is not None else None,
+        intent=intent,
+        valid_at=valid_at,
+        known_at=known_at,
+        text_weight=text_weight,
+        vector_weight=vector_weight,
+    )
+
+
+def nearest(
+    self: StoreBase,
+    model: str,
+    query_vector: Sequence[float],
+    *,
+    k: int = 10,
+    item_kinds: Sequence[str] = ("fact", "claim"),
+    scope: str = "accessible",
+    valid_at: Any = None,
+    known_at: Any = None,
+    include_history: bool = False,
+) -> Call[list[Neighbour]]:
+    return _rows(
+        self,
+        queries.NEAREST,
+        Neighbour,
+        model=model,
+        query_vector=_vector(query_vector),
+        k=k,
+        item_kinds=list(item_kinds),
+        scope=scope,
+        valid_at=valid_at,
+        known_at=known_at,
+        include_history=include_history,
+    )
+
+
+def detect_intent(self: StoreBase, query: str) -> Call[JSONObject]:
+    return _value(self, queries.DETECT_INTENT, query=query)
+
+
+def context_pack(
+    self: StoreBase,
+    query: str,
+    *,
+    token_budget: int = 2000,
+    query_vector: Sequence[float] | None = None,
+    model: str | None = None,
+    scope: str = "accessible",
+    limit: int = 20,
+    chars_per_token: float = 4.0,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.CONTEXT_PACK,
+        query=query,
+        token_budget=token_budget,
+        query_vector=_vector(query_vector),
+        model=model,
+        scope=scope,
+        limit=limit,
+        chars_per_token=chars_per_token,
+    )
+
+
+def find_keys(
+    self: StoreBase, pattern: str, *, limit: int = 10, scope: str = "accessible"
+) -> Call[list[KeyMatch]]:
+    return _rows(self, queries.FIND_KEYS, KeyMatch, pattern=pattern, limit=limit, scope=scope)
+
+
+def search_claims(
+    self: StoreBase,
+    query: str,
+    *,
+    min_confidence: float | None = None,
+    include_history: bool = False,
+    limit: int = 8,
+) -> Call[list[ClaimHit]]:
+    return _rows(
+        self,
+        queries.SEARCH_CLAIMS,
+        ClaimHit,
+        query=query,
+        min_confidence=min_confidence,
+        include_history=include_history,
+        limit=limit,
+    )
+
+
+def similar_facts(
+    self: StoreBase, scope_key: str, *, k: int = 8, model: str | None = None
+) -> Call[list[SimilarFact]]:
+    return _rows(self, queries.SIMILAR_FACTS, SimilarFact, scope_key=scope_key, k=k, model=model)
+
+
+def search_skills(
+    self: StoreBase,
+    query: str,
+    *,
+    query_vector: Sequence[float] | None = None,
+    model: str | None = None,
+    limit: int = 8,
+) -> Call[list[Skill]]:
+    return _rows(
+        self,
+        queries.SEARCH_SKILLS,
+        Skill,
+        query=query,
+        query_vector=_vector(query_vector),
+        model=model,
+        limit=limit,
+    )
+
+
+def register_embedding_model(self: StoreBase, model: str, dimension: int) -> Call[JSONObject]:
+    return _value(self, queries.REGISTER_EMBEDDING_MODEL, model=model, dimension=dimension)
+
+
+def set_embeddings(
+    self: StoreBase, model: str, rows: Sequence[Mapping[str, Any]]
+) -> Call[JSONObject]:
+    return _value(self, queries.SET_EMBEDDINGS, model=model, rows=Jsonb([dict(r) for r in rows]))
+
+
+def claim_embedding_work(self: StoreBase, batch_size: int = 64) -> Call[list[EmbeddingWork]]:
+    return _rows(self, queries.CLAIM_EMBEDDING_WORK, EmbeddingWork, batch_size=batch_size)
+
+
+def fail_embedding_work(
+    self: StoreBase, items: Sequence[Mapping[str, Any]], error_code: int
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.FAIL_EMBEDDING_WORK,
+        items=Jsonb([dict(i) for i in items]),
+        error_code=error_code,
+    )
+
+
+def embedding_backlog(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.EMBEDDING_BACKLOG)
