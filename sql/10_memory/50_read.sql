@@ -266,13 +266,10 @@ BEGIN
     IF NOT @schema@_internal.readable_by(key, kind) THEN
         RAISE EXCEPTION 'agent kind % may not read key %', kind, @schema@_internal.shown(key) USING ERRCODE = '42501';
     END IF;
-    IF shared THEN
-        wanted := 'shared:' || key;
-    ELSIF target_session IS NULL THEN
+    IF NOT coalesce(shared, false) AND target_session IS NULL THEN
         RAISE EXCEPTION 'the history of a session fact needs a session' USING ERRCODE = '22023';
-    ELSE
-        wanted := 'session:' || target_session || ':' || key;
     END IF;
+    wanted := @schema@_internal.scope_key_of(coalesce(shared, false), target_session, key);
     -- A fact the caller does not see has no versions for it: nothing, not an existence oracle.
     RETURN QUERY
     SELECT h.scope_key, h.value, h.tags, h.agent_id, h.etag, h.deleted_at IS NOT NULL,
