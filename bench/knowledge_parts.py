@@ -22,7 +22,7 @@ from typing import Any
 
 import psycopg
 
-from .runner import Result
+from .runner import Result, server_part
 
 # Each loop: the statements of one transaction; s, p, v, k are the slot, valid instant and
 # known instant of the iteration (random slots of the load, as the workload reads them), t
@@ -107,13 +107,7 @@ def measure(
     mid = {name: statistics.median(values) for name, values in micro.items()}
 
     def part(name: str, base: str, what: str) -> Result:
-        samples = [(a - b) / 1000 for a, b in zip(micro[name], micro[base], strict=True)]
-        return Result(
-            f"server: {what}",
-            samples,
-            note=f"{mid[name] - mid[base]:.1f} us a transaction ({name} {mid[name]:.1f} us "
-            f"less {base} {mid[base]:.1f} us; median of {rounds} rounds)",
-        )
+        return server_part(micro, name, base, what)
 
     plain = mid["plain as of"] - mid["empty"]
     as_of = mid["set_context + as_of"] - mid["empty"]

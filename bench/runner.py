@@ -60,6 +60,19 @@ def timed(operation: Callable[[], object], repeat: int, warmup: int = 5) -> list
     return samples
 
 
+def server_part(micro: dict[str, list[float]], name: str, base: str, what: str) -> Result:
+    """One part of an in-server split: loop ``name`` less loop ``base``, round by round (one
+    sample per round, in ms), its note giving the medians' difference in microseconds."""
+    samples = [(a - b) / 1000 for a, b in zip(micro[name], micro[base], strict=True)]
+    mid_name, mid_base = statistics.median(micro[name]), statistics.median(micro[base])
+    return Result(
+        f"server: {what}",
+        samples,
+        note=f"{mid_name - mid_base:.1f} us a transaction ({name} {mid_name:.1f} us "
+        f"less {base} {mid_base:.1f} us; median of {len(micro[name])} rounds)",
+    )
+
+
 def timed_together(
     operations: list[Callable[[], object]], repeat: int, warmup: int = 5, first: int = 0
 ) -> list[list[float]]:

@@ -30,7 +30,7 @@ from typing import Any
 
 import psycopg
 
-from .runner import Result
+from .runner import Result, server_part
 
 TENANT = "parts"
 CONTEXT = (
@@ -131,13 +131,7 @@ def measure(
     mid = {name: statistics.median(values) for name, values in micro.items()}
 
     def part(name: str, base: str, what: str) -> Result:
-        samples = [(a - b) / 1000 for a, b in zip(micro[name], micro[base], strict=True)]
-        return Result(
-            f"server: {what}",
-            samples,
-            note=f"{mid[name] - mid[base]:.1f} us a transaction ({name} {mid[name]:.1f} us "
-            f"less {base} {mid[base]:.1f} us; median of {rounds} rounds)",
-        )
+        return server_part(micro, name, base, what)
 
     pilotswarm = mid["PilotSwarm store"] - mid["empty"]
     tool = mid["call_tool store_fact"] - mid["empty"]
