@@ -19,7 +19,10 @@ The steps, each loop adding one to the one before it:
   the crawl mark, retrieval's search document and embedding queue check): the guarantees
   every writer gets, whichever way it writes;
 - store_fact: the SQL API (caller context read and checked, the fact's checks, the session
-  registered and held, the upsert statement);
+  registered and held, the upsert statement). The loops before it run as the benchmark's
+  login, a superuser, whom row level security skips; store_fact is SECURITY DEFINER and
+  runs as the install's owner, for whom the facts policies are forced, so its part also
+  holds the identity switch and the policies' checks of the row it writes;
 - call_tool('store_fact'): the agent tool (arguments checked, context set, dispatch).
 """
 
@@ -155,7 +158,7 @@ def measure(
         part(
             "set_context + store_fact",
             "set_context + row with triggers",
-            "store_fact's checks, session and upsert",
+            "store_fact's checks, session and upsert, as the owner under RLS",
         ),
         part("call_tool store_fact", "set_context + store_fact", "call_tool's dispatch"),
     ]
