@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .conftest import Database, _fresh_database
-from .test_knowledge_ingest import Knowledge
+from .support.knowledge import knowledge_caller
 
 DAY0 = datetime(2026, 1, 1, tzinfo=UTC)
 VALUES = ["a", "b", "c"]
@@ -84,7 +84,7 @@ def test_one_slot_matches_the_model(
     server_dsn: str, template_db: str, stream: list[tuple[int, int | None, str]]
 ) -> None:
     for name in _fresh_database(server_dsn, template_db):
-        k = Knowledge(Database(name=name, admin_dsn=server_dsn))
+        k = knowledge_caller(Database(name=name, admin_dsn=server_dsn))
         try:
             k.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
             who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")

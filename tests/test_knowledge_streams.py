@@ -26,7 +26,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from .conftest import Database, _fresh_database
-from .test_knowledge_ingest import Knowledge
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller
 
 DAY0 = datetime(2026, 1, 1, tzinfo=UTC)
 VALUES = ["a", "b", "c"]
@@ -247,7 +248,7 @@ def claim_json(who: int, predicate: str, start: int, length: int | None, value: 
     return c
 
 
-def live_many(k: Knowledge, who: int) -> list[tuple[int, Replaced]]:
+def live_many(k: Caller, who: int) -> list[tuple[int, Replaced]]:
     """The live rows of the many slot: claim id, value and (start, end) in days."""
     rows = k.rows(
         "SELECT claim_id, object_value, valid_from, valid_to "
@@ -283,7 +284,7 @@ def apply_claim(model: Model, claim: Accepted, replay: bool = False) -> None:
 
 
 def ingest_claims(
-    k: Knowledge,
+    k: Caller,
     model: Model,
     who: int,
     ref: str,
@@ -355,7 +356,7 @@ class Story:
         return model, after
 
 
-def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
+def run_stream(k: Caller, stream: list[tuple[Any, ...]]) -> None:
     for name, cardinality in PREDICATES.items():
         k.one("SELECT pgfacts.define_predicate(%s, %s)", name, cardinality)
     who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
@@ -460,7 +461,7 @@ def run_stream(k: Knowledge, stream: list[tuple[Any, ...]]) -> None:
     assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'skill')", who) == []
 
 
-def check_history_invariants(k: Knowledge, who: int) -> None:
+def check_history_invariants(k: Caller, who: int) -> None:
     # Believed versions of the one slot, per valid instant. A row stored as [t, t] never
     # was: outranked, or recorded and retired by one transaction.
     every = k.rows(
@@ -566,7 +567,7 @@ def test_streams_match_the_model(
     server_dsn: str, template_db: str, stream: list[tuple[Any, ...]]
 ) -> None:
     for name in _fresh_database(server_dsn, template_db):
-        k = Knowledge(Database(name=name, admin_dsn=server_dsn))
+        k = knowledge_caller(Database(name=name, admin_dsn=server_dsn))
         try:
             run_stream(k, stream)
         finally:
