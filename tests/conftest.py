@@ -12,12 +12,16 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from pgfacts import migrate, resolve_dsn
+
+if TYPE_CHECKING:
+    from .support.caller import Caller
 
 SCHEMA = "pgfacts"
 KINDS = ("agent", "facts_manager", "crawler", "tuner", "operator")
@@ -39,6 +43,10 @@ def _login_password() -> str:
 
 
 LOGIN_PASSWORD = _login_password()
+
+# Fixtures kept with what they set up (tests/support imports this module, so it cannot be
+# imported from here): registered once the conftest is loaded.
+pytest_plugins = ["tests.support.knowledge"]
 
 
 def with_db(dsn: str, dbname: str, **overrides: str) -> str:
@@ -176,57 +184,12 @@ def empty_db(server_dsn: str) -> Iterator[str]:
         yield with_db(server_dsn, name)
 
 
-class ToolCaller:
-    """Calls ``call_tool`` as a given login and context, the way every client does."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._connections: dict[str, psycopg.Connection] = {}
-
-    def conn(self, login: str) -> psycopg.Connection:
-        if login not in self._connections:
-            self._connections[login] = self.db.connect(login, autocommit=True)
-        return self._connections[login]
-
-    def __call__(
-        self,
-        name: str,
-        args: dict[str, object] | None = None,
-        *,
-        login: str = "app",
-        tenant: str = "t1",
-        session: str | None = None,
-        parent: str | None = None,
-        agent: str | None = None,
-        kind: str = "agent",
-    ) -> dict:  # type: ignore[type-arg]
-        from psycopg.types.json import Jsonb
-
-        context = {"tenant": tenant, "agent_kind": kind}
-        if session is not None:
-            context["session_id"] = session
-        if parent is not None:
-            context["parent_session_id"] = parent
-        if agent is not None:
-            context["agent_id"] = agent
-        row = (
-            self.conn(login)
-            .execute(
-                "SELECT pgfacts.call_tool(%s, %s, %s)", (name, Jsonb(args or {}), Jsonb(context))
-            )
-            .fetchone()
-        )
-        assert row is not None
-        return row[0]  # type: ignore[no-any-return]
-
-    def close(self) -> None:
-        for conn in self._connections.values():
-            conn.close()
-
-
 @pytest.fixture
-def call(db: Database) -> Iterator[ToolCaller]:
-    caller = ToolCaller(db)
+def call(db: Database) -> Iterator[Caller]:
+    """A task agent's tool calls (tenant t1); each call may name another login or context."""
+    from .support.caller import Caller  # imports this module: here, not at the top
+
+    caller = Caller(db, kind="agent")
     yield caller
     caller.close()
 

@@ -11,7 +11,7 @@ from psycopg.types.json import Jsonb
 
 from .conftest import Database
 from .docs_support import snippet
-from .retrieval_support import Caller
+from .support.caller import Caller
 
 
 def hardening_snippet() -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 
-def queue(call: ToolCaller, **args: object) -> list[dict]:  # type: ignore[type-arg]
+def queue(call: Caller, **args: object) -> list[dict]:  # type: ignore[type-arg]
     return call("facts_read_uncrawled", {"limit": 500, **args}, kind="crawler", login="crawler")[
         "facts"
     ]
@@ -24,13 +25,13 @@ def etag_and_queued(db: Database, key: str) -> tuple[int, bool]:
     return row[0], row[1]
 
 
-def mark_all(call: ToolCaller) -> None:
+def mark_all(call: Caller) -> None:
     entries = [{"scopeKey": f["scopeKey"], "etag": f["etag"]} for f in queue(call)]
     if entries:
         call("facts_set_crawled", {"scopeKeys": entries}, kind="crawler", login="crawler")
 
 
-def test_etag_and_requeue_rules(call: ToolCaller, db: Database) -> None:
+def test_etag_and_requeue_rules(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "k", "value": 1, "tags": ["a"]}, session="s")
     first, queued = etag_and_queued(db, "k")
     assert queued
@@ -53,12 +54,12 @@ def test_etag_and_requeue_rules(call: ToolCaller, db: Database) -> None:
         etags.append(etag)
 
 
-def test_a_fact_created_again_after_a_purge_never_reuses_an_etag(call: ToolCaller) -> None:
+def test_a_fact_created_again_after_a_purge_never_reuses_an_etag(call: Caller) -> None:
     call("store_fact", {"key": "aba", "value": "old", "shared": True})
     [seen] = queue(call)
     call("delete_fact", {"key": "aba", "shared": True}, kind="facts_manager")
     call("facts_set_crawled", {"keyPrefix": "aba", "crawled": True}, kind="crawler")
-    with_ttl_zero = call.conn("facts_manager")
+    with_ttl_zero = call.tool_conn("facts_manager")
     with with_ttl_zero.transaction():
         with_ttl_zero.execute(
             "SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')"
@@ -75,7 +76,7 @@ def test_a_fact_created_again_after_a_purge_never_reuses_an_etag(call: ToolCalle
     assert [r["value"] for r in queue(call)] == ["new"]
 
 
-def test_crawlers_do_not_see_reserved_keys_in_the_queue(call: ToolCaller) -> None:
+def test_crawlers_do_not_see_reserved_keys_in_the_queue(call: Caller) -> None:
     call("store_fact", {"key": "intake/t/s", "value": 1, "shared": True}, session="s")
     call(
         "store_fact",
@@ -93,7 +94,7 @@ def test_crawlers_do_not_see_reserved_keys_in_the_queue(call: ToolCaller) -> Non
 
 
 def test_read_uncrawled_orders_by_key_filters_a_literal_prefix_and_shows_tombstones(
-    call: ToolCaller,
+    call: Caller,
 ) -> None:
     call(
         "store_fact",
@@ -114,7 +115,7 @@ def test_read_uncrawled_orders_by_key_filters_a_literal_prefix_and_shows_tombsto
             call("facts_read_uncrawled", {"limit": bad}, kind="crawler")
 
 
-def test_set_crawled_is_a_compare_and_set_per_entry(call: ToolCaller) -> None:
+def test_set_crawled_is_a_compare_and_set_per_entry(call: Caller) -> None:
     call("store_fact", {"facts": [{"key": "x", "value": 1}, {"key": "y", "value": 1}]}, session="s")
     seen = {r["key"]: r for r in queue(call)}
     call("store_fact", {"key": "y", "value": 2}, session="s")  # y changes after the read
@@ -146,7 +147,7 @@ def test_set_crawled_is_a_compare_and_set_per_entry(call: ToolCaller) -> None:
     assert queue(call) == []
 
 
-def test_prefix_flush_skips_tombstones_and_requeue_includes_them(call: ToolCaller) -> None:
+def test_prefix_flush_skips_tombstones_and_requeue_includes_them(call: Caller) -> None:
     call(
         "store_fact",
         {
@@ -186,14 +187,12 @@ def test_prefix_flush_skips_tombstones_and_requeue_includes_them(call: ToolCalle
         {"keyPrefix": "a", "crawled": "yes"},
     ],
 )
-def test_bad_set_crawled_input_is_refused(call: ToolCaller, args: dict[str, object]) -> None:
+def test_bad_set_crawled_input_is_refused(call: Caller, args: dict[str, object]) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         call("facts_set_crawled", args, kind="crawler")
 
 
-def test_purge_removes_reconciled_and_expired_tombstones_only(
-    call: ToolCaller, db: Database
-) -> None:
+def test_purge_removes_reconciled_and_expired_tombstones_only(call: Caller, db: Database) -> None:
     call(
         "store_fact",
         {"facts": [{"key": k, "value": 1} for k in ("live", "gone", "waiting")]},
@@ -226,7 +225,7 @@ def test_purge_removes_reconciled_and_expired_tombstones_only(
     assert count_facts(db) == 1
 
 
-def test_run_maintenance_purges_every_tenant(call: ToolCaller, db: Database) -> None:
+def test_run_maintenance_purges_every_tenant(call: Caller, db: Database) -> None:
     for tenant in ("t1", "t2"):
         call("store_fact", {"key": "k", "value": 1}, session="s", tenant=tenant)
         call("delete_fact", {"key": "k"}, session="s", tenant=tenant)

@@ -2,7 +2,8 @@
 
 A block starting with ``-- as superuser`` is a DBA's snippet: it runs as the superuser in
 a transaction that is rolled back (roles are cluster-wide). Every other block runs as a
-non-superuser login holding every agent kind.
+non-superuser login holding every agent kind. A block that shows its result (a last line
+``-- <JSON>``, docs_support.py) must return it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import psycopg
 import pytest
 
 from .conftest import Database
-from .docs_support import DOCS, sql_examples
+from .docs_support import DOCS, matches_shown, parse_shown, shown_result, sql_examples
 
 EXPECTED_ERROR = re.compile(r"^-- error: ([0-9A-Z]{5})")
 
@@ -38,4 +39,11 @@ def test_sql_examples_run(db: Database, doc: Path) -> None:
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                     conn.execute("ROLLBACK")
             else:
-                conn.execute(example.encode())
+                cursor = conn.execute(example.encode())
+                shown = shown_result(example)
+                if shown is not None:
+                    while cursor.nextset():  # the result of the last statement
+                        pass
+                    rows = cursor.fetchall()
+                    assert len(rows) == 1 and len(rows[0]) == 1, (example, rows)
+                    assert matches_shown(parse_shown(shown), rows[0][0]), (example, rows[0][0])

@@ -16,7 +16,8 @@ from psycopg.types.json import Jsonb
 
 from pgfacts import Context, FactStore
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 
 def deep_array(levels: int) -> str:
@@ -43,9 +44,7 @@ def count_sessions(db: Database) -> int:
 
 
 @pytest.mark.parametrize("text", [deep_array(65), deep_object(65), deep_array(1200)])
-def test_a_value_nested_over_64_levels_is_refused(
-    call: ToolCaller, db: Database, text: str
-) -> None:
+def test_a_value_nested_over_64_levels_is_refused(call: Caller, db: Database, text: str) -> None:
     value = json.loads(text) if text.count("[") < 500 else None
     with db.connect("agent", autocommit=True) as conn, pytest.raises(psycopg.Error) as info:
         conn.execute(
@@ -73,7 +72,7 @@ def test_a_value_nested_over_64_levels_is_refused(
 @pytest.mark.parametrize(
     "text", [deep_array(64), deep_object(64), '[1, {"a": ' + deep_array(62) + "}]"]
 )
-def test_a_value_nested_64_levels_is_stored(call: ToolCaller, text: str) -> None:
+def test_a_value_nested_64_levels_is_stored(call: Caller, text: str) -> None:
     call("store_fact", {"key": "deep", "value": json.loads(text), "shared": True})
     got = call("read_facts", {"key_pattern": "deep"})
     assert got["facts"][0]["value"] == json.loads(text)
@@ -106,7 +105,7 @@ def test_the_client_decodes_a_too_deep_value_defensively(db: Database) -> None:
 # -- item 3: caps on free text -------------------------------------------------------------
 
 
-def test_key_pattern_is_capped_and_bounded(call: ToolCaller, db: Database) -> None:
+def test_key_pattern_is_capped_and_bounded(call: Caller, db: Database) -> None:
     with pytest.raises(psycopg.Error) as info:
         call("read_facts", {"key_pattern": "a*" * 16_000})
     refused(info, "1024 characters")
@@ -138,7 +137,7 @@ def test_key_pattern_is_capped_and_bounded(call: ToolCaller, db: Database) -> No
     ],
 )
 def test_free_text_arguments_are_capped(
-    call: ToolCaller, db: Database, tool: str, args: dict[str, Any], fragment: str
+    call: Caller, db: Database, tool: str, args: dict[str, Any], fragment: str
 ) -> None:
     with pytest.raises(psycopg.Error) as info:
         call(tool, args, kind="facts_manager", session="s1")
@@ -162,7 +161,7 @@ def test_session_functions_cap_their_ids(db: Database) -> None:
     assert count_sessions(db) == 0
 
 
-def test_call_tool_caps_its_name_and_argument_names(call: ToolCaller) -> None:
+def test_call_tool_caps_its_name_and_argument_names(call: Caller) -> None:
     with pytest.raises(psycopg.Error) as info:
         call("x" * 100_000, {})
     refused(info, "64 characters")
@@ -240,7 +239,7 @@ def test_settings_are_per_tenant(db: Database) -> None:
 
 
 def test_raw_sql_shows_each_kind_only_the_keys_read_facts_shows_it(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     call("store_fact", {"key": "intake/obs", "value": 1, "shared": True}, session="s1")
     call(
@@ -279,7 +278,7 @@ def test_raw_sql_shows_each_kind_only_the_keys_read_facts_shows_it(
 # -- item 8: SQLSTATEs for bad input -------------------------------------------------------------
 
 
-def test_a_key_over_1024_bytes_is_22023(call: ToolCaller, db: Database) -> None:
+def test_a_key_over_1024_bytes_is_22023(call: Caller, db: Database) -> None:
     key = "é" * 511  # 511 characters, 1022 bytes: fine
     call("store_fact", {"key": key, "value": 1, "shared": True})
     with pytest.raises(psycopg.Error) as info:
@@ -291,7 +290,7 @@ def test_a_key_over_1024_bytes_is_22023(call: ToolCaller, db: Database) -> None:
     assert count_facts(db) == 1
 
 
-def test_a_session_that_names_itself_as_parent_is_22023(call: ToolCaller, db: Database) -> None:
+def test_a_session_that_names_itself_as_parent_is_22023(call: Caller, db: Database) -> None:
     with pytest.raises(psycopg.Error) as info:
         call("store_fact", {"key": "k", "value": 1}, session="s1", parent="s1")
     refused(info, "its own parent")

@@ -1,4 +1,4 @@
-"""Knowledge corrections and reads: retract/restore, override, explain, search, changes."""
+"""Caller corrections and reads: retract/restore, override, explain, search, changes."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
-from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401  (fixture)
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller, lives, person
 
 
-def test_retraction_is_remembered_and_restore_lifts_it(k: Knowledge) -> None:  # noqa: F811
+def test_retraction_is_remembered_and_restore_lifts_it(k: Caller) -> None:
     pa = person(k, "pa")
     claim = k.ingest("a", [lives(pa, "Oslo", "2026-01-01")])["outcomes"][0]["claim_id"]
     assert k.one("SELECT pgfacts.retract(%s)", claim) == {
@@ -30,7 +31,7 @@ def test_retraction_is_remembered_and_restore_lifts_it(k: Knowledge) -> None:  #
     assert info.value.sqlstate == "PF005"  # not retracted
 
 
-def test_restore_refuses_when_a_newer_claim_took_the_interval(k: Knowledge) -> None:  # noqa: F811
+def test_restore_refuses_when_a_newer_claim_took_the_interval(k: Caller) -> None:
     qi = person(k, "qi")
     claim = k.ingest("a", [lives(qi, "Pisa", "2026-01-01")])["outcomes"][0]["claim_id"]
     k.one("SELECT pgfacts.retract(%s)", claim)
@@ -41,7 +42,7 @@ def test_restore_refuses_when_a_newer_claim_took_the_interval(k: Knowledge) -> N
     assert k.as_of(qi, "lives_in", "2026-02-01") == ["Lucca"]
 
 
-def test_override_is_idempotent_per_key(k: Knowledge, db: Database) -> None:  # noqa: F811
+def test_override_is_idempotent_per_key(k: Caller, db: Database) -> None:
     ra = person(k, "ra")
     k.ingest("profile", [lives(ra, "Gent", "2026-01-01")], trust="owner")
     claim = lives(ra, "Brugge", "2026-03-01", confidence=0.1)  # the floor is off for overrides
@@ -54,12 +55,12 @@ def test_override_is_idempotent_per_key(k: Knowledge, db: Database) -> None:  # 
     with pytest.raises(psycopg.Error) as reused:
         k.one("SELECT pgfacts.override('fix-1', %s)", Jsonb(lives(ra, "Ypres", "2026-05-01")))
     assert reused.value.sqlstate == "PF007"  # a code of its own, not a constraint's 23505
-    agent = Knowledge(db, login="agent", kind="agent")
+    agent = knowledge_caller(db, login="agent", kind="agent")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         agent.one("SELECT pgfacts.override('fix-2', %s)", Jsonb(claim))
 
 
-def test_explain_in_one_call(k: Knowledge, db: Database) -> None:  # noqa: F811
+def test_explain_in_one_call(k: Caller, db: Database) -> None:
     sa = person(k, "sa")
     k.ingest("note-1", [lives(sa, "Kyiv", "2026-01-01", quote="moved to Kyiv")])
     second = k.ingest("note-2", [lives(sa, "Lviv", "2026-03-01")], trust="owner")
@@ -73,7 +74,7 @@ def test_explain_in_one_call(k: Knowledge, db: Database) -> None:  # noqa: F811
     assert lviv in old["successors"] and len(old["successors"]) == 2  # successor + narrowed copy
     new = k.one("SELECT pgfacts.explain_claim(%s)", lviv)
     assert new["predecessors"] == [kyiv] and new["trust"] == "owner"
-    other_tenant = Knowledge(db, tenant="k2")
+    other_tenant = knowledge_caller(db, tenant="k2")
     assert other_tenant.one("SELECT pgfacts.explain_claim(%s)", lviv) is None
     # The names of the previous release answer the same, for one more release.
     assert k.one("SELECT pgfacts.explain(%s)", lviv) == new
@@ -82,7 +83,7 @@ def test_explain_in_one_call(k: Knowledge, db: Database) -> None:  # noqa: F811
     )
 
 
-def test_search_with_history_and_confidence_floor(k: Knowledge) -> None:  # noqa: F811
+def test_search_with_history_and_confidence_floor(k: Caller) -> None:
     tu = person(k, "tu")
     k.ingest("a", [lives(tu, "net-30 terms", "2026-01-01", text="payment terms net-30")])
     k.ingest("b", [lives(tu, "net-45 terms", "2026-04-01", text="payment terms net-45")])
@@ -98,7 +99,7 @@ def test_search_with_history_and_confidence_floor(k: Knowledge) -> None:  # noqa
         k.rows("SELECT * FROM pgfacts.search_claims('x', \"limit\" => 101)")
 
 
-def test_changes_lists_recorded_and_retired(k: Knowledge) -> None:  # noqa: F811
+def test_changes_lists_recorded_and_retired(k: Caller) -> None:
     start = k.now()
     ul = person(k, "ul")
     k.ingest("a", [lives(ul, "Ulm", "2026-01-01")])

@@ -13,7 +13,8 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
-from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401
+from .support.caller import Caller
+from .support.knowledge import lives, person
 
 
 def works(subject: int, who: str, start: str, end: str | None = None, **extra: Any) -> dict:
@@ -24,7 +25,7 @@ def works(subject: int, who: str, start: str, end: str | None = None, **extra: A
 
 
 def test_replaces_ends_the_named_value_even_when_the_new_value_is_already_live(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     first = k.ingest("e1", [works(p, "Y", "2000-01-01"), works(p, "Z", "2000-01-01")])
@@ -39,7 +40,7 @@ def test_replaces_ends_the_named_value_even_when_the_new_value_is_already_live(
 
 
 def test_a_one_value_corroborated_with_a_longer_range_keeps_the_longer_range(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     k.ingest("s1", [lives(p, "A", "2000-01-01", "2000-01-11")])
@@ -64,7 +65,7 @@ def test_a_one_value_corroborated_with_a_longer_range_keeps_the_longer_range(
 
 
 def test_a_many_value_corroborated_with_a_longer_range_keeps_the_longer_range(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     k.ingest("s1", [works(p, "Y", "2000-01-01", "2000-01-11")])
@@ -74,7 +75,7 @@ def test_a_many_value_corroborated_with_a_longer_range_keeps_the_longer_range(
 
 
 def test_a_claim_starting_before_its_value_adds_the_time_on_both_sides(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     k.ingest("s1", [works(p, "Y", "2000-01-06", "2000-01-11")])
@@ -99,7 +100,7 @@ def test_a_claim_starting_before_its_value_adds_the_time_on_both_sides(
 
 
 def test_a_one_value_corroborated_late_still_ends_where_the_next_value_starts(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     k.ingest("s1", [lives(p, "A", "2000-01-01", "2000-01-11")])
@@ -114,7 +115,7 @@ def test_a_one_value_corroborated_late_still_ends_where_the_next_value_starts(
 
 
 def test_a_new_version_narrowing_a_value_retires_what_only_the_old_text_said(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     k.ingest("doc/r4", [lives(p, "A", "2000-01-01")], kind="doc", content="h1")
@@ -138,7 +139,7 @@ def test_a_new_version_narrowing_a_value_retires_what_only_the_old_text_said(
     ]
 
 
-def test_trust_is_held_per_row_not_per_valid_time(k: Knowledge) -> None:  # noqa: F811
+def test_trust_is_held_per_row_not_per_valid_time(k: Caller) -> None:
     # A deliberate simplification (docs/sql-api.md, ingest): a row is as trusted as its most
     # trusted source, over its whole valid range, even where that source said nothing.
     p = person(k, "p")
@@ -150,7 +151,7 @@ def test_trust_is_held_per_row_not_per_valid_time(k: Knowledge) -> None:  # noqa
 
 
 def test_purging_either_side_of_a_longer_corroboration_leaves_the_other_side(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
     db: Database,
 ) -> None:
     p = person(k, "p")
@@ -167,10 +168,10 @@ def test_purging_either_side_of_a_longer_corroboration_leaves_the_other_side(
     assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", q) == []
 
 
-def test_a_transaction_reads_its_own_knowledge_writes(k: Knowledge) -> None:  # noqa: F811
+def test_a_transaction_reads_its_own_knowledge_writes(k: Caller) -> None:
     p = person(k, "p")
     with k.conn.transaction():
-        k._ctx()
+        k.set_context()
         for ref, city in (("kyiv", "Kyiv"), ("lviv", "Lviv")):
             episode = {"source_kind": "note", "source_ref": ref, "content_hash": ref}
             k.conn.execute(

@@ -1,4 +1,4 @@
-"""Knowledge: bi-temporal claims written through ingest, read with as_of and history."""
+"""Caller: bi-temporal claims written through ingest, read with as_of and history."""
 
 from __future__ import annotations
 
@@ -11,111 +11,11 @@ from psycopg.types.json import Jsonb
 
 from .conftest import Database
 from .interleave import Step, backend_pid, join_all, wait_until_blocked
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller, lives, person
 
 
-class Knowledge:
-    """One caller (tenant k1 unless told) of the knowledge SQL API, a transaction per call."""
-
-    def __init__(
-        self, db: Database, login: str = "app", kind: str = "operator", tenant: str = "k1"
-    ) -> None:
-        self.conn = db.connect(login)
-        self.kind = kind
-        self.tenant = tenant
-
-    def _ctx(self) -> None:
-        self.conn.execute(
-            "SELECT pgfacts.set_context(tenant => %s, agent_kind => %s)", (self.tenant, self.kind)
-        )
-
-    def one(self, sql: str, *params: Any) -> Any:
-        row = self._run(sql, params, many=False)
-        return row[0] if row else None
-
-    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        return self._run(sql, params, many=True)  # type: ignore[no-any-return]
-
-    def _run(self, sql: str, params: tuple[Any, ...], *, many: bool) -> Any:
-        try:
-            with self.conn.transaction():
-                self._ctx()
-                cursor = self.conn.execute(sql, params)
-                return cursor.fetchall() if many else cursor.fetchone()
-        except psycopg.Error as error:
-            # An integrity violation or an internal error is never an answer to a caller:
-            # every knowledge test, the property tests included, fails on one.
-            state = error.sqlstate or ""
-            assert not state.startswith(("23", "XX")), f"internal error {state}: {error}"
-            raise
-
-    def ingest(
-        self,
-        ref: str,
-        claims: list[dict[str, Any]],
-        *,
-        kind: str = "note",
-        content: str | None = None,
-        trust: str = "agent",
-    ) -> dict[str, Any]:
-        episode = {
-            "source_kind": kind,
-            "source_ref": ref,
-            "content_hash": content or f"hash-of-{ref}",
-            "trust": trust,
-        }
-        return self.one("SELECT pgfacts.ingest(%s, %s)", Jsonb(episode), Jsonb(claims))  # type: ignore[no-any-return]
-
-    def as_of(self, subject: int, predicate: str, valid_at: str, known_at: Any = None) -> list[Any]:
-        return [
-            r[0]
-            for r in self.rows(
-                "SELECT object_value FROM pgfacts.as_of(%s, %s, %s, %s)",
-                subject,
-                predicate,
-                valid_at,
-                known_at,
-            )
-        ]
-
-    def history(self, subject: int, predicate: str) -> list[tuple[Any, ...]]:
-        return self.rows(
-            "SELECT object_value, valid_from::date::text, valid_to::date::text, "
-            "retired_reason FROM pgfacts.claim_history(%s, %s)",
-            subject,
-            predicate,
-        )
-
-    def now(self) -> Any:
-        return self.one("SELECT clock_timestamp()")
-
-
-@pytest.fixture
-def k(db: Database) -> Knowledge:
-    knowledge = Knowledge(db)
-    knowledge.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
-    knowledge.one("SELECT pgfacts.define_predicate('works_with', 'many')")
-    knowledge.one("SELECT pgfacts.define_predicate('visited', 'event')")
-    return knowledge
-
-
-def person(k: Knowledge, name: str) -> int:
-    return k.one(
-        "SELECT pgfacts.ensure_entity('person', %s, external_ref => %s)",  # type: ignore[no-any-return]
-        name,
-        f"app:people/{name}",
-    )
-
-
-def lives(
-    subject: int, city: str, start: str, end: str | None = None, **extra: Any
-) -> dict[str, Any]:
-    claim = {"subject": subject, "predicate": "lives_in", "object": city, "valid_from": start}
-    if end:
-        claim["valid_to"] = end
-    return {**claim, **extra}
-
-
-def test_a_correction_supersedes_without_erasing(k: Knowledge) -> None:
+def test_a_correction_supersedes_without_erasing(k: Caller) -> None:
     anna = person(k, "anna")
     first = k.ingest("note-1", [lives(anna, "Kyiv", "2026-01-01")])
     assert first["counters"]["inserted"] == 1
@@ -133,7 +33,7 @@ def test_a_correction_supersedes_without_erasing(k: Knowledge) -> None:
     ]
 
 
-def test_a_value_learned_late_ends_where_the_next_begins(k: Knowledge) -> None:
+def test_a_value_learned_late_ends_where_the_next_begins(k: Caller) -> None:
     bo = person(k, "bo")
     k.ingest("a", [lives(bo, "Oslo", "2026-05-01")])
     late = k.ingest("b", [lives(bo, "Rome", "2026-01-01")])
@@ -144,7 +44,7 @@ def test_a_value_learned_late_ends_where_the_next_begins(k: Knowledge) -> None:
     ]
 
 
-def test_a_closed_range_resumes_the_earlier_value(k: Knowledge) -> None:
+def test_a_closed_range_resumes_the_earlier_value(k: Caller) -> None:
     cy = person(k, "cy")
     k.ingest("a", [lives(cy, "Paris", "2026-01-01")])
     k.ingest("b", [lives(cy, "Nice", "2026-06-01", "2026-07-01")])
@@ -153,7 +53,7 @@ def test_a_closed_range_resumes_the_earlier_value(k: Knowledge) -> None:
     assert k.as_of(cy, "lives_in", "2026-02-01") == ["Paris"]
 
 
-def test_many_values_coexist_and_replaces_ends_one(k: Knowledge) -> None:
+def test_many_values_coexist_and_replaces_ends_one(k: Caller) -> None:
     di = person(k, "di")
     first = k.ingest(
         "a",
@@ -181,7 +81,7 @@ def test_many_values_coexist_and_replaces_ends_one(k: Knowledge) -> None:
     assert sorted(k.as_of(di, "works_with", "2026-02-01")) == ["Ed", "Flo"]
 
 
-def test_an_event_is_a_point_in_time(k: Knowledge) -> None:
+def test_an_event_is_a_point_in_time(k: Caller) -> None:
     ed = person(k, "ed")
     k.ingest(
         "a",
@@ -198,7 +98,7 @@ def test_an_event_is_a_point_in_time(k: Knowledge) -> None:
     assert k.as_of(ed, "visited", "2026-02-02T10:00:01Z") == []
 
 
-def test_the_same_assertion_from_another_source_adds_a_source(k: Knowledge, db: Database) -> None:
+def test_the_same_assertion_from_another_source_adds_a_source(k: Caller, db: Database) -> None:
     fi = person(k, "fi")
     k.ingest("a", [lives(fi, "Bern", "2026-01-01")])
     again = k.ingest("b", [lives(fi, "Bern", "2026-01-01", quote="I live in Bern")])
@@ -209,7 +109,7 @@ def test_the_same_assertion_from_another_source_adds_a_source(k: Knowledge, db: 
     assert sources == (2,)
 
 
-def test_the_same_episode_again_is_a_no_op(k: Knowledge) -> None:
+def test_the_same_episode_again_is_a_no_op(k: Caller) -> None:
     gi = person(k, "gi")
     k.ingest("a", [lives(gi, "Rome", "2026-01-01")])
     again = k.ingest("a", [lives(gi, "Milan", "2026-02-01")])
@@ -217,7 +117,7 @@ def test_the_same_episode_again_is_a_no_op(k: Knowledge) -> None:
     assert k.history(gi, "lives_in") == [("Rome", "2026-01-01", None, None)]
 
 
-def test_lower_trust_cannot_retire_higher_trust(k: Knowledge) -> None:
+def test_lower_trust_cannot_retire_higher_trust(k: Caller) -> None:
     hu = person(k, "hu")
     k.ingest("profile", [lives(hu, "Graz", "2026-01-01")], trust="owner")
     web = k.ingest("page-9", [lives(hu, "Linz", "2026-02-01")], kind="web", trust="third_party")
@@ -227,7 +127,7 @@ def test_lower_trust_cannot_retire_higher_trust(k: Knowledge) -> None:
     assert k.history(hu, "lives_in")[1][3] == "outranked"
 
 
-def test_a_new_version_of_a_source_retires_what_only_the_old_text_said(k: Knowledge) -> None:
+def test_a_new_version_of_a_source_retires_what_only_the_old_text_said(k: Caller) -> None:
     io = person(k, "io")
     k.ingest("note-1", [lives(io, "Bonn", "2026-01-01")], content="v1")
     changed = k.ingest("note-1", [], content="v2")
@@ -237,7 +137,7 @@ def test_a_new_version_of_a_source_retires_what_only_the_old_text_said(k: Knowle
     assert back["duplicate"] is True  # returning to an older hash does nothing
 
 
-def test_claims_below_the_confidence_floor_are_counted_not_stored(k: Knowledge) -> None:
+def test_claims_below_the_confidence_floor_are_counted_not_stored(k: Caller) -> None:
     jo = person(k, "jo")
     result = k.ingest(
         "a",
@@ -288,7 +188,7 @@ def test_claims_below_the_confidence_floor_are_counted_not_stored(k: Knowledge) 
     ],
 )
 def test_bad_claims_refuse_the_episode_and_write_nothing(
-    k: Knowledge, db: Database, claim: dict[str, Any], fragment: str
+    k: Caller, db: Database, claim: dict[str, Any], fragment: str
 ) -> None:
     ka = person(k, "ka")
     with pytest.raises(psycopg.Error) as info:
@@ -304,8 +204,8 @@ def test_bad_claims_refuse_the_episode_and_write_nothing(
     assert counts == (0, 0)
 
 
-def test_an_entity_of_another_tenant_is_unknown(k: Knowledge, db: Database) -> None:
-    other = Knowledge(db, tenant="k2")
+def test_an_entity_of_another_tenant_is_unknown(k: Caller, db: Database) -> None:
+    other = knowledge_caller(db, tenant="k2")
     stranger = person(other, "stranger")
     with pytest.raises(psycopg.Error) as info:
         k.ingest("x", [lives(stranger, "Bern", "2026-01-01")])
@@ -313,13 +213,13 @@ def test_an_entity_of_another_tenant_is_unknown(k: Knowledge, db: Database) -> N
     assert info.value.sqlstate == "PF001"  # UnknownEntity
 
 
-def test_known_at_in_the_future_is_refused(k: Knowledge) -> None:
+def test_known_at_in_the_future_is_refused(k: Caller) -> None:
     lu = person(k, "lu")
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         k.as_of(lu, "lives_in", "2026-01-01", "2999-01-01")
 
 
-def test_vocabulary_rules(k: Knowledge) -> None:
+def test_vocabulary_rules(k: Caller) -> None:
     assert person(k, "mo") == person(k, "mo")  # the same ref never makes a second entity
     with pytest.raises(psycopg.Error) as info:
         k.one("SELECT pgfacts.define_predicate('lives_in', 'many')")
@@ -328,7 +228,7 @@ def test_vocabulary_rules(k: Knowledge) -> None:
         k.one("SELECT pgfacts.define_predicate('Bad Name', 'one')")
 
 
-def test_the_exclusion_constraint_holds_even_for_raw_sql(k: Knowledge, db: Database) -> None:
+def test_the_exclusion_constraint_holds_even_for_raw_sql(k: Caller, db: Database) -> None:
     ny = person(k, "ny")
     k.ingest("a", [lives(ny, "Riga", "2026-01-01")])
     with db.admin() as admin, pytest.raises(psycopg.errors.ExclusionViolation):
@@ -341,21 +241,19 @@ def test_the_exclusion_constraint_holds_even_for_raw_sql(k: Knowledge, db: Datab
         )
 
 
-def test_the_tuner_cannot_ingest(db: Database, k: Knowledge) -> None:
-    tuner = Knowledge(db, login="tuner", kind="tuner")
+def test_the_tuner_cannot_ingest(db: Database, k: Caller) -> None:
+    tuner = knowledge_caller(db, login="tuner", kind="tuner")
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         tuner.ingest("a", [])
 
 
-def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
-    db: Database, k: Knowledge
-) -> None:
+def test_eight_racing_episodes_never_fail_and_keep_one_live_value(db: Database, k: Caller) -> None:
     ox = person(k, "ox")
     barrier = threading.Barrier(8)
     errors: list[BaseException] = []
 
     def race(n: int) -> None:
-        writer = Knowledge(db)
+        writer = knowledge_caller(db)
         try:
             barrier.wait()
             for r in range(5):
@@ -382,7 +280,7 @@ def test_eight_racing_episodes_never_fail_and_keep_one_live_value(
 
 
 @pytest.mark.parametrize("isolation", ["REPEATABLE READ", "SERIALIZABLE"])
-def test_knowledge_writes_need_read_committed(k: Knowledge, isolation: str) -> None:
+def test_knowledge_writes_need_read_committed(k: Caller, isolation: str) -> None:
     """A snapshot taken before a slot's lock was granted cannot see what the writer it
     waited for committed, so knowledge writes refuse other isolation levels (reads do not),
     and nothing is written."""
@@ -400,7 +298,7 @@ def test_knowledge_writes_need_read_committed(k: Knowledge, isolation: str) -> N
     for sql, params in writes:
         with pytest.raises(psycopg.errors.FeatureNotSupported) as refused, k.conn.transaction():
             k.conn.execute(f"SET TRANSACTION ISOLATION LEVEL {isolation}")
-            k._ctx()
+            k.set_context()
             reads = "SELECT count(*) FROM pgfacts.claim_history(%s, 'lives_in')"
             assert k.conn.execute(reads, (py,))
             k.conn.execute(sql, params)
@@ -410,16 +308,16 @@ def test_knowledge_writes_need_read_committed(k: Knowledge, isolation: str) -> N
 
 
 def test_a_new_version_waits_for_writers_of_the_slots_it_retires_in(
-    db: Database, k: Knowledge
+    db: Database, k: Caller
 ) -> None:
     """The old version's claim is being superseded by another transaction (which narrows it
     to a copy) while a new version of the source arrives with nothing about that slot: the
     new version waits for the slot, then retires the copy too."""
     ka = person(k, "ka")
     k.ingest("src", [lives(ka, "Kyiv", "2026-01-01")], content="v1")
-    other = Knowledge(db)
+    other = knowledge_caller(db)
     with other.conn.transaction():
-        other._ctx()
+        other.set_context()
         other.conn.execute(
             *(
                 "SELECT pgfacts.ingest(%s, %s)",
@@ -439,9 +337,7 @@ def test_a_new_version_waits_for_writers_of_the_slots_it_retires_in(
     assert k.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", ka) == []
 
 
-def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
-    db: Database, k: Knowledge
-) -> None:
+def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(db: Database, k: Caller) -> None:
     """A new version of a source locks the slots of what it will retire before it waits
     for its own. If, while it waits, a restore makes an old claim of the source live again
     in a slot another transaction is writing, it cannot wait for that slot out of order:
@@ -452,8 +348,8 @@ def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
     version_2 = [
         {"subject": ma, "predicate": "works_with", "object": "Ed", "valid_from": "2026-01-01"}
     ]
-    k2 = Knowledge(db)
-    writer = Knowledge(db)
+    k2 = knowledge_caller(db)
+    writer = knowledge_caller(db)
     with db.admin() as holder, holder.transaction():
         holder.execute(  # another writer of the slot version 2 writes in
             "SELECT pg_advisory_xact_lock(pgfacts_internal.slot_lock_key('k1', %s, 'works_with'))",
@@ -463,7 +359,7 @@ def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
         wait_until_blocked(holder, backend_pid(k2.conn), newer)
         k.one("SELECT pgfacts.restore(%s)", x)  # Kyiv live again, only v1 says it
         writer.conn.execute("BEGIN")
-        writer._ctx()
+        writer.set_context()
         writer.conn.execute(  # holds the Kyiv slot, uncommitted
             "SELECT pgfacts.ingest(%s, %s)",
             (
@@ -483,15 +379,15 @@ def test_a_claim_that_became_stale_in_a_busy_slot_asks_for_a_retry(
 
 
 def test_a_write_is_recorded_after_a_retirement_that_committed_first(
-    db: Database, k: Knowledge
+    db: Database, k: Caller
 ) -> None:
     """A transaction that began before a retraction but writes the slot after it records
     its rows after the retraction, so no instant of system time believes both."""
     la = person(k, "la")
     genf = k.ingest("a", [lives(la, "Genf", "2026-01-01")])["outcomes"][0]["claim_id"]
-    early = Knowledge(db)
+    early = knowledge_caller(db)
     with early.conn.transaction():
-        early._ctx()  # this transaction's clock starts here
+        early.set_context()  # this transaction's clock starts here
         k.one("SELECT pgfacts.retract(%s)", genf)
         early.conn.execute(
             "SELECT pgfacts.ingest(%s, %s)",
@@ -510,11 +406,11 @@ def test_a_write_is_recorded_after_a_retirement_that_committed_first(
     assert rows[1][1] >= rows[0][2]  # Bern recorded no earlier than Genf was retracted
 
 
-def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) -> None:
+def test_a_backend_killed_mid_ingest_leaves_nothing(k: Caller, db: Database) -> None:
 
     subjects = [person(k, f"crash-{i}") for i in range(50)]
     claims = [lives(s, f"city-{r}", f"2026-{1 + r:02}-01") for r in range(12) for s in subjects]
-    victim = Knowledge(db)
+    victim = knowledge_caller(db)
     pid = backend_pid(victim.conn)
 
     # The interleaving is explicit, not timed: the source lines are the write path's last
@@ -537,13 +433,13 @@ def test_a_backend_killed_mid_ingest_leaves_nothing(k: Knowledge, db: Database) 
     assert counts == (0, 0, 0)
 
 
-def test_two_ingests_in_one_transaction_on_one_slot(k: Knowledge) -> None:
+def test_two_ingests_in_one_transaction_on_one_slot(k: Caller) -> None:
     """The second ingest corroborates a row the first wrote, then supersedes it; the two
     writes of the slot get distinct instants, so the row is retired, not lost."""
     ty = person(k, "ty")
     episode = {"source_kind": "note", "content_hash": "h"}
     with k.conn.transaction():
-        k._ctx()
+        k.set_context()
         k.conn.execute(
             "SELECT pgfacts.ingest(%s, %s)",
             (Jsonb({**episode, "source_ref": "t1"}), Jsonb([lives(ty, "Gent", "2026-01-01")])),
@@ -567,7 +463,7 @@ def test_two_ingests_in_one_transaction_on_one_slot(k: Knowledge) -> None:
 
 
 def test_two_claims_of_one_value_in_an_episode_keep_both_ranges_on_the_source(
-    k: Knowledge,
+    k: Caller,
 ) -> None:
     """An episode asserting one value twice, over overlapping ranges that corroborate one
     row: the source line holds both ranges, so a later version of the source retires only
@@ -587,7 +483,7 @@ def test_two_claims_of_one_value_in_an_episode_keep_both_ranges_on_the_source(
 
 
 def test_every_reader_refuses_a_future_known_at_alike_and_takes_any_past_one(
-    k: Knowledge,
+    k: Caller,
 ) -> None:
     """One rule for known_at in every layer: past the clock is 22023 with one message; any
     instant the clock has passed is answered, even one after the transaction began."""
@@ -605,7 +501,7 @@ def test_every_reader_refuses_a_future_known_at_alike_and_takes_any_past_one(
             k.rows(sql, *params)
         assert "is in the future" in str(info.value), sql
     with k.conn.transaction():
-        k._ctx()
+        k.set_context()
         k.conn.execute("SELECT pg_sleep(0.01)")
         answer = k.conn.execute(
             "SELECT object_value FROM pgfacts.as_of(%s, 'lives_in', '2026-02-01', "

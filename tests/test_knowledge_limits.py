@@ -9,6 +9,7 @@ the owner reads. Every limit here is listed in docs/errors.md ("Limits").
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -19,6 +20,8 @@ from pgfacts import migrate
 
 from .conftest import Database
 from .docs_support import snippet
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller
 
 RNG = random.Random(11)
 # Code points that take 4 bytes in UTF-8 and never compress (no two alike nearby).
@@ -69,30 +72,18 @@ def counts(db: Database) -> tuple[int, ...]:
     return tuple(int(x) for x in row)
 
 
-class K:
-    def __init__(self, db: Database) -> None:
-        self.conn = db.connect("app", autocommit=True)
-
-    def one(self, sql: str, *params: Any) -> Any:
-        with self.conn.transaction():
-            self.conn.execute(
-                "SELECT pgfacts.set_context(tenant => 'k1', agent_kind => 'operator')"
-            )
-            row = self.conn.execute(sql, params).fetchone()
-        return row[0] if row else None
-
-
 @pytest.fixture
-def k(db: Database) -> Any:
-    caller = K(db)
+def k(db: Database) -> Iterator[Caller]:
+    """The knowledge caller with no vocabulary yet (setup_vocabulary defines it)."""
+    caller = knowledge_caller(db)
     yield caller
-    caller.conn.close()
+    caller.close()
 
 
 ENSURE = "SELECT pgfacts.ensure_entity(kind => %s, name => %s, aliases => %s, external_ref => %s)"
 
 
-def setup_vocabulary(k: K) -> int:
+def setup_vocabulary(k: Caller) -> int:
     k.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
     return int(k.one("SELECT pgfacts.ensure_entity('person', 'Ann')"))
 
@@ -127,7 +118,7 @@ def claim(subject: int, **fields: Any) -> dict[str, Any]:
     ],
 )
 def test_an_over_long_episode_field_is_refused(
-    db: Database, k: K, field: str, value: str, fragment: str
+    db: Database, k: Caller, field: str, value: str, fragment: str
 ) -> None:
     subject = setup_vocabulary(k)
     before = counts(db)
@@ -141,7 +132,7 @@ def test_an_over_long_episode_field_is_refused(
     assert counts(db) == before
 
 
-def test_episode_fields_at_their_caps_are_written(db: Database, k: K) -> None:
+def test_episode_fields_at_their_caps_are_written(db: Database, k: Caller) -> None:
     """Random 4-byte characters at every byte cap together stay under the index row limit."""
     subject = setup_vocabulary(k)
     got = k.one(
@@ -159,7 +150,7 @@ def test_episode_fields_at_their_caps_are_written(db: Database, k: K) -> None:
     assert got["counters"]["inserted"] == 1
 
 
-def test_purge_source_caps_its_arguments(k: K) -> None:
+def test_purge_source_caps_its_arguments(k: Caller) -> None:
     with pytest.raises(psycopg.Error) as info:
         k.one("SELECT pgfacts.purge_source(%s, 'r')", wide(3000))
     refused(info, "source_kind is longer than 100 characters")
@@ -184,7 +175,7 @@ def test_purge_source_caps_its_arguments(k: K) -> None:
     ],
 )
 def test_an_over_long_entity_argument_is_refused(
-    db: Database, k: K, args: dict[str, Any], fragment: str
+    db: Database, k: Caller, args: dict[str, Any], fragment: str
 ) -> None:
     full = {"kind": "person", "name": "Ann", "aliases": [], "external_ref": None, **args}
     with pytest.raises(psycopg.Error) as info:
@@ -199,7 +190,7 @@ def test_an_over_long_entity_argument_is_refused(
     assert counts(db) == (0, 0, 0, 0, 0)
 
 
-def test_entity_arguments_at_their_caps_are_written(k: K) -> None:
+def test_entity_arguments_at_their_caps_are_written(k: Caller) -> None:
     entity = k.one(
         ENSURE,
         wide(100),
@@ -219,7 +210,7 @@ def test_entity_arguments_at_their_caps_are_written(k: K) -> None:
     ],
 )
 def test_a_bad_predicate_argument_is_refused_briefly(
-    db: Database, k: K, name: str, cardinality: str, description: str, fragment: str
+    db: Database, k: Caller, name: str, cardinality: str, description: str, fragment: str
 ) -> None:
     with pytest.raises(psycopg.Error) as info:
         k.one("SELECT pgfacts.define_predicate(%s, %s, %s)", name, cardinality, description)
@@ -245,7 +236,7 @@ def test_a_bad_predicate_argument_is_refused_briefly(
     ],
 )
 def test_an_over_large_claim_is_refused(
-    db: Database, k: K, fields: dict[str, Any], problem: str, fragment: str
+    db: Database, k: Caller, fields: dict[str, Any], problem: str, fragment: str
 ) -> None:
     subject = setup_vocabulary(k)
     before = counts(db)
@@ -260,7 +251,7 @@ def test_an_over_large_claim_is_refused(
     assert counts(db) == before
 
 
-def test_a_claim_at_every_cap_is_written_and_found(db: Database, k: K) -> None:
+def test_a_claim_at_every_cap_is_written_and_found(db: Database, k: Caller) -> None:
     """The largest search document the caps allow (text, object, names and aliases of both
     entities, the predicate's description, all random words) stays under the tsvector
     limit."""
@@ -343,7 +334,7 @@ def test_two_installs_get_different_lock_keys(db: Database, empty_db: str) -> No
 NEW_SECRET = "-- as superuser, in one clone: a fresh lock key secret"
 
 
-def test_a_new_secret_as_the_docs_set_it_changes_every_key(db: Database, k: K) -> None:
+def test_a_new_secret_as_the_docs_set_it_changes_every_key(db: Database, k: Caller) -> None:
     """docs/security.md's snippet for clones of one template, run as written: the keys
     change, and the write path locks the new ones."""
     key = "SELECT pgfacts_internal.slot_lock_key('k1', '1', 'lives_in')"
@@ -355,7 +346,7 @@ def test_a_new_secret_as_the_docs_set_it_changes_every_key(db: Database, k: K) -
     test_the_writers_still_serialize_on_the_secret_keys(db, k)
 
 
-def test_the_writers_still_serialize_on_the_secret_keys(db: Database, k: K) -> None:
+def test_the_writers_still_serialize_on_the_secret_keys(db: Database, k: Caller) -> None:
     """The key the write path locks is the one slot_lock_key computes with the secret."""
     subject = setup_vocabulary(k)
     with db.admin() as admin:

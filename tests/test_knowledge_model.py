@@ -1,22 +1,23 @@
 """Property test: random streams of one-valued claims against a pure-Python reference model.
 
-The model keeps a slot's live segments and applies the ingest rules in a few lines: a value
-beginning inside a live segment cuts it there (and a closed value resumes it afterwards), a
-value learned late ends where the next known one starts, the same value already holding
-the start is corroboration. Every as_of answer, now and as believed after each step, must
-match.
+The model (tests/support/knowledge_model.py, the one test_knowledge_streams.py uses) keeps
+a slot's live segments and applies the ingest rules: a value beginning inside a live segment
+cuts it there (and a closed value resumes it afterwards), a value learned late ends where
+the next known one starts, the same value already holding the start is corroboration. Here
+every claim is its own source of one trust, so nothing outranks and no source changes.
+Every as_of answer, now and as believed after each step, must match.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .conftest import Database, _fresh_database
-from .test_knowledge_ingest import Knowledge
+from .support.knowledge import knowledge_caller
+from .support.knowledge_model import Line, Model
 
 DAY0 = datetime(2026, 1, 1, tzinfo=UTC)
 VALUES = ["a", "b", "c"]
@@ -24,51 +25,6 @@ VALUES = ["a", "b", "c"]
 
 def day(n: int) -> str:
     return (DAY0 + timedelta(days=n)).isoformat()
-
-
-@dataclass
-class Slot:
-    segments: list[tuple[int, int | None, str]] = field(default_factory=list)
-
-    def at(self, t: int) -> str | None:
-        for start, end, value in self.segments:
-            if start <= t and (end is None or t < end):
-                return value
-        return None
-
-    def ingest(self, start: int, end: int | None, value: str) -> None:
-        others = [(s, e, v) for s, e, v in self.segments if v != value]
-        holder = next(
-            ((s, e, v) for s, e, v in others if s <= start and (e is None or start < e)), None
-        )
-        later = [s for s, _, _ in others if s > start]
-        new_end = end
-        if later and (new_end is None or min(later) < new_end):
-            new_end = min(later)
-        if holder:
-            self.segments.remove(holder)
-            s, e, v = holder
-            if s < start:
-                self.segments.append((s, start, v))
-            if end is not None and (e is None or end < e):
-                self.segments.append((end, e, v))
-                new_end = end
-        # Corroboration: rows of the value inside the extent get a source; the rest is new.
-        pieces = [(start, new_end)]
-        for s, e, v in self.segments:
-            if v != value:
-                continue
-            rest = []
-            for ps, pe in pieces:
-                if (e is not None and e <= ps) or (pe is not None and pe <= s):
-                    rest.append((ps, pe))
-                    continue
-                if ps < s:
-                    rest.append((ps, s))
-                if e is not None and (pe is None or e < pe):
-                    rest.append((e, pe))
-            pieces = rest
-        self.segments.extend((ps, pe, value) for ps, pe in pieces)
 
 
 claim = st.tuples(
@@ -84,12 +40,12 @@ def test_one_slot_matches_the_model(
     server_dsn: str, template_db: str, stream: list[tuple[int, int | None, str]]
 ) -> None:
     for name in _fresh_database(server_dsn, template_db):
-        k = Knowledge(Database(name=name, admin_dsn=server_dsn))
+        k = knowledge_caller(Database(name=name, admin_dsn=server_dsn))
         try:
             k.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
             who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
-            model = Slot()
-            believed: list[tuple[object, dict[int, str | None]]] = []
+            model = Model()
+            believed: list[tuple[object, dict[int, list[str]]]] = []
             for step, (start, length, value) in enumerate(stream):
                 end = None if length is None else start + length
                 claim_json = {
@@ -101,15 +57,16 @@ def test_one_slot_matches_the_model(
                 if end is not None:
                     claim_json["valid_to"] = day(end)
                 k.ingest(f"e{step}", [claim_json])
-                model.ingest(start, end, value)
-                believed.append((k.now(), {t: model.at(t) for t in range(0, 62, 3)}))
+                # One source per step, all of one trust: nothing outranks, nothing changes.
+                model.ingest_one(start, end, value, Line(step, f"e{step}", 2, start, end))
+                believed.append((k.now(), {t: model.one_at(t) for t in range(0, 62, 3)}))
             for t in range(62):
                 got = k.as_of(who, "lives_in", day(t))
-                assert got == ([model.at(t)] if model.at(t) else []), (t, model.segments)
+                assert got == model.one_at(t), (t, model.one)
             for known_at, answers in believed:
                 for t, expected in answers.items():
                     got = k.as_of(who, "lives_in", day(t), known_at)
-                    assert got == ([expected] if expected else []), (t, known_at)
+                    assert got == expected, (t, known_at)
             # Bi-temporal invariant: no two believed values of the slot ever overlap in both
             # valid and system time (rows stored as [t, t] were never believed: outranked, or
             # recorded and retired by one transaction).

@@ -12,12 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .conftest import Database, _fresh_database
-from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401  (fixture)
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller, lives, person
 
 DAYS = [f"2026-{m:02}-01" for m in range(1, 13)]
 
 
-def test_purge_removes_a_source_and_its_claims(k: Knowledge, db: Database) -> None:  # noqa: F811
+def test_purge_removes_a_source_and_its_claims(k: Caller, db: Database) -> None:
     va = person(k, "va")
     k.ingest("chat-1", [lives(va, "Kyiv", "2026-01-01")], kind="conversation")
     k.ingest("note-1", [lives(va, "Lviv", "2026-03-01")])
@@ -45,7 +46,7 @@ def test_purge_removes_a_source_and_its_claims(k: Knowledge, db: Database) -> No
         k.one("SELECT pgfacts.purge_source('conversation', 'chat-1')")
 
 
-def test_verify_slot_reports_a_tampered_slot(k: Knowledge, db: Database) -> None:  # noqa: F811
+def test_verify_slot_reports_a_tampered_slot(k: Caller, db: Database) -> None:
     wu = person(k, "wu")
     k.ingest("a", [lives(wu, "Pisa", "2026-01-01")])
     k.ingest("b", [lives(wu, "Rome", "2026-05-01")])
@@ -61,7 +62,7 @@ def test_verify_slot_reports_a_tampered_slot(k: Knowledge, db: Database) -> None
     assert k.as_of(wu, "lives_in", "2026-04-15") == []
 
 
-def test_purge_replays_retractions_at_their_instants(k: Knowledge) -> None:  # noqa: F811
+def test_purge_replays_retractions_at_their_instants(k: Caller) -> None:
     ra = person(k, "ra")
     k.ingest("b-src", [lives(ra, "Bern", "2026-01-01")])
     genf = k.ingest("a-src", [lives(ra, "Genf", "2026-05-01")])["outcomes"][0]["claim_id"]
@@ -83,7 +84,7 @@ def test_purge_replays_retractions_at_their_instants(k: Knowledge) -> None:  # n
     assert k.as_of(ra, "lives_in", "2026-06-01") == ["Genf"]
 
 
-def test_retract_retires_every_live_row_of_the_assertion(k: Knowledge) -> None:  # noqa: F811
+def test_retract_retires_every_live_row_of_the_assertion(k: Caller) -> None:
     sa = person(k, "sa")
     k.ingest("a", [lives(sa, "Rome", "2026-01-01")])
     k.ingest("b", [lives(sa, "Bari", "2026-03-01", "2026-04-01")])  # Rome resumes in April
@@ -102,7 +103,7 @@ def test_retract_retires_every_live_row_of_the_assertion(k: Knowledge) -> None: 
     assert k.as_of(sa, "lives_in", "2026-06-01") == ["Rome"]
 
 
-def test_purge_keeps_none_of_the_purged_sources_words(k: Knowledge) -> None:  # noqa: F811
+def test_purge_keeps_none_of_the_purged_sources_words(k: Caller) -> None:
     ua = person(k, "ua")
     secret = lives(ua, "Linz", "2026-01-01", text="SECRET: told in confidence")
     k.ingest("k1", [secret], kind="conversation")
@@ -122,7 +123,7 @@ def test_purge_keeps_none_of_the_purged_sources_words(k: Knowledge) -> None:  # 
     )
 
 
-def test_purge_keeps_nulls_inside_an_object(k: Knowledge) -> None:  # noqa: F811
+def test_purge_keeps_nulls_inside_an_object(k: Caller) -> None:
     va = person(k, "va2")
     where = {"city": "Kyiv", "district": None}
     claim = {"subject": va, "predicate": "lives_in", "object": where, "valid_from": "2026-01-01"}
@@ -153,7 +154,7 @@ episode = st.tuples(
 correction = st.tuples(st.sampled_from(["retract", "restore"]), st.sampled_from(["x", "y", "z"]))
 
 
-def live_claim(kn: Knowledge, who: int, value: str, reason: str | None) -> int | None:
+def live_claim(kn: Caller, who: int, value: str, reason: str | None) -> int | None:
     return kn.one(  # type: ignore[no-any-return]
         "SELECT max(claim_id) FROM pgfacts.claim_history(%s, 'lives_in') "
         "WHERE object_value = to_jsonb(%s::text) AND retired_reason IS NOT DISTINCT FROM %s",
@@ -172,12 +173,12 @@ def live_claim(kn: Knowledge, who: int, value: str, reason: str | None) -> int |
 def test_purge_equals_a_rebuild_without_that_source(
     server_dsn: str, template_db: str, stream: list[tuple[Any, ...]]
 ) -> None:
-    def setup(name: str) -> tuple[Knowledge, int]:
-        kn = Knowledge(Database(name=name, admin_dsn=server_dsn))
+    def setup(name: str) -> tuple[Caller, int]:
+        kn = knowledge_caller(Database(name=name, admin_dsn=server_dsn))
         kn.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
         return kn, kn.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
 
-    def replay(full: Knowledge, clean: Knowledge, who: int) -> None:
+    def replay(full: Caller, clean: Caller, who: int) -> None:
         for step, item in enumerate(stream):
             if item[0] in ("retract", "restore"):
                 reason = None if item[0] == "retract" else "retracted"
@@ -188,7 +189,7 @@ def test_purge_equals_a_rebuild_without_that_source(
                 # for a purge to replay.
                 succeeded = []
                 for kn, target in zip((full, clean), targets, strict=True):
-                    kn._ctx()
+                    kn.set_context()
                     try:
                         kn.conn.execute(f"SELECT pgfacts.{item[0]}(%s)", (target,))
                         succeeded.append(True)
@@ -226,7 +227,7 @@ def test_purge_equals_a_rebuild_without_that_source(
 
 
 def test_restore_after_a_purge_removed_every_retracted_row_lifts_the_block(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     """A purge removed the only source of a retracted value: restore has no row to write
     again, lifts the retraction all the same, and the value can be learned again."""

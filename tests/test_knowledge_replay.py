@@ -10,10 +10,11 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
-from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401  (fixture)
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller, lives, person
 
 
-def rebuild_by_purge(kn: Knowledge, who: int, predicate: str = "lives_in") -> None:
+def rebuild_by_purge(kn: Caller, who: int, predicate: str = "lives_in") -> None:
     """Add a source whose only claim touches nothing else in the slot, then purge it."""
     if predicate == "lives_in":
         claim = lives(who, "Nowhere", "2020-01-01", "2020-02-01")
@@ -29,10 +30,10 @@ def rebuild_by_purge(kn: Knowledge, who: int, predicate: str = "lives_in") -> No
     assert kn.rows("SELECT * FROM pgfacts.verify_slot(%s, %s)", who, predicate) == []
 
 
-def in_one_transaction(kn: Knowledge, *calls: tuple[str, tuple[Any, ...]]) -> list[Any]:
+def in_one_transaction(kn: Caller, *calls: tuple[str, tuple[Any, ...]]) -> list[Any]:
     results = []
     with kn.conn.transaction():
-        kn._ctx()
+        kn.set_context()
         for sql, params in calls:
             results.append(kn.conn.execute(sql, params).fetchone()[0])  # type: ignore[index]
     return results
@@ -43,7 +44,7 @@ def ingest_call(ref: str, claims: list[dict[str, Any]]) -> tuple[str, tuple[Any,
     return "SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims))
 
 
-def test_retract_then_restore_in_one_transaction_replays_in_that_order(k: Knowledge) -> None:  # noqa: F811
+def test_retract_then_restore_in_one_transaction_replays_in_that_order(k: Caller) -> None:
     ge = person(k, "ge")
     genf = k.ingest("a", [lives(ge, "Genf", "2026-05-01")])["outcomes"][0]["claim_id"]
     in_one_transaction(
@@ -55,7 +56,7 @@ def test_retract_then_restore_in_one_transaction_replays_in_that_order(k: Knowle
 
 
 def test_a_value_retracted_in_the_transaction_that_wrote_it_can_be_restored(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     """A row recorded and retracted by one transaction was never believed: it is kept as
     [commit, commit] (no known instant answers it), so the retraction has something to
@@ -63,7 +64,7 @@ def test_a_value_retracted_in_the_transaction_that_wrote_it_can_be_restored(
     ha = person(k, "ha")
     k.ingest("a", [lives(ha, "Bern", "2026-01-01")])
     with k.conn.transaction():
-        k._ctx()
+        k.set_context()
         written = k.conn.execute(*ingest_call("b", [lives(ha, "Genf", "2026-05-01")])).fetchone()
         genf = written[0]["outcomes"][0]["claim_id"]  # type: ignore[index]
         retracted = k.conn.execute("SELECT pgfacts.retract(%s)", (genf,)).fetchone()
@@ -83,7 +84,7 @@ def test_a_value_retracted_in_the_transaction_that_wrote_it_can_be_restored(
     assert k.as_of(ha, "lives_in", "2026-02-01") == ["Bern"]
 
 
-def test_an_episodes_own_claim_order_is_replayed(k: Knowledge) -> None:  # noqa: F811
+def test_an_episodes_own_claim_order_is_replayed(k: Caller) -> None:
     """Bern from March, then Aarau for April only: Bern resumes in May. (The other order
     would end Bern where Aarau begins, with no Bern after May.)"""
     ia = person(k, "ia")
@@ -94,7 +95,7 @@ def test_an_episodes_own_claim_order_is_replayed(k: Knowledge) -> None:  # noqa:
     assert k.as_of(ia, "lives_in", "2026-04-15") == ["Aarau"]
 
 
-def test_a_replaced_value_stays_replaced(k: Knowledge) -> None:  # noqa: F811
+def test_a_replaced_value_stays_replaced(k: Caller) -> None:
     jo = person(k, "jo")
     ed = k.ingest(
         "a",
@@ -114,7 +115,7 @@ def test_a_replaced_value_stays_replaced(k: Knowledge) -> None:  # noqa: F811
     assert k.as_of(jo, "works_with", "2026-02-01") == ["Ed"]
 
 
-def test_a_replaces_whose_value_was_purged_just_adds(k: Knowledge) -> None:  # noqa: F811
+def test_a_replaces_whose_value_was_purged_just_adds(k: Caller) -> None:
     ko = person(k, "ko")
     ed = k.ingest(
         "chat",
@@ -130,13 +131,13 @@ def test_a_replaces_whose_value_was_purged_just_adds(k: Knowledge) -> None:  # n
 
 
 def test_a_transaction_that_began_first_but_wrote_last_is_replayed_last(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
     db: Database,
 ) -> None:
     lo = person(k, "lo")
-    early = Knowledge(db)
+    early = knowledge_caller(db)
     with early.conn.transaction():
-        early._ctx()  # this transaction's clock starts here
+        early.set_context()  # this transaction's clock starts here
         k.ingest("b", [lives(lo, "Lviv", "2026-01-01")])  # another transaction commits first
         early.conn.execute(*ingest_call("a", [lives(lo, "Kyiv", "2026-01-01")]))
     early.conn.close()

@@ -29,7 +29,8 @@ from pgfacts.errors import (
 )
 
 from .conftest import Database
-from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401
+from .support.caller import Caller
+from .support.knowledge import lives, person
 
 INTERNAL = "pgfacts_internal"
 
@@ -108,7 +109,7 @@ def day(text: str) -> str:
     return f'"{text} 00:00:00+00"'
 
 
-def test_the_input_check_returns_a_problem_code_per_claim(k: Knowledge, db: Database) -> None:  # noqa: F811
+def test_the_input_check_returns_a_problem_code_per_claim(k: Caller, db: Database) -> None:
     ka = person(k, "ka")
     claims = [
         lives(ka, "Ok", "2026-01-01"),
@@ -149,7 +150,7 @@ def test_the_input_check_returns_a_problem_code_per_claim(k: Knowledge, db: Data
     ],
 )
 def test_the_refusal_is_chosen_by_problem_code(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
     db: Database,
     bad: dict[str, Any],
     sqlstate: str,
@@ -286,7 +287,7 @@ def test_decide_claim_applies_floor_retraction_then_corroboration(db: Database) 
 
 
 def test_knowledge_refusals_map_to_their_own_exception_classes(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
     db: Database,
 ) -> None:
     ka = person(k, "kc")

@@ -18,22 +18,23 @@ from psycopg.types.json import Jsonb
 
 from .conftest import Database
 from .interleave import Step, backend_pid, wait_until_blocked
-from .test_knowledge_ingest import Knowledge, k, lives, person  # noqa: F401
+from .support.caller import Caller
+from .support.knowledge import knowledge_caller, lives, person
 
 
 def episode(ref: str) -> Jsonb:
     return Jsonb({"source_kind": "note", "source_ref": ref, "content_hash": ref})
 
 
-def begin_ingest(writer: Knowledge, ref: str, claims: list[dict[str, Any]]) -> None:
+def begin_ingest(writer: Caller, ref: str, claims: list[dict[str, Any]]) -> None:
     """Open a transaction on ``writer`` and ingest in it, leaving it uncommitted."""
     writer.conn.execute("BEGIN")
-    writer._ctx()
+    writer.set_context()
     writer.conn.execute("SELECT pgfacts.ingest(%s, %s)", (episode(ref), Jsonb(claims)))
 
 
 @contextmanager
-def commit_held_after_its_stamp(db: Database, writer: Knowledge) -> Iterator[Any]:
+def commit_held_after_its_stamp(db: Database, writer: Caller) -> Iterator[Any]:
     """Commit ``writer`` in the background and hold it after it has read its commit instant
     and while it still holds the commit lock; yields an observer connection. The stamp
     moves the episode's instant after reading the clock, so hold_stamps_here's trigger on
@@ -69,11 +70,11 @@ def hold_stamps_here(db: Database) -> None:
 
 
 def test_a_value_recorded_and_retired_in_one_transaction_answers_no_known_instant(
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     with k.conn.transaction():
-        k._ctx()
+        k.set_context()
         began = k.conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
         for ref, city in (("kyiv", "Kyiv"), ("lviv", "Lviv")):
             k.conn.execute(
@@ -101,11 +102,11 @@ def test_a_value_recorded_and_retired_in_one_transaction_answers_no_known_instan
 
 def test_an_answer_at_a_known_instant_never_changes_after_a_later_commit(
     db: Database,
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     k.ingest("kyiv", [lives(p, "Kyiv", "2000-01-01")])
-    writer = Knowledge(db)
+    writer = knowledge_caller(db)
     begin_ingest(writer, "lviv", [lives(p, "Lviv", "2000-01-01")])  # began before x
     x = k.now()
     assert k.as_of(p, "lives_in", "2000-02-01", x) == ["Kyiv"]
@@ -120,14 +121,14 @@ def test_an_answer_at_a_known_instant_never_changes_after_a_later_commit(
 
 def test_a_reader_of_an_instant_waits_for_a_commit_stamped_before_it(
     db: Database,
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     """The writer has taken its commit instant and is still committing when the reader
     asks about a later instant: the reader waits and answers what was committed."""
     p = person(k, "p")
     k.ingest("kyiv", [lives(p, "Kyiv", "2000-01-01")])
-    writer = Knowledge(db)
-    reader = Knowledge(db)
+    writer = knowledge_caller(db)
+    reader = knowledge_caller(db)
     hold_stamps_here(db)
     begin_ingest(writer, "lviv", [lives(p, "Lviv", "2000-01-01")])
     with commit_held_after_its_stamp(db, writer) as observer:
@@ -141,13 +142,13 @@ def test_a_reader_of_an_instant_waits_for_a_commit_stamped_before_it(
 
 def test_every_instant_a_transaction_writes_is_its_commit_instant(
     db: Database,
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     q = person(k, "q")
     kept = k.ingest("kept", [lives(q, "Oslo", "2000-01-01")])["outcomes"][0]["claim_id"]
     with k.conn.transaction():
-        k._ctx()
+        k.set_context()
         k.conn.execute(
             "SELECT pgfacts.ingest(%s, %s)",
             (episode("one"), Jsonb([lives(p, "Rome", "2000-01-01")])),
@@ -183,9 +184,9 @@ def test_every_instant_a_transaction_writes_is_its_commit_instant(
     assert k.as_of(q, "lives_in", "2000-02-01") == ["Oslo"]
 
 
-def test_a_rolled_back_write_leaves_no_note(db: Database, k: Knowledge) -> None:  # noqa: F811
+def test_a_rolled_back_write_leaves_no_note(db: Database, k: Caller) -> None:
     p = person(k, "p")
-    writer = Knowledge(db)
+    writer = knowledge_caller(db)
     begin_ingest(writer, "gone", [lives(p, "Gone", "2000-01-01")])
     writer.conn.rollback()
     writer.conn.close()
@@ -197,12 +198,12 @@ def test_a_rolled_back_write_leaves_no_note(db: Database, k: Knowledge) -> None:
 
 def test_polling_changes_up_to_now_loses_no_commit_being_stamped(
     db: Database,
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
     since = k.now()
-    writer = Knowledge(db)
-    poller = Knowledge(db)
+    writer = knowledge_caller(db)
+    poller = knowledge_caller(db)
     hold_stamps_here(db)
     begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
     with commit_held_after_its_stamp(db, writer) as observer:
@@ -218,11 +219,11 @@ def test_polling_changes_up_to_now_loses_no_commit_being_stamped(
 
 def test_search_for_a_known_instant_waits_for_a_commit_being_stamped(
     db: Database,
-    k: Knowledge,  # noqa: F811
+    k: Caller,
 ) -> None:
     p = person(k, "p")
-    writer = Knowledge(db)
-    searcher = Knowledge(db)
+    writer = knowledge_caller(db)
+    searcher = knowledge_caller(db)
     hold_stamps_here(db)
     begin_ingest(writer, "rome", [lives(p, "Rome", "2000-01-01")])
     with commit_held_after_its_stamp(db, writer) as observer:

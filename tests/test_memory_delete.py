@@ -5,12 +5,11 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 
-def test_exact_delete_is_soft_and_a_second_delete_is_a_no_op(
-    call: ToolCaller, db: Database
-) -> None:
+def test_exact_delete_is_soft_and_a_second_delete_is_a_no_op(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "k", "value": 1}, session="s")
     assert call("delete_fact", {"key": "k"}, session="s") == {
         "key": "k",
@@ -27,7 +26,7 @@ def test_exact_delete_is_soft_and_a_second_delete_is_a_no_op(
     assert call("delete_fact", {"key": "never"}, session="s")["deleted"] is False
 
 
-def test_a_glob_looking_key_is_literal_without_pattern(call: ToolCaller) -> None:
+def test_a_glob_looking_key_is_literal_without_pattern(call: Caller) -> None:
     call(
         "store_fact",
         {"facts": [{"key": "a/1", "value": 1}, {"key": "a/2", "value": 1}]},
@@ -41,7 +40,7 @@ def test_a_glob_looking_key_is_literal_without_pattern(call: ToolCaller) -> None
     }
 
 
-def test_agents_delete_only_shared_facts_they_stored(call: ToolCaller) -> None:
+def test_agents_delete_only_shared_facts_they_stored(call: Caller) -> None:
     call("store_fact", {"key": "mine", "value": 1, "shared": True}, session="s1", agent="a1")
     call("store_fact", {"key": "yours", "value": 1, "shared": True}, session="s2", agent="a2")
     with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
@@ -56,7 +55,7 @@ def test_agents_delete_only_shared_facts_they_stored(call: ToolCaller) -> None:
     assert call("delete_fact", {"key": "yours", "shared": True}, kind="facts_manager")["deleted"]
 
 
-def test_pattern_scope_all_is_for_the_facts_manager(call: ToolCaller) -> None:
+def test_pattern_scope_all_is_for_the_facts_manager(call: Caller) -> None:
     call("store_fact", {"key": "tmp/1", "value": 1}, session="s1")
     call("store_fact", {"key": "tmp/2", "value": 1}, session="s2")
     call("store_fact", {"key": "tmp/3", "value": 1, "shared": True}, session="s3")
@@ -80,7 +79,7 @@ def test_pattern_scope_all_is_for_the_facts_manager(call: ToolCaller) -> None:
     ],
 )
 def test_bad_deletes_are_refused(
-    call: ToolCaller, db: Database, args: dict[str, object], fragment: str
+    call: Caller, db: Database, args: dict[str, object], fragment: str
 ) -> None:
     call("store_fact", {"key": "k", "value": 1}, session="s")
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
@@ -89,7 +88,7 @@ def test_bad_deletes_are_refused(
     assert count_facts(db, "deleted_at IS NULL") == 1
 
 
-def test_delete_session_tombstones_the_subtree_and_keeps_shared(call: ToolCaller) -> None:
+def test_delete_session_tombstones_the_subtree_and_keeps_shared(call: Caller) -> None:
     call("store_fact", {"key": "r", "value": 1}, session="root")
     call("store_fact", {"key": "c", "value": 1}, session="child", parent="root")
     call("store_fact", {"key": "g", "value": 1}, session="grandchild", parent="child")
@@ -110,7 +109,7 @@ def test_delete_session_tombstones_the_subtree_and_keeps_shared(call: ToolCaller
         call("store_fact", {"key": "late", "value": 1}, session="grandchild")
 
 
-def test_a_session_parent_is_fixed_at_registration(call: ToolCaller) -> None:
+def test_a_session_parent_is_fixed_at_registration(call: Caller) -> None:
     call("store_fact", {"key": "x", "value": 1}, session="kid", parent="p1")
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("store_fact", {"key": "y", "value": 1}, session="kid", parent="p2")

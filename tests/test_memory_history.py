@@ -11,7 +11,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from .conftest import Database, ToolCaller
+from .conftest import Database
+from .support.caller import Caller
 
 MANAGER = "SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')"
 STORE = "SELECT pgfacts.store_fact('k', %s::jsonb, shared => true)"
@@ -56,7 +57,7 @@ def test_a_fact_purged_and_created_again_in_one_transaction_starts_after_its_his
 
 
 def test_a_fact_created_again_after_a_later_transaction_purged_it_starts_after_that(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     with db.connect("facts_manager") as early:
         early.execute(MANAGER)  # this transaction began before the purge below
@@ -97,7 +98,7 @@ def test_a_purge_notes_where_its_tenants_history_ends(db: Database) -> None:
 
 
 def test_one_purge_across_tenants_notes_each_tenants_history_end(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     for tenant in ("t1", "t2"):
         for key in ("a", "b"):

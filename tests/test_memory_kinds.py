@@ -5,10 +5,11 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 
-def test_tuner_reads_the_whole_tenant_and_writes_nothing(call: ToolCaller, db: Database) -> None:
+def test_tuner_reads_the_whole_tenant_and_writes_nothing(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "private", "value": 1}, session="s1")
     call("store_fact", {"key": "intake/obs/s1", "value": 2, "shared": True}, session="s1")
     seen = call("read_facts", {}, login="tuner", kind="tuner", session="elsewhere")
@@ -28,9 +29,7 @@ def test_tuner_reads_the_whole_tenant_and_writes_nothing(call: ToolCaller, db: D
     assert count_facts(db, "key = 'x'") == 0
 
 
-def test_tuner_raw_sql_cannot_write_and_reads_only_its_tenant(
-    call: ToolCaller, db: Database
-) -> None:
+def test_tuner_raw_sql_cannot_write_and_reads_only_its_tenant(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "mine", "value": 1}, session="s1", tenant="t1")
     call("store_fact", {"key": "theirs", "value": 2}, session="s1", tenant="t2")
     with db.connect("tuner") as conn:
@@ -62,7 +61,7 @@ def test_agents_have_no_raw_table_access_at_all(db: Database) -> None:
             conn.execute("SELECT * FROM pgfacts_internal.facts")
 
 
-def test_tenants_never_see_each_other(call: ToolCaller) -> None:
+def test_tenants_never_see_each_other(call: Caller) -> None:
     call("store_fact", {"key": "same", "value": "t1", "shared": True}, session="s", tenant="t1")
     call("store_fact", {"key": "same", "value": "t2", "shared": True}, session="s", tenant="t2")
     call("store_fact", {"key": "priv", "value": "t2"}, session="s", tenant="t2")
@@ -91,7 +90,7 @@ def test_claiming_an_ungranted_kind_by_raw_set_config_is_refused(db: Database) -
 
 
 @pytest.mark.parametrize("kind", ["agent", "crawler"])
-def test_reserved_prefixes_for_agents(call: ToolCaller, kind: str) -> None:
+def test_reserved_prefixes_for_agents(call: Caller, kind: str) -> None:
     call(
         "store_fact",
         {"key": "config/facts-manager/ttl", "value": 1, "shared": True},
@@ -135,7 +134,7 @@ def test_reserved_prefixes_for_agents(call: ToolCaller, kind: str) -> None:
     ]
 
 
-def test_tools_prefix_is_closed_to_every_kind(call: ToolCaller) -> None:
+def test_tools_prefix_is_closed_to_every_kind(call: Caller) -> None:
     for kind in ("facts_manager", "operator"):
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             call("store_fact", {"key": "tools/x", "value": 1, "shared": True}, kind=kind)
@@ -157,7 +156,7 @@ def test_tools_prefix_is_closed_to_every_kind(call: ToolCaller) -> None:
         ("tuner", "facts_read_uncrawled", {}),
     ],
 )
-def test_kind_denials(call: ToolCaller, kind: str, tool: str, args: dict[str, object]) -> None:
+def test_kind_denials(call: Caller, kind: str, tool: str, args: dict[str, object]) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         call(tool, args, session="s", kind=kind, login=kind)
 
@@ -177,7 +176,7 @@ def test_the_inlined_read_rule_agrees_with_key_access(db: Database) -> None:
     assert [r for r in rows if r[2] != r[3]] == []
 
 
-def test_the_crawler_reads_every_session_as_every_read_path_shows_it(call: ToolCaller) -> None:
+def test_the_crawler_reads_every_session_as_every_read_path_shows_it(call: Caller) -> None:
     """The crawler's reach is one rule: a session fact of another spawn tree that search
     finds for it, read_facts, fact history and the scope-key read show it too; an agent of
     that other tree sees none of them, and reserved keys stay closed to the crawler."""
@@ -201,9 +200,7 @@ def test_the_crawler_reads_every_session_as_every_read_path_shows_it(call: ToolC
 
 
 @pytest.mark.parametrize("kind", ["agent", "crawler", "facts_manager", "operator", "tuner"])
-def test_search_and_read_facts_see_the_same_facts_in_every_scope(
-    call: ToolCaller, kind: str
-) -> None:
+def test_search_and_read_facts_see_the_same_facts_in_every_scope(call: Caller, kind: str) -> None:
     """fact_visibility is the one rule: for each kind and scope, the facts search finds are
     the facts read_facts shows (shared scope: only shared facts, even for a kind that sees
     every session)."""

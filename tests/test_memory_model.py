@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import Database, ToolCaller, _fresh_database
+from .conftest import Database, _fresh_database
+from .support.caller import Caller
 
 SESSIONS = [f"s{i}" for i in range(6)]
 KEYS = ["a", "b", "c/1", "c/2"]
@@ -75,7 +76,7 @@ def test_reads_match_the_model(
     operations: list[tuple],  # type: ignore[type-arg]
 ) -> None:
     for name in _fresh_database(server_dsn, template_db):
-        call = ToolCaller(Database(name=name, admin_dsn=server_dsn))
+        call = Caller(Database(name=name, admin_dsn=server_dsn), kind="agent")
         try:
             model = Model()
             # Session i may only hang below an earlier session: a forest, never a cycle.

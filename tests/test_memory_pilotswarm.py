@@ -15,7 +15,8 @@ import pytest
 
 from pgfacts import Context, FactStore, InvalidParameter, PermissionDenied
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 # -- 1. curated namespaces ---------------------------------------------------------------
 
@@ -23,7 +24,7 @@ from .conftest import Database, ToolCaller, count_facts
 @pytest.mark.parametrize("key", ["skills/deploy", "asks/open-1", "config/facts-manager/ttl"])
 @pytest.mark.parametrize("kind", ["agent", "crawler", "operator"])
 def test_curated_namespaces_are_written_only_by_the_facts_manager(
-    call: ToolCaller, db: Database, key: str, kind: str
+    call: Caller, db: Database, key: str, kind: str
 ) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
         call("store_fact", {"key": key, "value": 1, "shared": True}, session="s1", kind=kind)
@@ -42,7 +43,7 @@ def test_curated_namespaces_are_written_only_by_the_facts_manager(
 
 
 def test_a_task_agent_cannot_overwrite_or_delete_a_skill_the_facts_manager_wrote(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     call(
         "store_fact", {"key": "skills/deploy", "value": "v1", "shared": True}, kind="facts_manager"
@@ -90,7 +91,7 @@ def test_curated_namespaces_through_the_python_client(db: Database) -> None:
 # -- 2. orchestration-form session ids ----------------------------------------------------
 
 
-def test_an_orchestration_instance_id_names_the_same_session(call: ToolCaller) -> None:
+def test_an_orchestration_instance_id_names_the_same_session(call: Caller) -> None:
     call("store_fact", {"key": "plan", "value": 1}, session="abc")
     # The read filter, the caller context, fact_history and the spawn tree all accept it.
     by_filter = call("read_facts", {"session_id": "session-abc"}, session="abc")
@@ -123,7 +124,7 @@ def test_orchestration_ids_through_the_python_client(db: Database) -> None:
 
 
 def test_read_by_scope_keys_returns_what_the_caller_may_read_and_hides_the_rest(
-    call: ToolCaller,
+    call: Caller,
 ) -> None:
     call("store_fact", {"key": "a", "value": "shared", "shared": True}, session="s1")
     call("store_fact", {"key": "b", "value": "mine"}, session="s1")
@@ -159,7 +160,7 @@ def test_read_by_scope_keys_returns_what_the_caller_may_read_and_hides_the_rest(
         {"scopeKeys": [f"shared:{i}" for i in range(1001)]},
     ],
 )
-def test_bad_scope_key_reads_are_refused(call: ToolCaller, args: dict[str, object]) -> None:
+def test_bad_scope_key_reads_are_refused(call: Caller, args: dict[str, object]) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         call("read_facts", args, session="s1")
 
@@ -178,7 +179,7 @@ def test_read_by_scope_keys_through_the_python_client(db: Database) -> None:
 # -- 4. statistics and purges -------------------------------------------------------------
 
 
-def test_facts_stats_count_buckets_scopes_writer_kinds_and_backlog(call: ToolCaller) -> None:
+def test_facts_stats_count_buckets_scopes_writer_kinds_and_backlog(call: Caller) -> None:
     call("store_fact", {"key": "skills/a", "value": 1, "shared": True}, kind="facts_manager")
     call("store_fact", {"key": "asks/q", "value": 1, "shared": True}, kind="facts_manager")
     call(
@@ -216,7 +217,7 @@ def test_facts_stats_count_buckets_scopes_writer_kinds_and_backlog(call: ToolCal
         call("facts_stats", {}, session="s1")  # counts of what a task agent cannot read
 
 
-def test_tombstone_stats_and_purges(call: ToolCaller, db: Database) -> None:
+def test_tombstone_stats_and_purges(call: Caller, db: Database) -> None:
     for key in ("r1", "u1", "u2", "keep/u3"):
         call("store_fact", {"key": key, "value": 1, "shared": True}, session="s1", agent="a")
         call("delete_fact", {"key": key, "shared": True}, session="s1", agent="a")
@@ -296,7 +297,7 @@ def test_statistics_and_purges_through_the_python_client(db: Database) -> None:
 
 
 def test_namespace_is_an_alias_of_key_prefix_and_etags_may_be_decimal_strings(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     call("store_fact", {"key": "corpus/a", "value": 1, "shared": True})
     call("store_fact", {"key": "other/b", "value": 1, "shared": True})
@@ -332,7 +333,7 @@ def test_namespace_is_an_alias_of_key_prefix_and_etags_may_be_decimal_strings(
 
 
 def test_scope_session_without_a_session_is_refused_not_answered(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     call("store_fact", {"key": "a", "value": 1, "shared": True})
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
@@ -393,7 +394,7 @@ def test_pgfacts_dsn_from_the_environment_is_checked_too(monkeypatch: pytest.Mon
 
 
 def test_a_forced_purge_skips_a_tombstone_a_concurrent_writer_is_reviving(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     call("store_fact", {"key": "r", "value": 1, "shared": True}, session="s1", agent="a")
     call("delete_fact", {"key": "r", "shared": True}, session="s1", agent="a")

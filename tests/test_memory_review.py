@@ -9,10 +9,11 @@ from psycopg.types.json import Jsonb
 
 from pgfacts import Context, FactStore, InvalidParameter
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 
-def test_a_bound_login_acts_only_for_its_tenant(call: ToolCaller, db: Database) -> None:
+def test_a_bound_login_acts_only_for_its_tenant(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "secret", "value": "t2 only", "shared": True}, tenant="t2")
     assert call("store_fact", {"key": "k", "value": 1, "shared": True}, login="bound", tenant="t1")[
         "stored"
@@ -35,14 +36,14 @@ def test_a_bound_login_acts_only_for_its_tenant(call: ToolCaller, db: Database) 
     assert count_facts(db, "tenant = 't2'") == 1
 
 
-def test_session_ids_cannot_forge_scope_keys(call: ToolCaller) -> None:
+def test_session_ids_cannot_forge_scope_keys(call: Caller) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         call("store_fact", {"key": "password", "value": 1}, session="victim:tree")
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         call("read_facts", {}, session="s", parent="a:b")
 
 
-def test_overwriting_a_shared_fact_does_not_take_it_over(call: ToolCaller) -> None:
+def test_overwriting_a_shared_fact_does_not_take_it_over(call: Caller) -> None:
     call("store_fact", {"key": "policy", "value": "v", "shared": True}, session="sa", agent="alice")
     call(
         "store_fact", {"key": "policy", "value": "v", "shared": True}, session="sm", agent="mallory"
@@ -74,7 +75,7 @@ def test_settings_stay_within_bounds(db: Database, name: str, value: object) -> 
             conn.execute("SELECT pgfacts.set_setting(%s, %s)", (name, Jsonb(value)))
 
 
-def test_a_root_may_later_name_its_parent_but_never_a_cycle(call: ToolCaller) -> None:
+def test_a_root_may_later_name_its_parent_but_never_a_cycle(call: Caller) -> None:
     call("store_fact", {"key": "g", "value": 1}, session="G")
     call("store_fact", {"key": "c", "value": 1}, session="C", parent="P")  # P: a root for now
     call("store_fact", {"key": "p", "value": 1}, session="P", parent="G")  # P joins G's tree
@@ -87,13 +88,13 @@ def test_a_root_may_later_name_its_parent_but_never_a_cycle(call: ToolCaller) ->
         call("read_facts", {}, session="P", parent="other")  # a set parent never changes
 
 
-def test_a_child_that_reads_first_already_sees_its_tree(call: ToolCaller) -> None:
+def test_a_child_that_reads_first_already_sees_its_tree(call: Caller) -> None:
     call("store_fact", {"key": "plan", "value": 1}, session="root")
     seen = call("read_facts", {}, session="fresh-child", parent="root")
     assert [f["key"] for f in seen["facts"]] == ["plan"]
 
 
-def test_a_batch_becomes_known_at_one_instant(call: ToolCaller, db: Database) -> None:
+def test_a_batch_becomes_known_at_one_instant(call: Caller, db: Database) -> None:
     call("store_fact", {"facts": [{"key": f"b{i}", "value": i} for i in range(50)]}, session="s")
     with db.admin() as admin:
         instants = admin.execute(

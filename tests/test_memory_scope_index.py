@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 
 from .conftest import Database
 from .interleave import Step, backend_pid, wait_until_blocked
-from .retrieval_support import Caller
+from .support.caller import Caller
 
 ROWS = 12_000
 SESSIONS = 12

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from .conftest import Database, ToolCaller
+from .conftest import Database
+from .support.caller import Caller
 
 # root ─┬─ a ─── a1
 #       └─ b ─── b1 ─── b11          other-root ─── o1
@@ -25,7 +26,7 @@ TREE = [
 
 
 @pytest.fixture
-def forest(call: ToolCaller) -> ToolCaller:
+def forest(call: Caller) -> Caller:
     for session, parent in TREE:
         call(
             "store_fact",
@@ -46,7 +47,7 @@ IN_TREE = ["note/a", "note/a1", "note/b", "note/b1", "note/b11", "note/root"]
 
 
 @pytest.mark.parametrize("session", ["root", "a", "a1", "b", "b1", "b11"])
-def test_accessible_is_the_whole_spawn_tree_plus_shared(forest: ToolCaller, session: str) -> None:
+def test_accessible_is_the_whole_spawn_tree_plus_shared(forest: Caller, session: str) -> None:
     assert keys(forest("read_facts", {}, session=session)) == ["global/rule", *IN_TREE]
     assert keys(forest("read_facts", {"scope": "descendants"}, session=session)) == [
         "global/rule",
@@ -54,7 +55,7 @@ def test_accessible_is_the_whole_spawn_tree_plus_shared(forest: ToolCaller, sess
     ]
 
 
-def test_another_tree_sees_none_of_these_private_facts(forest: ToolCaller) -> None:
+def test_another_tree_sees_none_of_these_private_facts(forest: Caller) -> None:
     assert keys(forest("read_facts", {}, session="o1")) == [
         "global/rule",
         "note/o1",
@@ -64,7 +65,7 @@ def test_another_tree_sees_none_of_these_private_facts(forest: ToolCaller) -> No
     assert keys(forest("read_facts", {})) == ["global/rule"]  # no session: shared only
 
 
-def test_scopes_shared_and_session(forest: ToolCaller) -> None:
+def test_scopes_shared_and_session(forest: Caller) -> None:
     assert keys(forest("read_facts", {"scope": "shared"}, session="b1")) == ["global/rule"]
     assert keys(forest("read_facts", {"scope": "session"}, session="b1")) == ["note/b1"]
     with pytest.raises(psycopg.errors.InvalidParameterValue):
@@ -74,14 +75,14 @@ def test_scopes_shared_and_session(forest: ToolCaller) -> None:
     assert "unknown scope" in str(info.value)
 
 
-def test_session_id_filter_is_spawn_tree_aware(forest: ToolCaller) -> None:
+def test_session_id_filter_is_spawn_tree_aware(forest: Caller) -> None:
     assert keys(forest("read_facts", {"session_id": "a1"}, session="b11")) == ["note/a1"]
     # A session outside the tree: none of its private facts, only shared ones it wrote.
     assert keys(forest("read_facts", {"session_id": "o1"}, session="b11")) == ["global/rule"]
     assert keys(forest("read_facts", {"agent_id": "agent-b"}, session="b11")) == ["note/b"]
 
 
-def test_a_deleted_interior_session_does_not_hide_its_subtree(forest: ToolCaller) -> None:
+def test_a_deleted_interior_session_does_not_hide_its_subtree(forest: Caller) -> None:
     forest("store_fact", {"key": "keep", "value": 1}, session="b11")
     forest("delete_session", {"session_id": "b1"}, kind="facts_manager")
     # b1 and b11 lost their session facts, but the tree is still one tree:
@@ -92,14 +93,14 @@ def test_a_deleted_interior_session_does_not_hide_its_subtree(forest: ToolCaller
         "note/b",
         "note/root",
     ]
-    tree = forest.conn("app")
+    tree = forest.tool_conn("app")
     with tree.transaction():
         tree.execute("SELECT pgfacts.set_context(tenant => 't1', session_id => 'a1')")
         members = [r[0] for r in tree.execute("SELECT pgfacts.spawn_tree()").fetchall()]
     assert members == ["a", "a1", "b", "b1", "b11", "root"]
 
 
-def test_order_is_most_recently_updated_first_then_key(call: ToolCaller) -> None:
+def test_order_is_most_recently_updated_first_then_key(call: Caller) -> None:
     call("store_fact", {"facts": [{"key": k, "value": 0} for k in ("c", "a", "b")]}, session="s")
     call("store_fact", {"key": "z", "value": 1}, session="s")
     call("store_fact", {"key": "b", "value": 2}, session="s")  # updated last
@@ -108,7 +109,7 @@ def test_order_is_most_recently_updated_first_then_key(call: ToolCaller) -> None
     assert order[2:] == sorted(order[2:])  # the batch shares one instant or is in key order
 
 
-def test_limit_default_max_and_bad_values(call: ToolCaller) -> None:
+def test_limit_default_max_and_bad_values(call: Caller) -> None:
     call("store_fact", {"facts": [{"key": f"k{i:03}", "value": i} for i in range(60)]}, session="s")
     assert call("read_facts", {}, session="s")["count"] == 50
     assert call("read_facts", {"limit": 7}, session="s")["count"] == 7
@@ -132,7 +133,7 @@ def test_limit_default_max_and_bad_values(call: ToolCaller) -> None:
         ("", ["a%b", "a*b", "aXb", "a_b", "abc"]),
     ],
 )
-def test_key_patterns(call: ToolCaller, pattern: str, expected: list[str]) -> None:
+def test_key_patterns(call: Caller, pattern: str, expected: list[str]) -> None:
     call(
         "store_fact",
         {"facts": [{"key": k, "value": 1} for k in ("a_b", "a%b", "aXb", "abc", "a*b")]},
@@ -142,7 +143,7 @@ def test_key_patterns(call: ToolCaller, pattern: str, expected: list[str]) -> No
     assert got == sorted(expected)
 
 
-def test_tags_all_must_be_present(call: ToolCaller) -> None:
+def test_tags_all_must_be_present(call: Caller) -> None:
     call(
         "store_fact",
         {
@@ -159,7 +160,7 @@ def test_tags_all_must_be_present(call: ToolCaller) -> None:
     assert keys(call("read_facts", {"tags": ["nope"]}, session="s")) == []
 
 
-def test_known_at_answers_what_the_session_saw_then(call: ToolCaller, db: Database) -> None:
+def test_known_at_answers_what_the_session_saw_then(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "state", "value": "v1"}, session="s")
     # The instant v1 became visible: every later write starts after it (no sleeps needed).
     between = datetime.fromisoformat(
@@ -180,7 +181,7 @@ def test_known_at_answers_what_the_session_saw_then(call: ToolCaller, db: Databa
         call("read_facts", {"known_at": "last tuesday"}, session="s")
 
 
-def test_fact_history_lists_every_version(call: ToolCaller) -> None:
+def test_fact_history_lists_every_version(call: Caller) -> None:
     call("store_fact", {"key": "h", "value": 1}, session="s")
     call("store_fact", {"key": "h", "value": 1}, session="s")  # identical: no new version
     call("store_fact", {"key": "h", "value": 1, "tags": ["t"]}, session="s")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from .conftest import Database, ToolCaller, count_facts
+from .conftest import Database, count_facts
+from .support.caller import Caller
 
 
-def test_single_store_returns_the_contract_shape(call: ToolCaller) -> None:
+def test_single_store_returns_the_contract_shape(call: Caller) -> None:
     result = call("store_fact", {"key": "baseline/tps", "value": 1200}, session="s1")
     assert result == {"key": "baseline/tps", "shared": False, "scope": "session", "stored": True}
     shared = call(
@@ -17,7 +18,7 @@ def test_single_store_returns_the_contract_shape(call: ToolCaller) -> None:
     assert shared == {"key": "infra/fqdn", "shared": True, "scope": "shared", "stored": True}
 
 
-def test_batch_store_returns_per_fact_results_in_order(call: ToolCaller) -> None:
+def test_batch_store_returns_per_fact_results_in_order(call: Caller) -> None:
     result = call(
         "store_fact",
         {"facts": [{"key": "b", "value": 2}, {"key": "a", "value": 1, "shared": True}]},
@@ -33,7 +34,7 @@ def test_batch_store_returns_per_fact_results_in_order(call: ToolCaller) -> None
     assert call("store_fact", {"facts": []}, session="s1") == {"stored": 0, "facts": []}
 
 
-def test_batch_form_ignores_top_level_key_and_value(call: ToolCaller, db: Database) -> None:
+def test_batch_form_ignores_top_level_key_and_value(call: Caller, db: Database) -> None:
     call(
         "store_fact",
         {"key": "ignored", "value": 0, "facts": [{"key": "kept", "value": 1}]},
@@ -43,7 +44,7 @@ def test_batch_form_ignores_top_level_key_and_value(call: ToolCaller, db: Databa
     assert count_facts(db, "key = 'kept'") == 1
 
 
-def test_store_overwrites_per_scope_key_and_keeps_scopes_apart(call: ToolCaller) -> None:
+def test_store_overwrites_per_scope_key_and_keeps_scopes_apart(call: Caller) -> None:
     call("store_fact", {"key": "k", "value": 1}, session="s1")
     call("store_fact", {"key": "k", "value": 2}, session="s1")
     call("store_fact", {"key": "k", "value": "shared"}, session="s1")  # same scope: overwrite
@@ -56,7 +57,7 @@ def test_store_overwrites_per_scope_key_and_keeps_scopes_apart(call: ToolCaller)
     ]
 
 
-def test_value_null_is_a_value_and_tags_are_kept_sorted_and_unique(call: ToolCaller) -> None:
+def test_value_null_is_a_value_and_tags_are_kept_sorted_and_unique(call: Caller) -> None:
     call("store_fact", {"key": "n", "value": None, "tags": ["z", "a", "z"]}, session="s1")
     [fact] = call("read_facts", {"key_pattern": "n"}, session="s1")["facts"]
     assert fact["value"] is None
@@ -64,13 +65,13 @@ def test_value_null_is_a_value_and_tags_are_kept_sorted_and_unique(call: ToolCal
     assert fact["sessionId"] == "s1"
 
 
-def test_session_and_agent_come_from_the_caller_context(call: ToolCaller) -> None:
+def test_session_and_agent_come_from_the_caller_context(call: Caller) -> None:
     call("store_fact", {"key": "p", "value": 1, "shared": True}, session="s9", agent="writer")
     [fact] = call("read_facts", {"key_pattern": "p"}, session="s1")["facts"]
     assert (fact["sessionId"], fact["agentId"]) == ("s9", "writer")
 
 
-def test_storing_over_a_tombstone_revives_it(call: ToolCaller) -> None:
+def test_storing_over_a_tombstone_revives_it(call: Caller) -> None:
     call("store_fact", {"key": "r", "value": 1}, session="s1")
     assert call("delete_fact", {"key": "r"}, session="s1")["deleted"] is True
     assert call("read_facts", {"key_pattern": "r"}, session="s1")["count"] == 0
@@ -82,7 +83,7 @@ def test_storing_over_a_tombstone_revives_it(call: ToolCaller) -> None:
     assert versions[0]["etag"] < versions[1]["etag"] < versions[2]["etag"] == fact["etag"]
 
 
-def test_a_batch_is_all_or_nothing(call: ToolCaller, db: Database) -> None:
+def test_a_batch_is_all_or_nothing(call: Caller, db: Database) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue):
         call(
             "store_fact",
@@ -92,7 +93,7 @@ def test_a_batch_is_all_or_nothing(call: ToolCaller, db: Database) -> None:
     assert count_facts(db) == 0
 
 
-def test_a_batch_repeating_a_scope_key_is_refused_naming_it(call: ToolCaller, db: Database) -> None:
+def test_a_batch_repeating_a_scope_key_is_refused_naming_it(call: Caller, db: Database) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call(
             "store_fact",
@@ -130,7 +131,7 @@ BAD_STORES = [
 
 @pytest.mark.parametrize(("args", "fragment"), BAD_STORES)
 def test_bad_input_is_refused_and_nothing_is_written(
-    call: ToolCaller, db: Database, args: dict[str, object], fragment: str
+    call: Caller, db: Database, args: dict[str, object], fragment: str
 ) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("store_fact", args, session="s1")
@@ -138,7 +139,7 @@ def test_bad_input_is_refused_and_nothing_is_written(
     assert count_facts(db) == 0
 
 
-def test_a_session_fact_needs_a_session(call: ToolCaller, db: Database) -> None:
+def test_a_session_fact_needs_a_session(call: Caller, db: Database) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("store_fact", {"key": "k", "value": 1})
     assert "needs a session" in str(info.value)
@@ -146,7 +147,7 @@ def test_a_session_fact_needs_a_session(call: ToolCaller, db: Database) -> None:
     assert call("store_fact", {"key": "k", "value": 1, "shared": True})["stored"] is True
 
 
-def test_the_value_size_cap_is_configurable(call: ToolCaller, db: Database) -> None:
+def test_the_value_size_cap_is_configurable(call: Caller, db: Database) -> None:
     big = "x" * (1024 * 1024)  # its JSON text is two bytes longer than 1 MiB
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("store_fact", {"key": "big", "value": big}, session="s1")
@@ -180,7 +181,7 @@ def test_json_text_with_a_nul_character_is_refused(db: Database) -> None:
     assert count_facts(db) == 0
 
 
-def test_unknown_tool_and_bad_context_are_refused(call: ToolCaller) -> None:
+def test_unknown_tool_and_bad_context_are_refused(call: Caller) -> None:
     with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
         call("store_everything", {})
     assert "unknown tool" in str(info.value)

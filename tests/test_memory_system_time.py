@@ -12,8 +12,9 @@ from typing import Any
 
 import psycopg
 
-from .conftest import Database, ToolCaller
+from .conftest import Database
 from .interleave import Step, backend_pid, wait_until_blocked
+from .support.caller import Caller
 
 
 def open_writer(db: Database) -> psycopg.Connection[Any]:
@@ -44,7 +45,7 @@ def clock(db: Database) -> datetime:
 
 
 def test_an_answer_at_a_known_instant_never_changes_after_a_later_commit(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     call("store_fact", {"key": "state", "value": "v1"}, session="s")
     before_write = clock(db)
@@ -70,7 +71,7 @@ def test_an_answer_at_a_known_instant_never_changes_after_a_later_commit(
 
 
 def test_a_transactions_writes_share_the_instant_of_its_first_write(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     writer = open_writer(db)
     began = writer.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
@@ -91,9 +92,7 @@ def test_a_transactions_writes_share_the_instant_of_its_first_write(
     assert [v["deleted"] for v in history] == [True]  # created and deleted: one version
 
 
-def test_a_reader_that_is_itself_writing_waits_only_for_others(
-    call: ToolCaller, db: Database
-) -> None:
+def test_a_reader_that_is_itself_writing_waits_only_for_others(call: Caller, db: Database) -> None:
     writer = open_writer(db)
     writer.execute("SELECT pgfacts.store_fact('mine', '1')")
     mine = writer.execute(

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from .conftest import Database, ToolCaller
+from .conftest import Database
 from .interleave import (
     Step,
     backend_pid,
@@ -17,6 +17,7 @@ from .interleave import (
     notifications_until_sentinel,
     wait_until_blocked,
 )
+from .support.caller import Caller
 
 CHANNEL = "pgfacts_intake"
 
@@ -35,7 +36,7 @@ def read_intake(db: Database, tenant: str, kind: str = "facts_manager") -> list[
 
 
 def test_wakeups_carry_no_data_and_the_fetch_applies_tenant_and_kind(
-    call: ToolCaller, db: Database
+    call: Caller, db: Database
 ) -> None:
     """NOTIFY reaches every login of the database and anyone can send one: the intake
     channel is a doorbell with an empty payload, and read_intake() is what the listener
@@ -104,7 +105,7 @@ def test_wakeups_carry_no_data_and_the_fetch_applies_tenant_and_kind(
         read_intake(db, "t1", kind="crawler")
 
 
-def test_marked_intake_leaves_the_fetch_until_it_changes(call: ToolCaller, db: Database) -> None:
+def test_marked_intake_leaves_the_fetch_until_it_changes(call: Caller, db: Database) -> None:
     call("store_fact", {"key": "intake/a", "value": 1, "shared": True}, session="s1")
     call("store_fact", {"key": "intake/b", "value": 1, "shared": True}, session="s1")
     pending = read_intake(db, "t1")
@@ -116,7 +117,7 @@ def test_marked_intake_leaves_the_fetch_until_it_changes(call: ToolCaller, db: D
     assert [f["key"] for f in read_intake(db, "t1")] == ["intake/a"]
 
 
-def test_eight_writers_of_the_same_keys(db: Database, call: ToolCaller) -> None:
+def test_eight_writers_of_the_same_keys(db: Database, call: Caller) -> None:
     writers, rounds, keys = 8, 25, ["k1", "k2", "k3"]
     barrier = threading.Barrier(writers)
     errors: list[BaseException] = []

@@ -10,7 +10,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import KINDS, Database
-from .retrieval_support import Caller
+from .support.caller import Caller
 
 
 def _seed(db: Database) -> None:

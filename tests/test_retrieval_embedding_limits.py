@@ -21,8 +21,8 @@ from psycopg.types.json import Jsonb
 
 from pgfacts import migrate
 
-from .conftest import LOGIN_PASSWORD, SCHEMA, Database, ToolCaller
-from .retrieval_support import Caller, raises
+from .conftest import LOGIN_PASSWORD, SCHEMA, Database
+from .support.caller import Caller, raises
 
 
 def hnsw_indexes(db: Database) -> list[str]:
@@ -88,7 +88,7 @@ def b_rows(b: Caller) -> Jsonb:
 def locks_during(b: Caller, sql: str, *params: Any) -> tuple[int, Any]:
     """The relation locks B's backend holds after one statement in an open transaction."""
     with b.conn.transaction():
-        b._ctx()
+        b.set_context()
         answer = b.conn.execute(sql, params).fetchall()
         row = b.conn.execute(
             "SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'relation'"
@@ -460,7 +460,7 @@ def test_set_embeddings_takes_at_most_1000_rows(m4: Caller, db: Database) -> Non
 @pytest.mark.parametrize("tool", ["facts_search", "search_skills"])
 @pytest.mark.parametrize("size", [4001, 16001, 20000])
 def test_a_tool_vector_longer_than_the_largest_dimension_is_22023(
-    m4: Caller, call: ToolCaller, tool: str, size: int
+    m4: Caller, call: Caller, tool: str, size: int
 ) -> None:
     with pytest.raises(psycopg.Error) as info:
         call(tool, {"query": "first", "vector": [0.5] * size, "model": "m4"}, kind="operator")
@@ -469,8 +469,8 @@ def test_a_tool_vector_longer_than_the_largest_dimension_is_22023(
     assert call(tool, {"query": "first", "vector": [1, 0, 0, 0], "model": "m4"}, kind="operator")
 
 
-def test_the_tool_schemas_declare_the_vector_cap(call: ToolCaller) -> None:
-    conn = call.conn("app")
+def test_the_tool_schemas_declare_the_vector_cap(call: Caller) -> None:
+    conn = call.tool_conn("app")
     for tool in ("facts_search", "search_skills"):
         row = conn.execute(
             "SELECT d -> 'input_schema' -> 'properties' -> 'vector' ->> 'maxItems' "
@@ -484,9 +484,9 @@ def test_the_tool_schemas_declare_the_vector_cap(call: ToolCaller) -> None:
     "vector", ["[]", "[1e39, 0, 0, 1]", "[1e400, 0, 0, 1]", "[70000, 0, 0, 1]", '["1", 0, 0, 1]']
 )
 def test_a_tool_vector_pgvector_would_refuse_is_22023(
-    m4: Caller, call: ToolCaller, vector: str
+    m4: Caller, call: Caller, vector: str
 ) -> None:
-    conn = call.conn("app")
+    conn = call.tool_conn("app")
     for tool in ("facts_search", "search_skills"):
         with pytest.raises(psycopg.Error) as info:
             conn.execute(

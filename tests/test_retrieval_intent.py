@@ -5,7 +5,7 @@ and questions that say nothing about time."""
 from __future__ import annotations
 
 from .conftest import Database
-from .retrieval_support import Caller
+from .support.caller import Caller
 
 CASES = [
     # current

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import Database
-from .retrieval_support import Caller, raises
+from .support.caller import Caller, raises
 
 QUESTION = "where does Anna live"
 

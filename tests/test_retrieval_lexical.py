@@ -7,7 +7,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from .conftest import Database
-from .retrieval_support import Caller, raises
+from .support.caller import Caller, raises
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pgfacts.retrieval import BAD_INPUT, TOO_LARGE, EmbedderError, run_embedding
 from pgfacts.worker import load_embedder
 
 from .conftest import Database
-from .retrieval_support import Caller
+from .support.caller import Caller
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .conftest import Database
-from .retrieval_support import Caller
+from .support.caller import Caller
 
 ROWS = 12_000
 

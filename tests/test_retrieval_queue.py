@@ -12,7 +12,7 @@ from pgfacts import Context, FactStore
 from pgfacts.retrieval import EmbedderError, HashEmbedder, run_embedding_queue
 
 from .conftest import Database
-from .retrieval_support import Caller, raises
+from .support.caller import Caller, raises
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def backlog(c: Caller) -> dict:  # type: ignore[type-arg]
 def test_failed_batch_is_retried_one_by_one_then_records_a_code(q: Caller) -> None:
     assert backlog(q)["queued"] == 5
     with q.conn.transaction():
-        q._ctx()
+        q.set_context()
         work = q.conn.execute(
             "SELECT item_kind, item_id FROM pgfacts.claim_embedding_work(3)"
         ).fetchall()

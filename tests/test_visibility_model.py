@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from psycopg.types.json import Jsonb
 
 from .conftest import KINDS, Database, _fresh_database
+from .support.caller import Caller
 
 SESSIONS = [f"s{i}" for i in range(5)]
 READERS = [*SESSIONS, "stranger", None]
@@ -82,31 +83,19 @@ class Model:
         }
 
 
-class Reader:
-    """One connection acting as a kind and session; every call its own transaction."""
-
-    def __init__(self, db: Database, kind: str, session: str | None) -> None:
-        self.conn = db.connect("app", autocommit=True)
-        self.kind, self.session = kind, session
-
-    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with self.conn.transaction():
-            self.conn.execute(
-                "SELECT pgfacts.set_context(tenant => 't1', session_id => %s, agent_kind => %s)",
-                (self.session, self.kind),
-            )
-            self.conn.execute("SET LOCAL pg_trgm.similarity_threshold = 0.05")
-            return self.conn.execute(sql, params).fetchall()
-
-    def refused(self, sql: str, *params: Any) -> str | None:
-        try:
-            self.rows(sql, *params)
-        except psycopg.Error as exc:
-            return exc.sqlstate
-        return None
+def reader_of(db: Database, kind: str, session: str | None) -> Caller:
+    """A caller acting as a kind and session of tenant t1; every call its own transaction,
+    with a similarity threshold low enough for the short test texts."""
+    return Caller(
+        db,
+        tenant="t1",
+        kind=kind,
+        session=session,
+        local_settings={"pg_trgm.similarity_threshold": "0.05"},
+    )
 
 
-def _paths(r: Reader, scope: str, known_at: datetime | None = None) -> dict[str, dict[str, Any]]:
+def _paths(r: Caller, scope: str, known_at: datetime | None = None) -> dict[str, dict[str, Any]]:
     """Each scoped read path's answer, scope key -> value (content for nearest)."""
     read = r.rows(
         "SELECT scope_key, value #>> '{}' FROM pgfacts.read_facts(\"limit\" => 1000, "
@@ -138,7 +127,7 @@ def _paths(r: Reader, scope: str, known_at: datetime | None = None) -> dict[str,
     return answers
 
 
-def _check_reader(model: Model, r: Reader, moments: list[tuple[int, datetime]]) -> None:
+def _check_reader(model: Model, r: Caller, moments: list[tuple[int, datetime]]) -> None:
     kind, caller = r.kind, r.session
     for scope in SCOPES:
         if scope == "session" and caller is None:
@@ -317,10 +306,10 @@ def test_every_read_path_sees_what_the_model_sees(
             moments.append((len(instants) - 1, instants[-1]))
             for kind in KINDS:
                 for session in readers:
-                    reader = Reader(db, kind, session)
+                    reader = reader_of(db, kind, session)
                     try:
                         _check_reader(model, reader, moments)
                     finally:
-                        reader.conn.close()
+                        reader.close()
         finally:
             writer.close()

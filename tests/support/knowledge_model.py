@@ -1,0 +1,192 @@
+"""The bi-temporal reference model of knowledge slots: a pure-Python statement of the ingest
+rules (docs/sql-api.md) that the property tests compare the SQL with, so a rule fix lands
+here once.
+
+A slot's live rows are segments over integer days, each backed by the source lines that
+assert it (episode, source, trust, range): a value beginning inside a live one cuts it (a
+closed value resumes it after), a value learned late ends where the next known one starts,
+rows of the same value the claim's extent overlaps are corroborated, a higher trust
+outranks a lower one, a retracted value is blocked, a new version of a source retires what
+only its old text said (``source_changed``), and a many claim may replace a live row.
+
+It imports nothing but the standard library, so anything may import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Line:
+    """A source line: which episode (of which source) asserted the value over which range."""
+
+    episode: int
+    ref: str
+    trust: int
+    start: int
+    end: int | None
+
+
+@dataclass
+class Segment:
+    start: int
+    end: int | None  # for a point (an event): None
+    value: str
+    lines: list[Line] = field(default_factory=list)
+    point: bool = False
+
+    @property
+    def trust(self) -> int:
+        return max(line.trust for line in self.lines)
+
+    def holds(self, t: int) -> bool:
+        if self.point:
+            return t == self.start
+        return self.start <= t and (self.end is None or t < self.end)
+
+    def overlaps(self, other: Segment) -> bool:
+        return (other.end is None or self.start < other.end) and (
+            self.end is None or other.start < self.end
+        )
+
+
+Range = tuple[int, int | None]
+Replaced = tuple[str, int, int | None]  # the value and range of the row a claim replaces
+
+
+def minus(extent: Range, covered: list[Range]) -> list[Range]:
+    """The pieces of a range that none of the covered ranges holds, in order."""
+    pieces = [extent]
+    for c_start, c_end in covered:
+        rest: list[Range] = []
+        for start, end in pieces:
+            if (c_end is not None and c_end <= start) or (end is not None and end <= c_start):
+                rest.append((start, end))
+                continue
+            if start < c_start:
+                rest.append((start, c_start))
+            if c_end is not None and (end is None or c_end < end):
+                rest.append((c_end, end))
+        pieces = rest
+    return sorted(pieces)
+
+
+def meet(a: Range, b: Range) -> Range | None:
+    start = max(a[0], b[0])
+    ends = [e for e in (a[1], b[1]) if e is not None]
+    end = min(ends) if ends else None
+    return None if end is not None and end <= start else (start, end)
+
+
+@dataclass
+class Model:
+    one: list[Segment] = field(default_factory=list)
+    many: list[Segment] = field(default_factory=list)
+    events: list[Segment] = field(default_factory=list)
+    # Retracted values of the one slot, each with the segments its retraction retired.
+    blocked: dict[str, list[Segment]] = field(default_factory=dict)
+
+    @staticmethod
+    def corroborate(rows: list[Segment], extent: Range, value: str, line: Line) -> list[Range]:
+        """Corroboration: a line on each row of the value the extent overlaps; returns the
+        pieces of the extent none covers (the claim's new rows)."""
+        probe = Segment(extent[0], extent[1], value)
+        same = [s for s in rows if s.value == value and s.overlaps(probe)]
+        for s in same:
+            # An episode that says the value twice backs the row with both ranges.
+            if line not in s.lines:
+                s.lines.append(line)
+        return minus(extent, [(s.start, s.end) for s in same])
+
+    def ingest_one(self, start: int, end: int | None, value: str, line: Line) -> None:
+        if value in self.blocked:
+            return  # rejected: retracted
+        others = [s for s in self.one if s.value != value]
+        holder = next((s for s in others if s.holds(start)), None)
+        later = [s.start for s in others if s.start > start]
+        new_end = end
+        if later and (new_end is None or min(later) < new_end):
+            new_end = min(later)
+        if holder and holder.trust > line.trust:
+            return  # outranked: stored retired, never believed
+        if holder:
+            self.one.remove(holder)
+            if holder.start < start:
+                self.one.append(Segment(holder.start, start, holder.value, list(holder.lines)))
+            if end is not None and (holder.end is None or end < holder.end):
+                self.one.append(Segment(end, holder.end, holder.value, list(holder.lines)))
+                new_end = end
+        for piece in self.corroborate(self.one, (start, new_end), value, line):
+            self.one.append(Segment(*piece, value, [line]))
+
+    def ingest_many(
+        self,
+        start: int,
+        end: int | None,
+        value: str,
+        line: Line,
+        replaces: Replaced | None,
+        replay: bool = False,
+    ) -> None:
+        if replaces is not None:
+            target = next(
+                (s for s in self.many if (s.value, s.start, s.end) == replaces),
+                # A replay names the replaced row by its value and range; failing that, the
+                # newest row of the value; failing that, the claim only adds its value.
+                next((s for s in reversed(self.many) if s.value == replaces[0]), None)
+                if replay
+                else None,
+            )
+            if target is None and not replay:
+                return  # rejected: replaces_unknown
+        else:
+            target = None
+        if target is not None:
+            self.many.remove(target)
+            if target.start < start:
+                self.many.append(Segment(target.start, start, target.value, list(target.lines)))
+        for piece in self.corroborate(self.many, (start, end), value, line):
+            self.many.append(Segment(*piece, value, [line]))
+
+    def ingest_event(self, at: int, value: str, line: Line) -> None:
+        same = next((s for s in self.events if s.value == value and s.start == at), None)
+        if same is None:
+            self.events.append(Segment(at, None, value, [line], point=True))
+        elif all(known.episode != line.episode for known in same.lines):
+            same.lines.append(line)
+
+    def source_changed(self, ref: str, episode: int) -> int:
+        """A new version (episode) of source ref: every live row older versions support in
+        part of its range nothing else supports is retired, the rest written again."""
+        retired = 0
+        for rows in (self.one, self.many, self.events):
+            for s in list(rows):
+                if not any(x.ref == ref and x.episode != episode for x in s.lines):
+                    continue
+                rest = [x for x in s.lines if x.ref != ref or x.episode == episode]
+                if s.point:
+                    if not rest:
+                        rows.remove(s)
+                        retired += 1
+                    continue
+                kept = [m for x in rest if (m := meet((x.start, x.end), (s.start, s.end)))]
+                pieces = minus((s.start, s.end), kept)
+                if not pieces:
+                    continue
+                rows.remove(s)
+                retired += 1
+                for piece in minus((s.start, s.end), pieces):
+                    probe = Segment(*piece, s.value)
+                    backing = [x for x in rest if Segment(x.start, x.end, "").overlaps(probe)]
+                    rows.append(Segment(*piece, s.value, backing))
+        return retired
+
+    def one_at(self, t: int) -> list[str]:
+        return [s.value for s in self.one if s.holds(t)]
+
+    def many_at(self, t: int) -> list[str]:
+        return sorted(s.value for s in self.many if s.holds(t))
+
+    def events_at(self, t: int) -> list[str]:
+        return sorted(s.value for s in self.events if s.holds(t))
