@@ -14,26 +14,15 @@ from hypothesis import strategies as st
 
 from .conftest import Database, _fresh_database
 from .support.caller import Caller
+from .support.spawn_forest import SpawnForest
 
 SESSIONS = [f"s{i}" for i in range(6)]
 KEYS = ["a", "b", "c/1", "c/2"]
 
 
 @dataclass
-class Model:
-    parent: dict[str, str | None] = field(default_factory=dict)
+class Model(SpawnForest):
     facts: dict[str, tuple[str, object, str | None]] = field(default_factory=dict)  # live only
-
-    def root(self, session: str) -> str:
-        while self.parent.get(session):
-            session = self.parent[session]  # type: ignore[assignment]
-        return session
-
-    def tree(self, session: str) -> set[str]:
-        if session not in self.parent:
-            return {session}
-        root = self.root(session)
-        return {s for s in self.parent if self.root(s) == root}
 
     def visible(self, session: str) -> dict[str, object]:
         tree = self.tree(session)

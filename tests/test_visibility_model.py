@@ -30,6 +30,7 @@ from psycopg.types.json import Jsonb
 
 from .conftest import KINDS, Database, _fresh_database
 from .support.caller import Caller
+from .support.spawn_forest import SpawnForest
 
 SESSIONS = [f"s{i}" for i in range(5)]
 READERS = [*SESSIONS, "stranger", None]
@@ -41,24 +42,12 @@ WORD = "zeta"  # in every value: a search for it finds every fact it may
 
 
 @dataclass
-class Model:
-    parent: dict[str, str | None] = field(default_factory=dict)
+class Model(SpawnForest):
     # scope key -> (key, value, session or None when shared), live facts only
     live: dict[str, tuple[str, str, str | None]] = field(default_factory=dict)
     states: list[dict[str, tuple[str, str, str | None]]] = field(default_factory=list)
     last_change: dict[str, int] = field(default_factory=dict)  # op index of the last version
     ever: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # key, session
-
-    def root(self, session: str) -> str:
-        while self.parent.get(session):
-            session = self.parent[session]  # type: ignore[assignment]
-        return session
-
-    def tree(self, session: str) -> set[str]:
-        if session not in self.parent:
-            return {session}
-        root = self.root(session)
-        return {s for s in self.parent if self.root(s) == root}
 
     def sees(self, kind: str, caller: str | None, scope: str, key: str, owner: str | None) -> bool:
         if key.startswith("intake/") and kind not in READ_INTAKE:
