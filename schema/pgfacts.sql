@@ -1023,6 +1023,12 @@ CREATE FUNCTION pgfacts_internal.arg_int(args jsonb, name text)
 ALTER FUNCTION pgfacts_internal.arg_int(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_int(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.arg_scalar(args jsonb, name text, json_type text, expected text)
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.arg_scalar(jsonb,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_scalar(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.arg_text(args jsonb, name text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;

@@ -57,21 +57,36 @@ COMMENT ON FUNCTION @schema@_internal.raise_argument_type(text, anyelement) IS
 'The argument readers'' slow path: raise 22023 with the message (type_of only types the '
 'result).';
 
+-- The rule every scalar argument follows: absent or a JSON null is NULL (the argument's
+-- default applies), the expected JSON type is its text, any other type is refused.
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_scalar(
+    args jsonb, name text, json_type text, expected text
+) RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN coalesce(pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name), 'null')
+             OPERATOR(pg_catalog.=) 'null' THEN NULL
+        WHEN pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name) OPERATOR(pg_catalog.=) json_type
+        THEN args OPERATOR(pg_catalog.->>) name
+        ELSE @schema@_internal.raise_argument_type(
+                 pg_catalog.format('argument %s must be %s', name, expected), NULL::text)
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_scalar(jsonb, text, text, text) IS
+'A scalar tool argument of a JSON type as text (NULL when absent or null; 22023 "argument '
+'<name> must be <expected>" for another type). (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.arg_text(args jsonb, name text)
 RETURNS text
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
 AS $fn$
-    SELECT CASE
-        -- absent, or a JSON null: the argument's default applies
-        WHEN coalesce(pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name), 'null')
-             OPERATOR(pg_catalog.=) 'null' THEN NULL
-        WHEN pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name) OPERATOR(pg_catalog.=) 'string'
-        THEN args OPERATOR(pg_catalog.->>) name
-        ELSE @schema@_internal.raise_argument_type(
-                 pg_catalog.format('argument %s must be a string', name), NULL::text)
-    END
+    SELECT @schema@_internal.arg_scalar(args, name, 'string', 'a string')
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_text(jsonb, text) IS
@@ -83,14 +98,7 @@ LANGUAGE sql
 STABLE
 SECURITY INVOKER
 AS $fn$
-    SELECT CASE
-        WHEN coalesce(pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name), 'null')
-             OPERATOR(pg_catalog.=) 'null' THEN NULL
-        WHEN pg_catalog.jsonb_typeof(args OPERATOR(pg_catalog.->) name) OPERATOR(pg_catalog.=) 'boolean'
-        THEN (args OPERATOR(pg_catalog.->>) name)::boolean
-        ELSE @schema@_internal.raise_argument_type(
-                 pg_catalog.format('argument %s must be true or false', name), NULL::boolean)
-    END
+    SELECT (@schema@_internal.arg_scalar(args, name, 'boolean', 'true or false'))::boolean
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_bool(jsonb, text) IS

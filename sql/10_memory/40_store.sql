@@ -192,7 +192,6 @@ DECLARE
     agent text := @schema@_internal.context_agent();
     max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes'))::bigint;
     bad record;
-    problem text;
     duplicates text;
     needs_session boolean;
 BEGIN
@@ -205,24 +204,17 @@ BEGIN
             USING ERRCODE = '22023', HINT = 'split the batch';
     END IF;
 
-    -- The first fact with a problem, in input order (a single fact: an expression, no query).
-    IF pg_catalog.jsonb_array_length(items) = 1 THEN
-        problem := @schema@_internal.fact_problem(items -> 0, kind, session, max_bytes);
-        IF problem IS NOT NULL THEN
-            PERFORM @schema@_internal.raise_fact_problem(problem, 1, items -> 0, kind, max_bytes);
-        END IF;
-    ELSE
-        SELECT p.ord, p.item, p.problem INTO bad
-          FROM (SELECT e.ord, e.item,
-                       @schema@_internal.fact_problem(e.item, kind, session, max_bytes) AS problem
-                  FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)) AS p
-         WHERE p.problem IS NOT NULL
-         ORDER BY p.ord
-         LIMIT 1;
-        IF FOUND THEN
-            PERFORM @schema@_internal.raise_fact_problem(bad.problem, bad.ord, bad.item, kind,
-                                                         max_bytes);
-        END IF;
+    -- The first fact with a problem, in input order.
+    SELECT p.ord, p.item, p.problem INTO bad
+      FROM (SELECT e.ord, e.item,
+                   @schema@_internal.fact_problem(e.item, kind, session, max_bytes) AS problem
+              FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)) AS p
+     WHERE p.problem IS NOT NULL
+     ORDER BY p.ord
+     LIMIT 1;
+    IF FOUND THEN
+        PERFORM @schema@_internal.raise_fact_problem(bad.problem, bad.ord, bad.item, kind,
+                                                     max_bytes);
     END IF;
 
     -- One entry per key and scope; a session is needed (and registered) for session facts.
