@@ -82,48 +82,47 @@ SET enable_seqscan = off
 SET enable_hashjoin = off
 SET enable_mergejoin = off
 AS $fn$
--- Fired at commit once per note. The first firing for a tenant moves all of the
--- transaction's notes of that tenant; the others find nothing left.
+-- Fired at commit once per note. The first firing for a tenant takes (deletes) all of the
+-- transaction's notes of that tenant in one statement and moves them; the others find
+-- nothing left.
 #variable_conflict use_variable
 DECLARE
     tenant text := NEW.tenant;
     caller_tenant text := pg_catalog.current_setting('pgfacts.tenant', true);
-    notes record;
+    instants timestamptz [];
+    episodes bigint [];
     subjects bigint [];
     predicates text [];
     claim_ids bigint [];
     commit_at timestamptz;
 BEGIN
     PERFORM pg_catalog.set_config('pgfacts.tenant', tenant, true);
-    SELECT pg_catalog.array_agg(DISTINCT p.write_at) AS instants,
-           pg_catalog.array_agg(DISTINCT p.episode_id) FILTER (WHERE p.episode_id IS NOT NULL)
-               AS episodes
-      INTO notes
-      FROM @schema@_internal.knowledge_pending_writes AS p
-     WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
-    IF notes.instants IS NULL THEN
-        PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
-        RETURN NULL;
+    WITH taken AS (
+        DELETE FROM @schema@_internal.knowledge_pending_writes AS p
+         WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id()
+        RETURNING p.write_at, p.episode_id, p.subjects, p.predicates, p.claim_ids
+    )
+    SELECT w.instants, w.episodes, s.subjects, s.predicates, c.claim_ids
+      INTO instants, episodes, subjects, predicates, claim_ids
+      FROM (SELECT pg_catalog.array_agg(DISTINCT t.write_at) AS instants,
+                   pg_catalog.array_agg(DISTINCT t.episode_id)
+                       FILTER (WHERE t.episode_id IS NOT NULL) AS episodes
+              FROM taken AS t) AS w,
+           (SELECT pg_catalog.array_agg(u.subject) AS subjects,
+                   pg_catalog.array_agg(u.predicate) AS predicates
+              FROM (SELECT DISTINCT u.subject, u.predicate
+                      FROM taken AS t
+                     CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(t.subjects), pg_catalog.unnest(t.predicates)) AS u (subject, predicate)) AS u) AS s,
+           (SELECT pg_catalog.array_agg(DISTINCT i.claim_id) AS claim_ids
+              FROM taken AS t CROSS JOIN LATERAL pg_catalog.unnest(t.claim_ids) AS i (claim_id)) AS c;
+    IF instants IS NOT NULL THEN
+        PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.commit_lock_key(tenant));
+        -- Later than every provisional instant, each of which is past its slots' history.
+        SELECT GREATEST(pg_catalog.clock_timestamp(), pg_catalog.max(i))
+          INTO commit_at FROM pg_catalog.unnest(instants) AS i;
+        PERFORM @schema@_internal.move_write_instants(tenant, instants, commit_at, subjects,
+                                                       predicates, episodes, claim_ids);
     END IF;
-    SELECT pg_catalog.array_agg(s.subject), pg_catalog.array_agg(s.predicate)
-      INTO subjects, predicates
-      FROM (SELECT DISTINCT u.subject, u.predicate
-              FROM @schema@_internal.knowledge_pending_writes AS p
-             CROSS JOIN LATERAL ROWS FROM (pg_catalog.unnest(p.subjects), pg_catalog.unnest(p.predicates)) AS u (subject, predicate)
-             WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id()) AS s;
-    SELECT pg_catalog.array_agg(DISTINCT i.claim_id) INTO claim_ids
-      FROM @schema@_internal.knowledge_pending_writes AS p
-     CROSS JOIN LATERAL pg_catalog.unnest(p.claim_ids) AS i (claim_id)
-     WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
-    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.commit_lock_key(tenant));
-    -- Later than every provisional instant, each of which is past its slots' history.
-    SELECT GREATEST(pg_catalog.clock_timestamp(), pg_catalog.max(i))
-      INTO commit_at FROM pg_catalog.unnest(notes.instants) AS i;
-    PERFORM @schema@_internal.move_write_instants(tenant, notes.instants, commit_at,
-                                                   subjects, predicates, notes.episodes,
-                                                   claim_ids);
-    DELETE FROM @schema@_internal.knowledge_pending_writes AS p
-     WHERE p.tenant = tenant AND p.writer = pg_catalog.pg_current_xact_id();
     PERFORM pg_catalog.set_config('pgfacts.tenant', coalesce(caller_tenant, ''), true);
     RETURN NULL;
 END
