@@ -318,6 +318,10 @@ class LocalRuntime:
             _unmount_all(mount_point)
             if _mounted(mount_point):
                 subprocess.run(["umount", str(mount_point)], check=False)
+        if previous == root and self._server_alive() and self._accepting():
+            # Running already: preparing the data directory again would walk it while the
+            # server (and its clients' CREATE and DROP DATABASE) change it underneath.
+            return self.status()
         self._mount(root)
         (self.instance_dir / "root").write_text(str(root) + "\n")
         if not self.password_file.exists():
