@@ -168,6 +168,7 @@ CREATE INDEX embeddings_hnsw_384 ON pgfacts_internal.embeddings USING hnsw (((em
 CREATE INDEX embeddings_hnsw_768 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(768)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 768);
 CREATE POLICY tenant_isolation ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER embeddings_keep_replaced_fact_vector BEFORE UPDATE ON pgfacts_internal.embeddings FOR EACH ROW WHEN (((old.item_kind = 'fact'::text) AND (old.content_hash IS DISTINCT FROM new.content_hash))) EXECUTE FUNCTION pgfacts_internal.keep_replaced_fact_vector();
 GRANT SELECT ON TABLE pgfacts_internal.embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embeddings IS 'One embedding per (fact or claim, model), halfvec, with the hash of the text embedded';
 
@@ -421,6 +422,27 @@ ALTER TABLE pgfacts_internal.purge_audit FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 COMMENT ON TABLE pgfacts_internal.purge_audit IS 'One row per purge_source: what kind of source, a hash of its ref, counts; never content';
+
+CREATE TABLE pgfacts_internal.replaced_fact_embeddings (
+    tenant text NOT NULL,
+    model text NOT NULL,
+    fact_id bigint NOT NULL,
+    content_hash text NOT NULL,
+    dimension integer NOT NULL,
+    embedding halfvec NOT NULL,
+    embedded_at timestamp with time zone NOT NULL,
+    replaced_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT replaced_fact_embeddings_dimension_matches CHECK ((vector_dims(embedding) = dimension)),
+    CONSTRAINT replaced_fact_embeddings_model_fkey FOREIGN KEY (tenant, model) REFERENCES pgfacts_internal.embedding_models(tenant, model) ON DELETE CASCADE,
+    CONSTRAINT replaced_fact_embeddings_pkey PRIMARY KEY (tenant, model, fact_id, content_hash)
+);
+ALTER TABLE pgfacts_internal.replaced_fact_embeddings OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.replaced_fact_embeddings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.replaced_fact_embeddings FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.replaced_fact_embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.replaced_fact_embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.replaced_fact_embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.replaced_fact_embeddings IS 'Vectors of content a fact no longer has (overwritten and embedded again, or deleted), by fact and content hash, so a version of the history is ranked by the vector of its content';
 
 CREATE TABLE pgfacts_internal.retractions (
     tenant text NOT NULL,
@@ -1491,7 +1513,7 @@ CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_content(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_content(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_content(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_history_tool(args jsonb)
     RETURNS jsonb
@@ -1739,6 +1761,13 @@ CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, i
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.keep_replaced_fact_vector()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.keep_replaced_fact_vector() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.keep_replaced_fact_vector() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text
@@ -2279,7 +2308,7 @@ ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) OWNER TO pgfa
 GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.vector_candidates(for_tenant text, model text, dims integer, query_vector halfvec, want_facts boolean, want_claims boolean, kind text, with_shared boolean, every_session boolean, sessions text[], key_prefix text, want_tags text[], floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, exclude_kind text, exclude_id bigint, lim integer)
-    RETURNS TABLE(item_kind text, item_id bigint, similarity real)
+    RETURNS TABLE(item_kind text, item_id bigint, version_id bigint, similarity real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp
     SET hnsw.iterative_scan = relaxed_order

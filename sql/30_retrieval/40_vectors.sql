@@ -362,6 +362,35 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.check_embedding_rows(jsonb) IS
 'Raise 22023 unless set_embeddings'' rows are a JSON array of at most 1000.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.keep_replaced_fact_vector()
+RETURNS trigger
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A version of the history is ranked by the vector of its content (nearest and search
+    -- as of an instant): the vector an embedding of newer content overwrites is kept, once
+    -- per content. From OLD, so set_embeddings reads the embeddings no second time.
+    INSERT INTO @schema@_internal.replaced_fact_embeddings AS r (
+        tenant, model, fact_id, content_hash, dimension, embedding, embedded_at)
+    VALUES (OLD.tenant, OLD.model, OLD.item_id, OLD.content_hash, OLD.dimension,
+            OLD.embedding, OLD.embedded_at)
+    ON CONFLICT ON CONSTRAINT replaced_fact_embeddings_pkey DO NOTHING;
+    RETURN NEW;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.keep_replaced_fact_vector() IS
+'Trigger on embeddings: before a fact''s vector is overwritten by one of other content, keep '
+'it in replaced_fact_embeddings (a delete keeps it in enqueue_item).';
+
+CREATE OR REPLACE TRIGGER embeddings_keep_replaced_fact_vector
+BEFORE UPDATE ON @schema@_internal.embeddings
+FOR EACH ROW WHEN (OLD.item_kind = 'fact' AND OLD.content_hash IS DISTINCT FROM NEW.content_hash)
+EXECUTE FUNCTION @schema@_internal.keep_replaced_fact_vector();
+
 CREATE OR REPLACE FUNCTION @schema@.set_embeddings(model text, "rows" jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -430,7 +459,8 @@ COMMENT ON FUNCTION @schema@.set_embeddings(text, jsonb) IS
 'claim), item_id, embedding (dimension numbers within +-65504, not zero as halfvec), '
 'content_hash (optional: the md5 of the text embedded, from claim_embedding_work)}]. A row '
 'gone, changed since, or a fact whose key the caller''s kind may not read is skipped (the '
-'same answer for each); a stored row leaves the queue. Returns {model, written, skipped}. '
+'same answer for each); a stored row leaves the queue, and a fact''s vector of older content '
+'is kept for its history (replaced_fact_embeddings). Returns {model, written, skipped}. '
 '22023 bad row or batch, P0002 unknown model; nothing is written on error.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.embedding_problem(item jsonb, dims integer)

@@ -6,13 +6,17 @@ SELECT public.vector_dims('[1]'::public.vector);
 
 SET LOCAL ROLE @schema@_searcher;
 
+-- version_id came with the vectors of replaced content (a changed result: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.vector_candidates(
+    text, text, integer, public.halfvec, boolean, boolean, text, boolean, boolean, text [],
+    text, text [], real, boolean, timestamptz, timestamptz, text, bigint, integer);
 CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates(
     for_tenant text, model text, dims integer, query_vector public.halfvec,
     want_facts boolean, want_claims boolean, kind text, with_shared boolean,
     every_session boolean, sessions text [], key_prefix text, want_tags text [], floor real,
     history boolean, valid_at timestamptz, known_at timestamptz, exclude_kind text,
     exclude_id bigint, lim integer
-) RETURNS TABLE (item_kind text, item_id bigint, similarity real)
+) RETURNS TABLE (item_kind text, item_id bigint, version_id bigint, similarity real)
 LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
@@ -61,8 +65,9 @@ BEGIN
     PERFORM pg_catalog.set_config('hnsw.ef_search',
         least(greatest((lim + least(lim, 50)) * 3 / 2, 100), 1000)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
-        SELECT h.item_kind, h.item_id, h.similarity FROM (
-          (SELECT 'fact'::text AS item_kind, e.item_id, (1 - (%1$s))::real AS similarity
+        SELECT h.item_kind, h.item_id, h.version_id, h.similarity FROM (
+          (SELECT 'fact'::text AS item_kind, e.item_id, NULL::bigint AS version_id,
+                  (1 - (%1$s))::real AS similarity
              FROM %4$s
             WHERE $5 AND f.tenant = $1 AND e.dimension = %2$s AND f.deleted_at IS NULL
               AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $7, $8, $9, $10)
@@ -72,7 +77,35 @@ BEGIN
               AND NOT ($17::text = 'fact' AND e.item_id = $18)
             ORDER BY %1$s LIMIT $19 + least($19, 50))
           UNION ALL
-          (SELECT 'claim'::text, e.item_id, (1 - (%3$s))::real
+          -- As of known_at, the versions of then that are no longer current (facts_as_of's
+          -- history branch), each ranked by the vector of its own content: the current
+          -- embedding while it is still of that content, else the replaced one. Exact: only
+          -- the facts changed or deleted since known_at are scanned.
+          (SELECT 'fact'::text, v.fact_id, v.version_id,
+                  (1 - (x.embedding OPERATOR(public.<=>) $4))::real AS similarity
+             FROM @schema@_internal.fact_versions AS v
+            CROSS JOIN LATERAL (
+                SELECT y.embedding FROM @schema@_internal.embeddings AS y
+                 WHERE y.tenant = v.tenant AND y.model = $2 AND y.item_kind = 'fact'
+                   AND y.item_id = v.fact_id AND y.dimension = %2$s
+                   AND y.content_hash = pg_catalog.md5(
+                       @schema@_internal.fact_content(v.key, v.value))
+                UNION ALL
+                SELECT r.embedding FROM @schema@_internal.replaced_fact_embeddings AS r
+                 WHERE r.tenant = v.tenant AND r.model = $2 AND r.fact_id = v.fact_id
+                   AND r.dimension = %2$s
+                   AND r.content_hash = pg_catalog.md5(
+                       @schema@_internal.fact_content(v.key, v.value))
+                 LIMIT 1) AS x
+            WHERE $5 AND $16::timestamptz IS NOT NULL AND v.tenant = $1
+              AND v.deleted_at IS NULL AND v.system_time @> $16::timestamptz
+              AND @schema@_internal.fact_visible(v.shared, v.session_id, v.key, $7, $8, $9, $10)
+              AND ($11::text IS NULL OR pg_catalog.starts_with(v.key, $11))
+              AND ($12::text[] IS NULL OR v.tags @> $12)
+              AND NOT ($17::text = 'fact' AND v.fact_id = $18)
+            ORDER BY 4 DESC LIMIT $19 + least($19, 50))
+          UNION ALL
+          (SELECT 'claim'::text, e.item_id, NULL::bigint, (1 - (%3$s))::real
              FROM @schema@_internal.embeddings AS e
              JOIN @schema@_internal.claims AS c ON c.tenant = e.tenant AND c.claim_id = e.item_id
             WHERE $6 AND e.tenant = $1 AND e.model = $2 AND e.dimension = %2$s
@@ -98,8 +131,10 @@ COMMENT ON FUNCTION @schema@_internal.vector_candidates(
 'The lim rows nearest to query_vector (cosine) of one model that the caller may see and that '
 'are in view. Exact (recall 1) below 3000 embeddings of the tenant, and for facts also below '
 '1000 facts the caller may see (a spawn tree and the shared facts); else HNSW with iterative '
-'scan, each branch oversampled by lim (at most 50 rows) (owner only: the tenant is an '
-'argument).';
+'scan, each branch oversampled by lim (at most 50 rows). As of known_at, facts as '
+'read_facts(known_at) shows them (facts_as_of): a version no longer current (version_id) is '
+'ranked by the vector of its content, kept when it was replaced (owner only: the tenant is '
+'an argument).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.few_embeddings(for_tenant text, model text)
 RETURNS boolean
@@ -186,7 +221,8 @@ BEGIN
                access.with_shared, access.every_session, access.sessions, NULL, NULL,
                @schema@_internal.confidence_floor(tenant), include_history, valid_at,
                known_at, NULL, NULL, k) AS v
-      CROSS JOIN LATERAL @schema@_internal.item_details(tenant, v.item_kind, v.item_id, NULL) AS i
+      CROSS JOIN LATERAL @schema@_internal.item_details(tenant, v.item_kind, v.item_id,
+                                                         v.version_id) AS i
      ORDER BY v.similarity DESC, v.item_kind, v.item_id;
 END
 $fn$;
@@ -194,9 +230,11 @@ $fn$;
 COMMENT ON FUNCTION @schema@.nearest(
     text, public.vector, integer, text [], text, timestamptz, timestamptz, boolean) IS
 'The k (1..1000, default 10) facts and claims nearest to query_vector by cosine similarity, '
-'among the rows of model the caller may see (scope as in read_facts), claims believed at '
-'known_at and valid at valid_at (default now; include_history adds retired versions). Each '
-'with its similarity. 22023 wrong dimension or zero vector, P0002 unknown model.';
+'among the rows of model the caller may see (scope as in read_facts): facts as '
+'read_facts(known_at) shows them (a version replaced since ranked by the vector of its '
+'content), claims believed at known_at and valid at valid_at (default now; include_history '
+'adds retired versions). Each with its similarity. 22023 wrong dimension or zero vector, P0002 '
+'unknown model.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_item_kinds(item_kinds text [])
 RETURNS void

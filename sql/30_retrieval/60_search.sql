@@ -150,7 +150,7 @@ BEGIN
          WHERE exclude_kind IS NULL OR NOT (t.item_kind = exclude_kind AND t.item_id = exclude_id)
          ORDER BY r LIMIT depth),
     vectors AS (
-        SELECT v.item_kind, v.item_id, v.similarity,
+        SELECT v.item_kind, v.item_id, v.version_id, v.similarity,
                pg_catalog.row_number() OVER (ORDER BY v.similarity DESC, v.item_kind, v.item_id)::integer AS r
           FROM @schema@_internal.vector_candidates(tenant, model, dims, qv, want_facts,
                    want_claims AND key_prefix IS NULL AND want_tags IS NULL, kind,
@@ -158,7 +158,9 @@ BEGIN
                    want_tags, floor, history, valid_at, known_at, exclude_kind, exclude_id,
                    depth) AS v
          WHERE qv IS NOT NULL)
-    SELECT coalesce(l.item_kind, v.item_kind), coalesce(l.item_id, v.item_id), l.version_id,
+    -- A fact has one version as of known_at: both lists name the same one.
+    SELECT coalesce(l.item_kind, v.item_kind), coalesce(l.item_id, v.item_id),
+           coalesce(l.version_id, v.version_id),
            coalesce(text_weight / (60.0 + l.r), 0) + coalesce(vector_weight / (60.0 + v.r), 0),
            l.r, v.r, v.similarity
       FROM lexical AS l

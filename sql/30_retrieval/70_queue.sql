@@ -34,9 +34,19 @@ BEGIN
         DELETE FROM @schema@_internal.embedding_queue AS q
          WHERE q.tenant = for_tenant AND q.item_kind = enqueue_item.item_kind
            AND q.item_id = enqueue_item.item_id;
-        DELETE FROM @schema@_internal.embeddings AS e
-         WHERE e.tenant = for_tenant AND e.item_kind = enqueue_item.item_kind
-           AND e.item_id = enqueue_item.item_id;
+        -- A fact's are kept: the history's versions are still ranked by them.
+        WITH gone AS (
+            DELETE FROM @schema@_internal.embeddings AS e
+             WHERE e.tenant = for_tenant AND e.item_kind = enqueue_item.item_kind
+               AND e.item_id = enqueue_item.item_id
+            RETURNING e.*)
+        INSERT INTO @schema@_internal.replaced_fact_embeddings AS r (
+            tenant, model, fact_id, content_hash, dimension, embedding, embedded_at)
+        SELECT g.tenant, g.model, g.item_id, g.content_hash, g.dimension, g.embedding,
+               g.embedded_at
+          FROM gone AS g
+         WHERE g.item_kind = 'fact'
+        ON CONFLICT ON CONSTRAINT replaced_fact_embeddings_pkey DO NOTHING;
         RETURN;
     END IF;
     -- New or changed content: queued afresh (a content change clears an error).
@@ -51,7 +61,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.enqueue_item(text, text, bigint) IS
 'Queue a fact or claim for embedding when its content is new or changed (clearing its error '
-'state); a deleted row leaves the queue and its embeddings are removed.';
+'state); a deleted row leaves the queue and its embeddings are removed (a fact''s are kept '
+'in replaced_fact_embeddings for its history).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.enqueue_tenant(for_tenant text)
 RETURNS bigint

@@ -32,14 +32,15 @@ SELECT @schema@_internal.register_api('@schema@.embedding_backlog()', @schema@_i
 
 -- Read-only table access for audits; row level security keeps it to the caller's tenant.
 GRANT SELECT ON @schema@_internal.embedding_models, @schema@_internal.embeddings,
-    @schema@_internal.embedding_queue
+    @schema@_internal.embedding_queue, @schema@_internal.replaced_fact_embeddings
 TO @schema@_tuner, @schema@_operator;
 
 -- The searcher reads what the candidate queries read (it bypasses row level security; its
 -- functions name the tenant in every condition), runs the helpers they inline, and only
 -- the owner may run its functions.
 GRANT SELECT ON @schema@_internal.facts, @schema@_internal.fact_versions,
-    @schema@_internal.claims, @schema@_internal.embeddings
+    @schema@_internal.claims, @schema@_internal.embeddings,
+    @schema@_internal.replaced_fact_embeddings
 TO @schema@_searcher;
 -- The searcher's own functions: only the owner may run them (set as their owner).
 SET LOCAL ROLE @schema@_searcher;
@@ -63,6 +64,7 @@ GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquer
     @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
     @schema@_internal.facts_as_of(text, timestamptz),
     @schema@_internal.fact_search_doc(text, jsonb, text []),
+    @schema@_internal.fact_content(text, jsonb),
     @schema@_internal.readable_by(text, text),
     @schema@_internal.fact_scope(boolean, text),
     @schema@_internal.scope_key_scope(text),
