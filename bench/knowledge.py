@@ -16,7 +16,7 @@ value learned late (an earlier start, ending where the next known value starts),
 the value already believed at that instant, from another source (corroboration). Every
 claim is open-ended and a slot's live rows follow each other without a gap, so such a
 claim's extent (up to the next other value) is covered by rows of its value: it adds no
-valid time, and the model needs no pieces (docs/sql-api.md, corroboration).
+valid time (docs/sql-api.md, corroboration).
 
 At the end, in a copy of the database, the load goes on with the commit-instant mechanism
 switched on and off in alternating rounds: ingest and as_of before and after it, in one run.
@@ -25,29 +25,30 @@ Then, in the same copy, bench/knowledge_parts.py loops over thousands of reads i
 server, a transaction each, and splits a read's time into its parts (set_context, the
 query, the function around it, the commit barrier) without the client's noise.
 
-A pure-Python model of every slot's live rows predicts each claim's outcome and every
-answer read back: as_of at a random valid instant as known at two past instants (half way
-through the load, and after it), the live rows of each history read, and as_of(now) for
-every slot. Any difference is a wrong answer.
+The bi-temporal reference model the property tests use (tests/support/knowledge_model.py),
+one per slot, predicts each claim's outcome and every answer read back: as_of at a random
+valid instant as known at two past instants (half way through the load, and after it), the
+live rows of each history read, as_of(now) for every slot and the plain bi-temporal
+library's believed rows. Any difference is a wrong answer.
 """
 
 from __future__ import annotations
 
-import bisect
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
+from tests.support.knowledge_model import TRUST, Cardinality, Line, Model
 
 from . import knowledge_parts
 from .runner import Result, database_copy, timed, timed_together
 
 TENANT = "bench"
 CLAIMS_PER_EPISODE = 5
-PREDICATES = {  # name -> (cardinality, weight when a claim picks its slot)
+PREDICATES: dict[str, tuple[Cardinality, int]] = {  # name -> (cardinality, weight)
     "lives_in": ("one", 1),
     "works_for": ("one", 1),
     "title": ("one", 1),
@@ -290,98 +291,65 @@ PARTS_READS_PER_REPEAT = 5
 PARTS_ROUNDS = 5
 
 
-@dataclass
-class OneSlot:
-    """A one slot's live rows: start -> value; each row ends where the next one starts."""
-
-    starts: list[datetime] = field(default_factory=list)
-    values: dict[datetime, str] = field(default_factory=dict)
-
-    def value_at(self, t: datetime) -> list[str]:
-        i = bisect.bisect_right(self.starts, t) - 1
-        return [] if i < 0 else [self.values[self.starts[i]]]
-
-    def apply(self, start: datetime, value: str) -> str:
-        current = self.value_at(start)
-        if current == [value]:
-            return "corroborated"
-        if start not in self.values:
-            bisect.insort(self.starts, start)
-        self.values[start] = value
-        return "superseded" if current else "inserted"
-
-    def live(self) -> list[tuple[str, datetime, datetime | None]]:
-        ends: list[datetime | None] = [*self.starts[1:], None]
-        return [(self.values[s], s, e) for s, e in zip(self.starts, ends, strict=True)]
-
-    def copy(self) -> OneSlot:
-        return OneSlot(list(self.starts), dict(self.values))
-
-
-@dataclass
-class ManySlot:
-    """A many slot's live rows: value -> start, each open-ended."""
-
-    values: dict[str, datetime] = field(default_factory=dict)
-
-    def value_at(self, t: datetime) -> list[str]:
-        return sorted(v for v, s in self.values.items() if s <= t)
-
-    def apply(self, start: datetime, value: str) -> str:
-        if value in self.values:
-            assert self.values[value] <= start  # the generator only corroborates
-            return "corroborated"
-        self.values[value] = start
-        return "inserted"
-
-    def live(self) -> list[tuple[str, datetime, datetime | None]]:
-        return sorted((v, s, None) for v, s in self.values.items())
-
-    def copy(self) -> ManySlot:
-        return ManySlot(dict(self.values))
-
-
-Slot = OneSlot | ManySlot
+Slot = Model[datetime]  # one slot's model: its predicate's cardinality says which rows
 Key = tuple[int, str]
+
+
+def slot_cardinality(key: Key) -> Cardinality:
+    return PREDICATES[key[1]][0]
+
+
+def believed(slots: dict[Key, Slot], key: Key) -> list[tuple[str, datetime, datetime | None]]:
+    """A slot's believed rows in a model: value, valid_from, valid_to (sorted)."""
+    slot = slots.get(key)
+    return slot.live(slot_cardinality(key)) if slot else []
+
+
+def believed_at(slots: dict[Key, Slot], key: Key, t: datetime) -> list[str]:
+    """What as_of answers for a slot at valid instant t in a model (sorted)."""
+    slot = slots.get(key)
+    return slot.values_at(slot_cardinality(key), t) if slot else []
 
 
 def later(rng: random.Random, t: datetime, max_days: int) -> datetime:
     return t + timedelta(days=rng.randrange(1, max_days), seconds=rng.randrange(86_400))
 
 
-def make_claim(rng: random.Random, slot: Slot, serial: int) -> tuple[datetime, str]:
-    """The (valid_from, value) of the next claim on a slot, given its live rows."""
-    if isinstance(slot, OneSlot) and slot.starts:
+def make_claim(rng: random.Random, slot: Slot, one: bool, serial: int) -> tuple[datetime, str]:
+    """The (valid_from, value) of the next claim on a slot, given its live rows (a one
+    slot's follow each other without a gap; a many slot holds one open row a value)."""
+    rows = sorted(slot.one if one else slot.many, key=lambda row: row.start)
+    if one and rows:
         roll = rng.random()
         if roll < 0.70:  # a new value after the newest start
-            return later(rng, slot.starts[-1], 60), f"v{rng.randrange(1000)}"
+            return later(rng, rows[-1].start, 60), f"v{rng.randrange(1000)}"
         if roll < 0.85:  # a value learned late: starts before the newest start
-            first = slot.starts[0] - timedelta(days=90)
-            span = (slot.starts[-1] - first).total_seconds()
+            first = rows[0].start - timedelta(days=90)
+            span = (rows[-1].start - first).total_seconds()
             start = first + timedelta(seconds=rng.randrange(int(span)))
             return start, f"v{rng.randrange(1000)}"
         # The value believed at some instant again, from another source.
-        i = rng.randrange(len(slot.starts))
-        begin = slot.starts[i]
-        end = slot.starts[i + 1] if i + 1 < len(slot.starts) else begin + timedelta(days=10)
-        start = begin + (end - begin) * rng.uniform(0, 0.9)
-        return start.replace(microsecond=0), slot.values[begin]
-    if isinstance(slot, ManySlot) and slot.values:
+        row = rows[rng.randrange(len(rows))]
+        end = row.start + timedelta(days=10) if row.end is None else row.end
+        start = row.start + (end - row.start) * rng.uniform(0, 0.9)
+        return start.replace(microsecond=0), row.value
+    if rows:
         if rng.random() < 0.25:  # a value already held, again from another source
-            value = rng.choice(sorted(slot.values))
-            return later(rng, slot.values[value], 30), value
-        return later(rng, max(slot.values.values()), 60), f"s{serial}"
+            starts = {row.value: row.start for row in rows}
+            value = rng.choice(sorted(starts))
+            return later(rng, starts[value], 30), value
+        return later(rng, rows[-1].start, 60), f"s{serial}"
     # A slot's first claim.
-    return later(rng, EPOCH, 3650), f"v{rng.randrange(1000)}" if isinstance(
-        slot, OneSlot
-    ) else f"s{serial}"
+    return later(rng, EPOCH, 3650), f"v{rng.randrange(1000)}" if one else f"s{serial}"
 
 
 def make_episode(
-    rng: random.Random, entities: list[int], slots: dict[Key, Slot], serial: int
+    rng: random.Random, entities: list[int], slots: dict[Key, Slot], serial: int, episode: int
 ) -> tuple[list[dict[str, Any]], list[str], list[Any]]:
-    """An episode's claims on distinct random slots (the model applies them): the claims,
-    the outcome the model expects of each, and the plain 5-row INSERT's parameters."""
+    """An episode's claims on distinct random slots (the model applies them, each a line of
+    the episode's source): the claims, the outcome the model expects of each, and the plain
+    5-row INSERT's parameters."""
+    source = episode_source(episode)
     names = list(PREDICATES)
     weights = [PREDICATES[name][1] for name in names]
     keys: set[Key] = set()
@@ -392,12 +360,15 @@ def make_episode(
     plain_params: list[Any] = []
     for subject, predicate in sorted(keys):
         serial += 1
-        slot = slots.get((subject, predicate))
-        if slot is None:
-            one = PREDICATES[predicate][0] == "one"
-            slot = slots[(subject, predicate)] = OneSlot() if one else ManySlot()
-        start, value = make_claim(rng, slot, serial)
-        expected.append(slot.apply(start, value))
+        slot = slots.setdefault((subject, predicate), Model())
+        one = slot_cardinality((subject, predicate)) == "one"
+        start, value = make_claim(rng, slot, one, serial)
+        line = Line(episode, source["source_ref"], TRUST[source["trust"]], start, None)
+        expected.append(
+            slot.ingest_one(start, None, value, line)
+            if one
+            else slot.ingest_many(start, None, value, line, replaces=None)
+        )
         claims.append(
             {
                 "subject": subject,
@@ -550,7 +521,7 @@ def library_wrong(conn: psycopg.Connection[Any], slots: dict[Key, Slot]) -> int:
     live: dict[Key, list[tuple[str, datetime, datetime | None]]] = {}
     for subject, predicate, value, start, end in conn.execute(LIBRARY_LIVE):
         live.setdefault((subject, predicate), []).append((value, start, end))
-    return sum(sorted(live.get(key, [])) != sorted(slot.live()) for key, slot in slots.items())
+    return sum(sorted(live.get(key, [])) != believed(slots, key) for key in slots)
 
 
 def mechanism_switch(conn: psycopg.Connection[Any]) -> dict[bool, str]:
@@ -666,7 +637,7 @@ def run(dsn: str, size: str) -> list[Result]:
             if episode == spec.episodes // 2:
                 middle = {key: slot.copy() for key, slot in slots.items()}
                 middle_at = server_now(conn)
-            claims, expected, plain_params = make_episode(rng, entities, slots, serial)
+            claims, expected, plain_params = make_episode(rng, entities, slots, serial, episode)
             serial += len(claims)
             results: list[Any] = []
             params = (Jsonb(episode_source(episode)), Jsonb(claims))
@@ -750,7 +721,7 @@ def run(dsn: str, size: str) -> list[Result]:
         picks = random.Random(2)
 
         def slot_span(key: Key) -> tuple[datetime, datetime]:
-            live = slots[key].live()
+            live = believed(slots, key)
             first = min(s for _, s, _ in live) - timedelta(days=30)
             last = max(s for _, s, _ in live) + timedelta(days=30)
             return first, last
@@ -770,8 +741,7 @@ def run(dsn: str, size: str) -> list[Result]:
         def as_of() -> None:
             (subject, predicate), valid_at, known_at, model = next(as_of_iter)
             answer = in_transaction(conn, AS_OF, (subject, predicate, valid_at, known_at))
-            slot = model.get((subject, predicate))
-            expected = slot.value_at(valid_at) if slot else []
+            expected = believed_at(model, (subject, predicate), valid_at)
             checked["as_of"] += 1
             wrong["as_of"] += sorted(row[0] for row in answer) != expected
 
@@ -788,10 +758,9 @@ def run(dsn: str, size: str) -> list[Result]:
             answer = plain_transaction(
                 conn, BITEMPORAL_AS_OF, (subject, predicate, valid_at, known_at)
             )
-            slot = model.get((subject, predicate))
             checked["bi-temporal"] += 1
-            wrong["bi-temporal"] += sorted(row[0] for row in answer) != (
-                slot.value_at(valid_at) if slot else []
+            wrong["bi-temporal"] += sorted(row[0] for row in answer) != believed_at(
+                model, (subject, predicate), valid_at
             )
 
         # Taking turns call by call, each round on the same slot and instants.
@@ -808,7 +777,7 @@ def run(dsn: str, size: str) -> list[Result]:
             answer = in_transaction(conn, HISTORY, (subject, predicate))
             live = sorted((v, s, e) for v, s, e, retired_at in answer if retired_at is None)
             checked["history"] += 1
-            wrong["history"] += live != sorted(slots[(subject, predicate)].live())
+            wrong["history"] += live != believed(slots, (subject, predicate))
             history_rows.append(len(answer))
 
         plain_histories = iter(history_keys)
@@ -827,7 +796,7 @@ def run(dsn: str, size: str) -> list[Result]:
         now = datetime.now(UTC)
         for key in keys_written:
             checked["as_of(now)"] += 1
-            wrong["as_of(now)"] += sorted(now_values.get(key, [])) != slots[key].value_at(now)
+            wrong["as_of(now)"] += sorted(now_values.get(key, [])) != believed_at(slots, key, now)
 
     # The commit-instant mechanism on and off, in a copy of the bench database (the
     # workloads after this one use this one): the load goes on with new episodes, in the
@@ -847,9 +816,9 @@ def run(dsn: str, size: str) -> list[Result]:
 
         def split_ingest() -> None:
             nonlocal serial, episode
-            claims, expected, _ = make_episode(rng, entities, slots, serial)
-            serial += len(claims)
             episode += 1
+            claims, expected, _ = make_episode(rng, entities, slots, serial, episode)
+            serial += len(claims)
             params = (Jsonb(episode_source(episode)), Jsonb(claims))
             results = in_transaction(conn, INGEST, params)
             outcomes = [item["outcome"] for item in results[0][0]["outcomes"]]
@@ -873,10 +842,9 @@ def run(dsn: str, size: str) -> list[Result]:
             def split_as_of(sql: str, reads: Any, transaction: Any) -> None:
                 (subject, predicate), valid_at, known_at, model = next(reads)
                 answer = transaction(conn, sql, (subject, predicate, valid_at, known_at))
-                slot = model.get((subject, predicate))
                 checked["split as_of"] += 1
-                wrong["split as_of"] += sorted(row[0] for row in answer) != (
-                    slot.value_at(valid_at) if slot else []
+                wrong["split as_of"] += sorted(row[0] for row in answer) != believed_at(
+                    model, (subject, predicate), valid_at
                 )
 
             as_of_reads, plain_reads = iter(reads), iter(reads)

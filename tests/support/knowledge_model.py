@@ -2,12 +2,17 @@
 rules (docs/sql-api.md) that the property tests compare the SQL with, so a rule fix lands
 here once.
 
-A slot's live rows are segments over integer days, each backed by the source lines that
-assert it (episode, source, trust, range): a value beginning inside a live one cuts it (a
-closed value resumes it after), a value learned late ends where the next known one starts,
-rows of the same value the claim's extent overlaps are corroborated, a higher trust
-outranks a lower one, a retracted value is blocked, a new version of a source retires what
-only its old text said (``source_changed``), and a many claim may replace a live row.
+The benchmark (bench/knowledge.py) predicts each claim's outcome and every answer it reads
+back with the same model.
+
+A slot's live rows are segments over ordered instants (integer days in the tests,
+datetimes in the benchmark), each backed by the source lines that assert it (episode,
+source, trust, range): a value beginning inside a live one cuts it (a closed value resumes
+it after), a value learned late ends where the next known one starts, rows of the same
+value the claim's extent overlaps are corroborated, a higher trust outranks a lower one, a
+retracted value is blocked, a new version of a source retires what only its old text said
+(``source_changed``), and a many claim may replace a live row. Each ingest returns the
+outcome ingest reports for the claim.
 
 It imports nothing but the standard library, so anything may import it.
 """
@@ -15,51 +20,73 @@ It imports nothing but the standard library, so anything may import it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Generic, Literal, Protocol, Self, TypeVar
+
+
+class Instant(Protocol):
+    """What the model needs of an instant: a total order (ints, datetimes)."""
+
+    def __lt__(self, other: Self, /) -> bool: ...
+
+    def __le__(self, other: Self, /) -> bool: ...
+
+
+T = TypeVar("T", bound=Instant)
+
+# What ingest reports for a claim the model applies (docs/sql-api.md, ingest); the model
+# has no confidence floor and sees no duplicate episodes.
+Outcome = Literal["inserted", "superseded", "corroborated", "outranked", "rejected"]
+Cardinality = Literal["one", "many", "event"]
+# A source's trust as a number (sql/20_knowledge/20_claim_rows.sql, trust_rank).
+TRUST = {"operator": 4, "owner": 3, "agent": 2, "third_party": 1}
 
 
 @dataclass(frozen=True)
-class Line:
+class Line(Generic[T]):
     """A source line: which episode (of which source) asserted the value over which range."""
 
     episode: int
     ref: str
     trust: int
-    start: int
-    end: int | None
+    start: T
+    end: T | None
 
 
 @dataclass
-class Segment:
-    start: int
-    end: int | None  # for a point (an event): None
+class Segment(Generic[T]):
+    start: T
+    end: T | None  # for a point (an event): None
     value: str
-    lines: list[Line] = field(default_factory=list)
+    lines: list[Line[T]] = field(default_factory=list)
     point: bool = False
 
     @property
     def trust(self) -> int:
         return max(line.trust for line in self.lines)
 
-    def holds(self, t: int) -> bool:
+    def copy(self) -> Segment[T]:
+        return Segment(self.start, self.end, self.value, list(self.lines), self.point)
+
+    def holds(self, t: T) -> bool:
         if self.point:
             return t == self.start
         return self.start <= t and (self.end is None or t < self.end)
 
-    def overlaps(self, other: Segment) -> bool:
+    def overlaps(self, other: Segment[T]) -> bool:
         return (other.end is None or self.start < other.end) and (
             self.end is None or other.start < self.end
         )
 
 
-Range = tuple[int, int | None]
-Replaced = tuple[str, int, int | None]  # the value and range of the row a claim replaces
+Range = tuple[T, T | None]
+Replaced = tuple[str, T, T | None]  # the value and range of the row a claim replaces
 
 
-def minus(extent: Range, covered: list[Range]) -> list[Range]:
+def minus(extent: Range[T], covered: list[Range[T]]) -> list[Range[T]]:
     """The pieces of a range that none of the covered ranges holds, in order."""
     pieces = [extent]
     for c_start, c_end in covered:
-        rest: list[Range] = []
+        rest: list[Range[T]] = []
         for start, end in pieces:
             if (c_end is not None and c_end <= start) or (end is not None and end <= c_start):
                 rest.append((start, end))
@@ -72,7 +99,7 @@ def minus(extent: Range, covered: list[Range]) -> list[Range]:
     return sorted(pieces)
 
 
-def meet(a: Range, b: Range) -> Range | None:
+def meet(a: Range[T], b: Range[T]) -> Range[T] | None:
     start = max(a[0], b[0])
     ends = [e for e in (a[1], b[1]) if e is not None]
     end = min(ends) if ends else None
@@ -80,15 +107,30 @@ def meet(a: Range, b: Range) -> Range | None:
 
 
 @dataclass
-class Model:
-    one: list[Segment] = field(default_factory=list)
-    many: list[Segment] = field(default_factory=list)
-    events: list[Segment] = field(default_factory=list)
+class Model(Generic[T]):
+    one: list[Segment[T]] = field(default_factory=list)
+    many: list[Segment[T]] = field(default_factory=list)
+    events: list[Segment[T]] = field(default_factory=list)
     # Retracted values of the one slot, each with the segments its retraction retired.
-    blocked: dict[str, list[Segment]] = field(default_factory=dict)
+    blocked: dict[str, list[Segment[T]]] = field(default_factory=dict)
+
+    def copy(self) -> Model[T]:
+        """The model as it stands (what was believed at this instant, later)."""
+
+        def copied(segments: list[Segment[T]]) -> list[Segment[T]]:
+            return [s.copy() for s in segments]
+
+        return Model(
+            copied(self.one),
+            copied(self.many),
+            copied(self.events),
+            {value: copied(gone) for value, gone in self.blocked.items()},
+        )
 
     @staticmethod
-    def corroborate(rows: list[Segment], extent: Range, value: str, line: Line) -> list[Range]:
+    def corroborate(
+        rows: list[Segment[T]], extent: Range[T], value: str, line: Line[T]
+    ) -> list[Range[T]]:
         """Corroboration: a line on each row of the value the extent overlaps; returns the
         pieces of the extent none covers (the claim's new rows)."""
         probe = Segment(extent[0], extent[1], value)
@@ -99,9 +141,9 @@ class Model:
                 s.lines.append(line)
         return minus(extent, [(s.start, s.end) for s in same])
 
-    def ingest_one(self, start: int, end: int | None, value: str, line: Line) -> None:
+    def ingest_one(self, start: T, end: T | None, value: str, line: Line[T]) -> Outcome:
         if value in self.blocked:
-            return  # rejected: retracted
+            return "rejected"  # retracted
         others = [s for s in self.one if s.value != value]
         holder = next((s for s in others if s.holds(start)), None)
         later = [s.start for s in others if s.start > start]
@@ -109,7 +151,7 @@ class Model:
         if later and (new_end is None or min(later) < new_end):
             new_end = min(later)
         if holder and holder.trust > line.trust:
-            return  # outranked: stored retired, never believed
+            return "outranked"  # stored retired, never believed
         if holder:
             self.one.remove(holder)
             if holder.start < start:
@@ -117,18 +159,20 @@ class Model:
             if end is not None and (holder.end is None or end < holder.end):
                 self.one.append(Segment(end, holder.end, holder.value, list(holder.lines)))
                 new_end = end
-        for piece in self.corroborate(self.one, (start, new_end), value, line):
+        pieces = self.corroborate(self.one, (start, new_end), value, line)
+        for piece in pieces:
             self.one.append(Segment(*piece, value, [line]))
+        return "superseded" if holder is not None else "inserted" if pieces else "corroborated"
 
     def ingest_many(
         self,
-        start: int,
-        end: int | None,
+        start: T,
+        end: T | None,
         value: str,
-        line: Line,
-        replaces: Replaced | None,
+        line: Line[T],
+        replaces: Replaced[T] | None,
         replay: bool = False,
-    ) -> None:
+    ) -> Outcome:
         if replaces is not None:
             target = next(
                 (s for s in self.many if (s.value, s.start, s.end) == replaces),
@@ -139,22 +183,26 @@ class Model:
                 else None,
             )
             if target is None and not replay:
-                return  # rejected: replaces_unknown
+                return "rejected"  # replaces_unknown
         else:
             target = None
         if target is not None:
             self.many.remove(target)
             if target.start < start:
                 self.many.append(Segment(target.start, start, target.value, list(target.lines)))
-        for piece in self.corroborate(self.many, (start, end), value, line):
+        pieces = self.corroborate(self.many, (start, end), value, line)
+        for piece in pieces:
             self.many.append(Segment(*piece, value, [line]))
+        return "superseded" if target is not None else "inserted" if pieces else "corroborated"
 
-    def ingest_event(self, at: int, value: str, line: Line) -> None:
+    def ingest_event(self, at: T, value: str, line: Line[T]) -> Outcome:
         same = next((s for s in self.events if s.value == value and s.start == at), None)
         if same is None:
             self.events.append(Segment(at, None, value, [line], point=True))
-        elif all(known.episode != line.episode for known in same.lines):
+            return "inserted"
+        if all(known.episode != line.episode for known in same.lines):
             same.lines.append(line)
+        return "corroborated"
 
     def source_changed(self, ref: str, episode: int) -> int:
         """A new version (episode) of source ref: every live row older versions support in
@@ -182,11 +230,23 @@ class Model:
                     rows.append(Segment(*piece, s.value, backing))
         return retired
 
-    def one_at(self, t: int) -> list[str]:
-        return [s.value for s in self.one if s.holds(t)]
+    def rows(self, cardinality: Cardinality) -> list[Segment[T]]:
+        """The live rows of the slot of that cardinality."""
+        return {"one": self.one, "many": self.many, "event": self.events}[cardinality]
 
-    def many_at(self, t: int) -> list[str]:
-        return sorted(s.value for s in self.many if s.holds(t))
+    def live(self, cardinality: Cardinality) -> list[tuple[str, T, T | None]]:
+        """The slot's believed rows (value, start, end), as history shows the live ones."""
+        return sorted((s.value, s.start, s.end) for s in self.rows(cardinality))
 
-    def events_at(self, t: int) -> list[str]:
-        return sorted(s.value for s in self.events if s.holds(t))
+    def values_at(self, cardinality: Cardinality, t: T) -> list[str]:
+        """What as_of answers at valid instant t, sorted."""
+        return sorted(s.value for s in self.rows(cardinality) if s.holds(t))
+
+    def one_at(self, t: T) -> list[str]:
+        return self.values_at("one", t)
+
+    def many_at(self, t: T) -> list[str]:
+        return self.values_at("many", t)
+
+    def events_at(self, t: T) -> list[str]:
+        return self.values_at("event", t)
