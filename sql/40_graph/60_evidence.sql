@@ -130,7 +130,8 @@ BEGIN
            NOT (pg_catalog.upper_inf(c.system_time) AND NOT pg_catalog.upper_inc(c.system_time))
       INTO label, stale
       FROM @schema@_internal.claims AS c
-     WHERE c.tenant = claim_label.tenant AND c.subject_id = subject AND c.predicate = predicate
+     WHERE c.tenant = claim_label.tenant AND c.subject_id = claim_label.subject
+       AND c.predicate = claim_label.predicate
        AND c.assertion = pg_catalog.substr(source, 7)
      ORDER BY pg_catalog.upper_inf(c.system_time) AND NOT pg_catalog.upper_inc(c.system_time) DESC,
               c.claim_id DESC
