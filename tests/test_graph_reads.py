@@ -4,6 +4,7 @@ replay, tenant separation, statistics."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import psycopg
@@ -214,7 +215,7 @@ def test_nodes_of_kind_shared_or_session_are_never_fact_seeds(db: Database) -> N
 def test_seeds_expand_by_depth(db: Database) -> None:
     c = Caller(db, kind="crawler")
     chain = [node(c, f"c{i}") for i in range(7)]
-    for a, b in zip(chain, chain[1:], strict=False):
+    for a, b in itertools.pairwise(chain):
         c("graph_upsert_edge", {"fromKey": a, "toKey": b, "predicate": "next"})
     for depth in range(1, 6):
         hits = c("graph_search_nodes", {"seeds": [chain[0]], "depth": depth})["nodes"]
