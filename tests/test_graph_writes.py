@@ -307,7 +307,7 @@ BAD_NODES = [
     {"kind": "person", "name": "   "},
     {"kind": "person", "name": "!!!"},
     {"kind": "person", "name": "$$"},
-    {"kind": "$cy$", "name": "x"},
+    {"kind": "$$", "name": "x"},
     {"kind": "person", "name": "x\x01"},
     {"kind": "person", "name": "n" * 501},
     {"kind": "k" * 101, "name": "x"},
