@@ -343,6 +343,131 @@ COMMENT ON COLUMN pgfacts_internal.facts.search_doc IS 'The search vector of the
 CREATE SEQUENCE pgfacts_internal.facts_etag_seq;
 ALTER SEQUENCE pgfacts_internal.facts_etag_seq OWNER TO pgfacts_owner;
 
+CREATE TABLE pgfacts_internal.graph_edge_evidence (
+    tenant text NOT NULL,
+    edge_id bigint NOT NULL,
+    source text NOT NULL,
+    claim_subject bigint,
+    claim_predicate text,
+    added_by text,
+    added_kind text NOT NULL,
+    added_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT graph_edge_evidence_claim_shape CHECK ((starts_with(source, 'claim:'::text) = ((claim_subject IS NOT NULL) AND (claim_predicate IS NOT NULL)))),
+    CONSTRAINT graph_edge_evidence_edge_fkey FOREIGN KEY (tenant, edge_id) REFERENCES pgfacts_internal.graph_edges(tenant, edge_id) ON DELETE CASCADE,
+    CONSTRAINT graph_edge_evidence_pkey PRIMARY KEY (tenant, edge_id, source)
+);
+ALTER TABLE pgfacts_internal.graph_edge_evidence OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_edge_evidence ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_edge_evidence FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_edge_evidence_source_idx ON pgfacts_internal.graph_edge_evidence USING btree (tenant, source);
+CREATE POLICY readable_sources ON pgfacts_internal.graph_edge_evidence AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((starts_with(source, 'claim:'::text) OR pgfacts_internal.readable_by(pgfacts_internal.scope_key_key(source), ( SELECT pgfacts_internal.context_kind() AS context_kind))));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_edge_evidence TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.graph_edge_evidence IS 'The facts (scope keys) and claims (assertions) that support each graph edge';
+
+CREATE TABLE pgfacts_internal.graph_edges (
+    tenant text NOT NULL,
+    edge_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    from_id bigint NOT NULL,
+    predicate_key text NOT NULL,
+    to_id bigint NOT NULL,
+    predicate text NOT NULL,
+    confidence double precision NOT NULL,
+    observations integer DEFAULT 1 NOT NULL,
+    namespace text,
+    asserted_by text[] DEFAULT '{}'::text[] NOT NULL,
+    created_kind text NOT NULL,
+    first_seen timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    last_seen timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT graph_edges_confidence_range CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
+    CONSTRAINT graph_edges_from_fkey FOREIGN KEY (tenant, from_id) REFERENCES pgfacts_internal.graph_nodes(tenant, node_id) ON DELETE CASCADE,
+    CONSTRAINT graph_edges_not_self CHECK ((from_id <> to_id)),
+    CONSTRAINT graph_edges_observations_positive CHECK ((observations >= 1)),
+    CONSTRAINT graph_edges_pkey PRIMARY KEY (tenant, edge_id),
+    CONSTRAINT graph_edges_shape CHECK ((((octet_length(predicate_key) >= 1) AND (octet_length(predicate_key) <= 400)) AND ((length(predicate) >= 1) AND (length(predicate) <= 200)) AND ((namespace IS NULL) OR ((length(namespace) >= 1) AND (length(namespace) <= 256))))),
+    CONSTRAINT graph_edges_to_fkey FOREIGN KEY (tenant, to_id) REFERENCES pgfacts_internal.graph_nodes(tenant, node_id) ON DELETE CASCADE,
+    CONSTRAINT graph_edges_triple_key UNIQUE (tenant, from_id, predicate_key, to_id)
+);
+ALTER TABLE pgfacts_internal.graph_edges OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_edges ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_edges FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_edges_predicate_idx ON pgfacts_internal.graph_edges USING btree (tenant, predicate_key);
+CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id);
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.graph_edges IS 'Graph edges, unique per (from, predicate key, to): confidence combined by noisy-OR, observations counted once per new evidence';
+
+CREATE TABLE pgfacts_internal.graph_node_evidence (
+    tenant text NOT NULL,
+    node_id bigint NOT NULL,
+    source text NOT NULL,
+    claim_subject bigint,
+    claim_predicate text,
+    added_by text,
+    added_kind text NOT NULL,
+    added_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT graph_node_evidence_claim_shape CHECK ((starts_with(source, 'claim:'::text) = ((claim_subject IS NOT NULL) AND (claim_predicate IS NOT NULL)))),
+    CONSTRAINT graph_node_evidence_node_fkey FOREIGN KEY (tenant, node_id) REFERENCES pgfacts_internal.graph_nodes(tenant, node_id) ON DELETE CASCADE,
+    CONSTRAINT graph_node_evidence_pkey PRIMARY KEY (tenant, node_id, source)
+);
+ALTER TABLE pgfacts_internal.graph_node_evidence OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_node_evidence ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_node_evidence FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_node_evidence_source_idx ON pgfacts_internal.graph_node_evidence USING btree (tenant, source);
+CREATE POLICY readable_sources ON pgfacts_internal.graph_node_evidence AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((starts_with(source, 'claim:'::text) OR pgfacts_internal.readable_by(pgfacts_internal.scope_key_key(source), ( SELECT pgfacts_internal.context_kind() AS context_kind))));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_node_evidence TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.graph_node_evidence IS 'The facts (scope keys) and claims (assertions) that anchor each graph node';
+
+CREATE TABLE pgfacts_internal.graph_node_names (
+    tenant text NOT NULL,
+    name_key text NOT NULL,
+    node_key text NOT NULL,
+    CONSTRAINT graph_node_names_node_fkey FOREIGN KEY (tenant, node_key) REFERENCES pgfacts_internal.graph_nodes(tenant, node_key) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+    CONSTRAINT graph_node_names_pkey PRIMARY KEY (tenant, name_key)
+);
+ALTER TABLE pgfacts_internal.graph_node_names OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_node_names ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_node_names FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_node_names_node_idx ON pgfacts_internal.graph_node_names USING btree (tenant, node_key);
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_node_names TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.graph_node_names IS 'The names (own, aliases, merged-away keys) each graph node resolves from, unique per tenant';
+
+CREATE TABLE pgfacts_internal.graph_nodes (
+    tenant text NOT NULL,
+    node_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    node_key text NOT NULL,
+    kind_key text NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    aliases text[] DEFAULT '{}'::text[] NOT NULL,
+    namespace text,
+    created_by text,
+    created_kind text NOT NULL,
+    created_session text,
+    merged_note text,
+    created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    updated_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT graph_nodes_key_key UNIQUE (tenant, node_key),
+    CONSTRAINT graph_nodes_namespace_shape CHECK (((namespace IS NULL) OR ((length(namespace) >= 1) AND (length(namespace) <= 256)))),
+    CONSTRAINT graph_nodes_pkey PRIMARY KEY (tenant, node_id),
+    CONSTRAINT graph_nodes_shape CHECK ((((octet_length(node_key) >= 3) AND (octet_length(node_key) <= 1024)) AND ((length(kind) >= 1) AND (length(kind) <= 100)) AND ((length(name) >= 1) AND (length(name) <= 500)) AND (cardinality(aliases) <= 64)))
+);
+ALTER TABLE pgfacts_internal.graph_nodes OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_nodes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_nodes FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_nodes_kind_idx ON pgfacts_internal.graph_nodes USING btree (tenant, kind_key);
+CREATE INDEX graph_nodes_namespace_idx ON pgfacts_internal.graph_nodes USING btree (tenant, namespace);
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.graph_nodes IS 'Graph nodes (kind, name, aliases, namespace): ids and structure, never fact values';
+
 CREATE SEQUENCE pgfacts_internal.knowledge_event_seq;
 ALTER SEQUENCE pgfacts_internal.knowledge_event_seq OWNER TO pgfacts_owner;
 COMMENT ON SEQUENCE pgfacts_internal.knowledge_event_seq IS 'The order of knowledge writes: episodes, retractions and restores';
@@ -776,6 +901,76 @@ CREATE FUNCTION pgfacts.find_keys(pattern text, "limit" integer DEFAULT 10, scop
 ALTER FUNCTION pgfacts.find_keys(text,integer,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.find_keys(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.graph_delete_edge(from_key text, to_key text, predicate_key text, namespace text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_delete_edge(text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_delete_edge(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.graph_delete_node(node_key text, namespace text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_delete_node(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_delete_node(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.graph_merge_nodes(from_key text, into_key text, reason text DEFAULT NULL::text, namespace text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_merge_nodes(text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_merge_nodes(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.graph_neighbourhood(node_key text DEFAULT NULL::text, depth integer DEFAULT 1, seeds text[] DEFAULT NULL::text[], namespace text DEFAULT NULL::text, "limit" integer DEFAULT 100)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.graph_remove_evidence(scope_key text, namespace text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_remove_evidence(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_remove_evidence(text,text) TO pgfacts_crawler, pgfacts_facts_manager;
+
+CREATE FUNCTION pgfacts.graph_search_edges(predicate text DEFAULT NULL::text, predicate_key text DEFAULT NULL::text, from_key text DEFAULT NULL::text, to_key text DEFAULT NULL::text, min_confidence double precision DEFAULT NULL::double precision, namespace text DEFAULT NULL::text, "limit" integer DEFAULT 50)
+    RETURNS TABLE(edge_from_key text, edge_predicate text, edge_predicate_key text, edge_to_key text, confidence double precision, observations integer, edge_namespace text, evidence text[], stale_evidence text[], asserted_by text[], first_seen timestamp with time zone, last_seen timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_search_edges(text,text,text,text,double precision,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_search_edges(text,text,text,text,double precision,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.graph_search_nodes(kind text DEFAULT NULL::text, name_like text DEFAULT NULL::text, namespace text DEFAULT NULL::text, seeds text[] DEFAULT NULL::text[], depth integer DEFAULT 1, "limit" integer DEFAULT 50)
+    RETURNS TABLE(node_key text, node_kind text, node_name text, aliases text[], node_namespace text, distance integer, evidence text[], stale_evidence text[], created_by text, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.graph_stats(namespace text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_stats(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_stats(text) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.graph_upsert_edge(from_key text, to_key text, predicate text, namespace text DEFAULT NULL::text, confidence double precision DEFAULT 1, evidence text[] DEFAULT NULL::text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_upsert_edge(text,text,text,text,double precision,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_upsert_edge(text,text,text,text,double precision,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.graph_upsert_node(kind text, name text, namespace text DEFAULT NULL::text, aliases text[] DEFAULT NULL::text[], evidence text[] DEFAULT NULL::text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_upsert_node(text,text,text,text[],text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_upsert_node(text,text,text,text[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.history(subject bigint, predicate text)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
     LANGUAGE sql STABLE SECURITY INVOKER
@@ -992,12 +1187,26 @@ CREATE FUNCTION pgfacts_internal.acts_for_any_tenant()
 ALTER FUNCTION pgfacts_internal.acts_for_any_tenant() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.acts_for_any_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.add_edge_evidence(tenant text, edge_id bigint, evidence text[], kind text, agent text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.add_edge_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.add_edge_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.add_entity_aliases(tenant text, entity bigint, aliases text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.add_node_evidence(tenant text, node_id bigint, evidence text[], kind text, agent text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.add_node_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.add_node_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.agent_id_ok(agent_id text)
     RETURNS boolean
@@ -1044,6 +1253,12 @@ CREATE FUNCTION pgfacts_internal.arg_int(args jsonb, name text)
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_int(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_int(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.arg_number(args jsonb, name text)
+    RETURNS double precision
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.arg_number(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_number(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_scalar(args jsonb, name text, json_type text, expected text)
     RETURNS text
@@ -1104,12 +1319,33 @@ CREATE FUNCTION pgfacts_internal.await_lock_holders(key bigint, exclusive boolea
 ALTER FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.camel_case(name text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.camel_case(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_case(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.camel_keys(doc jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.camel_keys(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_keys(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id'::text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_agent_id(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_agent_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_aliases(aliases text[])
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_aliases(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_aliases(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_bytes(input text, what text, max_bytes integer)
     RETURNS text
@@ -1129,6 +1365,13 @@ CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurre
 ALTER FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_confidence(confidence double precision, what text)
+    RETURNS double precision
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_confidence(double precision,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_confidence(double precision,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_embedding_rows(rows jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1142,6 +1385,13 @@ CREATE FUNCTION pgfacts_internal.check_episode(episode jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_episode(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_episode(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_graph_name(kind text, name text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_graph_name(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_graph_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_item_kinds(item_kinds text[])
     RETURNS void
@@ -1170,12 +1420,26 @@ CREATE FUNCTION pgfacts_internal.check_new_model(for_tenant text, dimension inte
 ALTER FUNCTION pgfacts_internal.check_new_model(text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_new_model(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_node_key(node_key text, what text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_node_key(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_node_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_parent(session_id text, parent_session_id text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_parent(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_parent(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_predicate(predicate text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_predicate(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_predicate(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_query(query text)
     RETURNS text
@@ -1288,6 +1552,20 @@ CREATE FUNCTION pgfacts_internal.claim_in_view(system_time tstzrange, valid tstz
 ALTER FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.claim_label(tenant text, source text, subject bigint, predicate text, OUT label text, OUT stale boolean)
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_label(text,text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_label(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_node_name(tenant text, key text)
+    RETURNS text
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_node_name(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_node_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claim_outcome(claim_position integer, d pgfacts_internal.claim_decision, slot pgfacts_internal.slot_picture, new_id bigint)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -1300,6 +1578,13 @@ CREATE FUNCTION pgfacts_internal.claim_size_problem(c jsonb, predicate text, obj
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claim_size_problem(jsonb,text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_size_problem(jsonb,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_source(tenant text, ref text, OUT source text, OUT claim_subject bigint, OUT claim_predicate text)
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_source(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false)
     RETURNS TABLE(item_id bigint, score real)
@@ -1460,6 +1745,13 @@ CREATE FUNCTION pgfacts_internal.document_vector(doc text)
 ALTER FUNCTION pgfacts_internal.document_vector(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.document_vector(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.edge_result(tenant text, edge pgfacts_internal.graph_edges, outcome text)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.edge_result(text,pgfacts_internal.graph_edges,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_result(text,pgfacts_internal.graph_edges,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.embedding_error_codes()
     RETURNS integer[]
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -1509,6 +1801,13 @@ CREATE FUNCTION pgfacts_internal.entity_refresh_claim_documents()
 ALTER FUNCTION pgfacts_internal.entity_refresh_claim_documents() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_refresh_claim_documents() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.evidence_seen(tenant text, sources text[], subjects bigint[], predicates text[], kind text, with_shared boolean, every_session boolean, sessions text[], OUT evidence text[], OUT stale_evidence text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.evidence_seen(text,text[],bigint[],text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.evidence_seen(text,text[],bigint[],text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -1545,6 +1844,12 @@ CREATE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags tex
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_source_readable(source text, kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text)
     RETURNS boolean
@@ -1722,6 +2027,130 @@ CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.grant_internal_functions() OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.graph_delete_edge_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_delete_edge_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_edge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_delete_node_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_evidence_of(tenant text, node_id bigint, edge_id bigint, kind text, with_shared boolean, every_session boolean, sessions text[], OUT evidence text[], OUT stale_evidence text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_evidence_of(text,bigint,bigint,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_evidence_of(text,bigint,bigint,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_kind_key(kind text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_kind_key(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_kind_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_merge_lock_key(tenant text)
+    RETURNS bigint
+    LANGUAGE sql VOLATILE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.graph_merge_lock_key(text) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.graph_merge_nodes_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_namespace(namespace text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_namespace(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_namespace(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_neighbourhood_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_reach(tenant text, start bigint[], depth integer)
+    RETURNS TABLE(node_id bigint, distance integer)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_reader(OUT tenant text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_reader() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reader() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_remove_evidence_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_search_edges_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_search_edges_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_search_edges_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_search_nodes_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_search_nodes_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_search_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_sources(tenant text, evidence text[], kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS TABLE(source text, claim_subject bigint, claim_predicate text)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_sources(text,text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_sources(text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_stats_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_stats_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_upsert_edge_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_upsert_edge_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_upsert_edge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_upsert_node_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_upsert_node_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_upsert_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_writer(OUT tenant text, OUT kind text, OUT agent text, OUT session text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_writer() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_writer() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1817,6 +2246,13 @@ CREATE FUNCTION pgfacts_internal.live_slot(tenant text, subject bigint, predicat
 ALTER FUNCTION pgfacts_internal.live_slot(text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.lock_endpoints(tenant text, from_key text, to_key text, OUT from_id bigint, OUT to_id bigint)
+    RETURNS record
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.lock_endpoints(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_endpoints(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.lock_key(input text)
     RETURNS bigint
     LANGUAGE sql VOLATILE SECURITY INVOKER;
@@ -1843,6 +2279,20 @@ CREATE FUNCTION pgfacts_internal.max_embedding_models()
 ALTER FUNCTION pgfacts_internal.max_embedding_models() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_models() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.merge_aliases(kind text, name text, existing text[], added text[])
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.merge_aliases(text,text,text[],text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.merge_aliases(text,text,text[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.merge_edge(tenant text, edge pgfacts_internal.graph_edges, duplicate bigint, survivor bigint)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.merge_edge(text,pgfacts_internal.graph_edges,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.merge_edge(text,pgfacts_internal.graph_edges,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
     RETURNS integer
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1868,6 +2318,12 @@ CREATE FUNCTION pgfacts_internal.named_year(detected jsonb)
 ALTER FUNCTION pgfacts_internal.named_year(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.named_year(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.namespace_matches(namespace text, wanted text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.namespace_matches(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.namespace_matches(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.negation_query()
     RETURNS tsquery
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -1881,6 +2337,26 @@ CREATE FUNCTION pgfacts_internal.next_instant(newest timestamp with time zone)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.next_instant(timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.next_instant(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.node_key_of(kind text, name text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.node_key_of(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.node_key_of(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.noisy_or(old_confidence double precision, new_confidence double precision)
+    RETURNS double precision
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.noisy_or(double precision,double precision) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.noisy_or(double precision,double precision) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.normalize_graph_name(input text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.normalize_graph_name(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_graph_name(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.normalize_session_id(session_id text)
     RETURNS text
@@ -1922,6 +2398,13 @@ CREATE FUNCTION pgfacts_internal.pattern_delete_scope(scope text, kind text, cal
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.predicate_key_of(predicate text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.predicate_key_of(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.predicate_key_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer
@@ -2091,6 +2574,13 @@ CREATE FUNCTION pgfacts_internal.register_tool(layer text, name text, handler te
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.register_tool(text,text,text,text[],text,jsonb) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.removal_source(tenant text, ref text, kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.removal_source(text,text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.removal_source(text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.renew_lock_key_secret()
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -2163,6 +2653,13 @@ CREATE FUNCTION pgfacts_internal.scope_key_of(shared boolean, session text, key 
 ALTER FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.scope_key_ok(scope_key text)
+    RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.scope_key_ok(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -2182,6 +2679,13 @@ CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.search_skills_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.search_skills_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.seed_nodes(tenant text, seeds text[], kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS bigint[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.seed_nodes(text,text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.seed_nodes(text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.sees_every_session(kind text)
     RETURNS boolean
@@ -2258,6 +2762,12 @@ CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.stored_namespace(wanted text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.stored_namespace(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.stored_namespace(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tag_limits(OUT max_tags integer, OUT max_chars integer)
     RETURNS record

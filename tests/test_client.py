@@ -154,6 +154,16 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "facts_search",
         "facts_similar",
         "search_skills",
+        "graph_upsert_node",
+        "graph_upsert_edge",
+        "graph_merge_nodes",
+        "graph_delete_node",
+        "graph_delete_edge",
+        "graph_remove_evidence",
+        "graph_search_nodes",
+        "graph_search_edges",
+        "graph_neighbourhood",
+        "graph_stats",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
     assert tuner == [
@@ -164,6 +174,10 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "facts_search",
         "facts_similar",
         "search_skills",
+        "graph_search_nodes",
+        "graph_search_edges",
+        "graph_neighbourhood",
+        "graph_stats",
     ]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"

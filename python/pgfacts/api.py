@@ -28,6 +28,8 @@ from .rows import (
     EmbeddingWork,
     Fact,
     FactVersion,
+    GraphEdge,
+    GraphNode,
     JSONObject,
     KeyMatch,
     Neighbour,
@@ -561,3 +563,173 @@ def fail_embedding_work(
 
 def embedding_backlog(self: StoreBase) -> Call[JSONObject]:
     return _value(self, queries.EMBEDDING_BACKLOG)
+
+
+# -- graph -------------------------------------------------------------------------------
+# Evidence is a list of fact scope keys (shared:<key>, session:<id>:<key>) and claim:<id>.
+
+
+def _texts(values: Sequence[str] | None) -> list[str] | None:
+    return list(values) if values is not None else None
+
+
+def graph_upsert_node(
+    self: StoreBase,
+    kind: str,
+    name: str,
+    *,
+    namespace: str | None = None,
+    aliases: Sequence[str] | None = None,
+    evidence: Sequence[str] | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.GRAPH_UPSERT_NODE,
+        kind=kind,
+        name=name,
+        namespace=namespace,
+        aliases=_texts(aliases),
+        evidence=_texts(evidence),
+    )
+
+
+def graph_upsert_edge(
+    self: StoreBase,
+    from_key: str,
+    to_key: str,
+    predicate: str,
+    *,
+    namespace: str | None = None,
+    confidence: float = 1.0,
+    evidence: Sequence[str] | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.GRAPH_UPSERT_EDGE,
+        from_key=from_key,
+        to_key=to_key,
+        predicate=predicate,
+        namespace=namespace,
+        confidence=confidence,
+        evidence=_texts(evidence),
+    )
+
+
+def graph_merge_nodes(
+    self: StoreBase,
+    from_key: str,
+    into_key: str,
+    *,
+    reason: str | None = None,
+    namespace: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.GRAPH_MERGE_NODES,
+        from_key=from_key,
+        into_key=into_key,
+        reason=reason,
+        namespace=namespace,
+    )
+
+
+def graph_delete_node(
+    self: StoreBase, node_key: str, *, namespace: str | None = None
+) -> Call[JSONObject]:
+    return _value(self, queries.GRAPH_DELETE_NODE, node_key=node_key, namespace=namespace)
+
+
+def graph_delete_edge(
+    self: StoreBase,
+    from_key: str,
+    to_key: str,
+    predicate_key: str,
+    *,
+    namespace: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.GRAPH_DELETE_EDGE,
+        from_key=from_key,
+        to_key=to_key,
+        predicate_key=predicate_key,
+        namespace=namespace,
+    )
+
+
+def graph_remove_evidence(
+    self: StoreBase, scope_key: str, *, namespace: str | None = None
+) -> Call[JSONObject]:
+    return _value(self, queries.GRAPH_REMOVE_EVIDENCE, scope_key=scope_key, namespace=namespace)
+
+
+def graph_search_nodes(
+    self: StoreBase,
+    *,
+    kind: str | None = None,
+    name_like: str | None = None,
+    namespace: str | None = None,
+    seeds: Sequence[str] | None = None,
+    depth: int = 1,
+    limit: int = 50,
+) -> Call[list[GraphNode]]:
+    return _rows(
+        self,
+        queries.GRAPH_SEARCH_NODES,
+        GraphNode,
+        kind=kind,
+        name_like=name_like,
+        namespace=namespace,
+        seeds=_texts(seeds),
+        depth=depth,
+        limit=limit,
+    )
+
+
+def graph_search_edges(
+    self: StoreBase,
+    *,
+    predicate: str | None = None,
+    predicate_key: str | None = None,
+    from_key: str | None = None,
+    to_key: str | None = None,
+    min_confidence: float | None = None,
+    namespace: str | None = None,
+    limit: int = 50,
+) -> Call[list[GraphEdge]]:
+    return _rows(
+        self,
+        queries.GRAPH_SEARCH_EDGES,
+        GraphEdge,
+        predicate=predicate,
+        predicate_key=predicate_key,
+        from_key=from_key,
+        to_key=to_key,
+        min_confidence=min_confidence,
+        namespace=namespace,
+        limit=limit,
+    )
+
+
+def graph_neighbourhood(
+    self: StoreBase,
+    node_key: str | None = None,
+    *,
+    depth: int = 1,
+    seeds: Sequence[str] | None = None,
+    namespace: str | None = None,
+    limit: int = 100,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.GRAPH_NEIGHBOURHOOD,
+        node_key=node_key,
+        depth=depth,
+        seeds=_texts(seeds),
+        namespace=namespace,
+        limit=limit,
+    )
+
+
+def graph_stats(self: StoreBase, namespace: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.GRAPH_STATS, namespace=namespace)

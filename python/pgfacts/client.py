@@ -228,10 +228,150 @@ class Tools(Generic[R]):
             ),
         )
 
+    # -- graph: PilotSwarm's graph tools ---------------------------------------------------
+
+    def graph_upsert_node(
+        self,
+        kind: str,
+        name: str,
+        *,
+        namespace: str | None = None,
+        aliases: Sequence[str] | None = None,
+        evidence: Sequence[str] | None = None,
+    ) -> R:
+        return self.call(
+            "graph_upsert_node",
+            _args(
+                kind=kind,
+                name=name,
+                namespace=namespace,
+                aliases=_list(aliases),
+                evidence=_list(evidence),
+            ),
+        )
+
+    def graph_upsert_edge(
+        self,
+        from_key: str,
+        to_key: str,
+        predicate: str,
+        *,
+        namespace: str | None = None,
+        confidence: float | None = None,
+        evidence: Sequence[str] | None = None,
+    ) -> R:
+        return self.call(
+            "graph_upsert_edge",
+            _args(
+                fromKey=from_key,
+                toKey=to_key,
+                predicate=predicate,
+                namespace=namespace,
+                confidence=confidence,
+                evidence=_list(evidence),
+            ),
+        )
+
+    def graph_merge_nodes(
+        self,
+        from_key: str,
+        into_key: str,
+        *,
+        reason: str | None = None,
+        namespace: str | None = None,
+    ) -> R:
+        return self.call(
+            "graph_merge_nodes",
+            _args(fromKey=from_key, intoKey=into_key, reason=reason, namespace=namespace),
+        )
+
+    def graph_delete_node(self, node_key: str, *, namespace: str | None = None) -> R:
+        return self.call("graph_delete_node", _args(nodeKey=node_key, namespace=namespace))
+
+    def graph_delete_edge(
+        self, from_key: str, to_key: str, predicate_key: str, *, namespace: str | None = None
+    ) -> R:
+        return self.call(
+            "graph_delete_edge",
+            _args(fromKey=from_key, toKey=to_key, predicateKey=predicate_key, namespace=namespace),
+        )
+
+    def graph_remove_evidence(self, scope_key: str, *, namespace: str | None = None) -> R:
+        return self.call("graph_remove_evidence", _args(scopeKey=scope_key, namespace=namespace))
+
+    def graph_search_nodes(
+        self,
+        *,
+        kind: str | None = None,
+        name_like: str | None = None,
+        namespace: str | None = None,
+        seeds: Sequence[str] | None = None,
+        depth: int | None = None,
+        limit: int | None = None,
+    ) -> R:
+        return self.call(
+            "graph_search_nodes",
+            _args(
+                kind=kind,
+                nameLike=name_like,
+                namespace=namespace,
+                seeds=_list(seeds),
+                depth=depth,
+                limit=limit,
+            ),
+        )
+
+    def graph_search_edges(
+        self,
+        *,
+        predicate: str | None = None,
+        predicate_key: str | None = None,
+        from_key: str | None = None,
+        to_key: str | None = None,
+        min_confidence: float | None = None,
+        namespace: str | None = None,
+        limit: int | None = None,
+    ) -> R:
+        return self.call(
+            "graph_search_edges",
+            _args(
+                predicate=predicate,
+                predicateKey=predicate_key,
+                fromKey=from_key,
+                toKey=to_key,
+                minConfidence=min_confidence,
+                namespace=namespace,
+                limit=limit,
+            ),
+        )
+
+    def graph_neighbourhood(
+        self,
+        node_key: str | None = None,
+        *,
+        depth: int | None = None,
+        seeds: Sequence[str] | None = None,
+        namespace: str | None = None,
+        limit: int | None = None,
+    ) -> R:
+        return self.call(
+            "graph_neighbourhood",
+            _args(
+                nodeKey=node_key, depth=depth, seeds=_list(seeds), namespace=namespace, limit=limit
+            ),
+        )
+
+    def graph_stats(self, *, namespace: str | None = None) -> R:
+        return self.call("graph_stats", _args(namespace=namespace))
+
 
 def _args(**kwargs: Any) -> dict[str, Any]:
     """Tool arguments: an argument left out takes the tool's default (in SQL)."""
     return {k: v for k, v in kwargs.items() if v is not None}
+
+
+def _list(values: Sequence[str] | None) -> list[str] | None:
+    return list(values) if values is not None else None
 
 
 def _moved_to_tools(name: str) -> Any:
@@ -510,6 +650,18 @@ class FactStore(StoreBase):
     fail_embedding_work = _sync(api.fail_embedding_work)
     embedding_backlog = _sync(api.embedding_backlog)
 
+    # -- graph -------------------------------------------------------------------------------
+    graph_upsert_node = _sync(api.graph_upsert_node)
+    graph_upsert_edge = _sync(api.graph_upsert_edge)
+    graph_merge_nodes = _sync(api.graph_merge_nodes)
+    graph_delete_node = _sync(api.graph_delete_node)
+    graph_delete_edge = _sync(api.graph_delete_edge)
+    graph_remove_evidence = _sync(api.graph_remove_evidence)
+    graph_search_nodes = _sync(api.graph_search_nodes)
+    graph_search_edges = _sync(api.graph_search_edges)
+    graph_neighbourhood = _sync(api.graph_neighbourhood)
+    graph_stats = _sync(api.graph_stats)
+
 
 class AsyncFactStore(StoreBase):
     """Asynchronous client with the same methods as FactStore, each awaitable (and
@@ -664,3 +816,15 @@ class AsyncFactStore(StoreBase):
     claim_embedding_work = _async(api.claim_embedding_work)
     fail_embedding_work = _async(api.fail_embedding_work)
     embedding_backlog = _async(api.embedding_backlog)
+
+    # -- graph -------------------------------------------------------------------------------
+    graph_upsert_node = _async(api.graph_upsert_node)
+    graph_upsert_edge = _async(api.graph_upsert_edge)
+    graph_merge_nodes = _async(api.graph_merge_nodes)
+    graph_delete_node = _async(api.graph_delete_node)
+    graph_delete_edge = _async(api.graph_delete_edge)
+    graph_remove_evidence = _async(api.graph_remove_evidence)
+    graph_search_nodes = _async(api.graph_search_nodes)
+    graph_search_edges = _async(api.graph_search_edges)
+    graph_neighbourhood = _async(api.graph_neighbourhood)
+    graph_stats = _async(api.graph_stats)

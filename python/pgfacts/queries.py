@@ -243,3 +243,47 @@ FAIL_EMBEDDING_WORK = (
     "SELECT {schema}.fail_embedding_work(items => %(items)s, error_code => %(error_code)s)"
 )
 EMBEDDING_BACKLOG = "SELECT {schema}.embedding_backlog()"
+
+# --- graph ------------------------------------------------------------------------------
+
+GRAPH_UPSERT_NODE = """
+SELECT {schema}.graph_upsert_node(kind => %(kind)s, name => %(name)s, namespace => %(namespace)s,
+                                  aliases => %(aliases)s::text[], evidence => %(evidence)s::text[])
+"""
+GRAPH_UPSERT_EDGE = """
+SELECT {schema}.graph_upsert_edge(
+    from_key => %(from_key)s, to_key => %(to_key)s, predicate => %(predicate)s,
+    namespace => %(namespace)s, confidence => %(confidence)s::double precision,
+    evidence => %(evidence)s::text[])
+"""
+GRAPH_MERGE_NODES = """
+SELECT {schema}.graph_merge_nodes(from_key => %(from_key)s, into_key => %(into_key)s,
+                                  reason => %(reason)s, namespace => %(namespace)s)
+"""
+GRAPH_DELETE_NODE = (
+    "SELECT {schema}.graph_delete_node(node_key => %(node_key)s, namespace => %(namespace)s)"
+)
+GRAPH_DELETE_EDGE = """
+SELECT {schema}.graph_delete_edge(from_key => %(from_key)s, to_key => %(to_key)s,
+                                  predicate_key => %(predicate_key)s, namespace => %(namespace)s)
+"""
+GRAPH_REMOVE_EVIDENCE = (
+    "SELECT {schema}.graph_remove_evidence(scope_key => %(scope_key)s, namespace => %(namespace)s)"
+)
+GRAPH_SEARCH_NODES = """
+SELECT * FROM {schema}.graph_search_nodes(
+    kind => %(kind)s, name_like => %(name_like)s, namespace => %(namespace)s,
+    seeds => %(seeds)s::text[], depth => %(depth)s::integer, "limit" => %(limit)s::integer)
+"""
+GRAPH_SEARCH_EDGES = """
+SELECT * FROM {schema}.graph_search_edges(
+    predicate => %(predicate)s, predicate_key => %(predicate_key)s, from_key => %(from_key)s,
+    to_key => %(to_key)s, min_confidence => %(min_confidence)s::double precision,
+    namespace => %(namespace)s, "limit" => %(limit)s::integer)
+"""
+GRAPH_NEIGHBOURHOOD = """
+SELECT {schema}.graph_neighbourhood(
+    node_key => %(node_key)s, depth => %(depth)s::integer, seeds => %(seeds)s::text[],
+    namespace => %(namespace)s, "limit" => %(limit)s::integer)
+"""
+GRAPH_STATS = "SELECT {schema}.graph_stats(namespace => %(namespace)s)"

@@ -222,6 +222,44 @@ class EmbeddingWork:
     retry: bool
 
 
+# -- graph -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """A row of ``graph_search_nodes``: a node with the evidence the caller may see."""
+
+    node_key: str
+    node_kind: str
+    node_name: str
+    aliases: list[str]
+    node_namespace: str | None  # None: the default namespace
+    distance: int | None  # edges from the nearest seed; None without seeds
+    evidence: list[str]  # scope keys and claim:<id> the caller may read
+    stale_evidence: list[str]  # of those, facts deleted since, claims no longer believed
+    created_by: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    """A row of ``graph_search_edges``: an edge with the evidence the caller may see."""
+
+    edge_from_key: str
+    edge_predicate: str
+    edge_predicate_key: str
+    edge_to_key: str
+    confidence: float
+    observations: int
+    edge_namespace: str | None
+    evidence: list[str]
+    stale_evidence: list[str]
+    asserted_by: list[str]
+    first_seen: datetime
+    last_seen: datetime
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
@@ -241,4 +279,6 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "similar_facts": SimilarFact,
     "search_skills": Skill,
     "claim_embedding_work": EmbeddingWork,
+    "graph_search_nodes": GraphNode,
+    "graph_search_edges": GraphEdge,
 }

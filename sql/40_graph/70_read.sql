@@ -1,0 +1,213 @@
+-- Reading the graph: seeds, reach by depth, node and edge search, neighbourhoods. Topology
+-- is shared within a tenant; evidence is filtered per reader (evidence_seen).
+
+CREATE OR REPLACE FUNCTION @schema@_internal.seed_nodes(
+    tenant text, seeds text [], kind text, with_shared boolean, every_session boolean,
+    sessions text []
+) RETURNS bigint []
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    sources text [];
+    keys text [];
+    found_ids bigint [];
+BEGIN
+    -- A seed is a fact scope key or claim:<id> (pivoting through the evidence that cites
+    -- it), or else a node key (through node names). A fact the reader may not read is
+    -- dropped before any lookup, so it answers exactly as an unknown one: nothing.
+    IF pg_catalog.cardinality(seeds) > 100 THEN
+        RAISE EXCEPTION 'seeds holds at most 100 items, not %', pg_catalog.cardinality(seeds)
+            USING ERRCODE = '22023', HINT = 'see "Limits" in docs/errors.md';
+    END IF;
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(seeds) AS s
+                WHERE s IS NULL OR s = '' OR pg_catalog.octet_length(s) > 1300) THEN
+        RAISE EXCEPTION 'a seed is a node key, a fact scope key or claim:<id> of at most 1300 bytes'
+            USING ERRCODE = '22023';
+    END IF;
+    SELECT pg_catalog.array_agg(s) FILTER (WHERE pg_catalog.starts_with(s, 'shared:')
+                                          OR pg_catalog.starts_with(s, 'session:')),
+           pg_catalog.array_agg(s) FILTER (WHERE NOT (pg_catalog.starts_with(s, 'shared:')
+                                          OR pg_catalog.starts_with(s, 'session:')
+                                          OR pg_catalog.starts_with(s, 'claim:')))
+      INTO sources, keys FROM pg_catalog.unnest(seeds) AS s;
+    sources := ARRAY(SELECT s FROM pg_catalog.unnest(sources) AS s
+                      WHERE @schema@_internal.fact_source_readable(s, kind, with_shared,
+                                                                   every_session, sessions))
+            || ARRAY(SELECT c.source FROM pg_catalog.unnest(seeds) AS s,
+                            LATERAL @schema@_internal.claim_source(tenant, s) AS c
+                      WHERE pg_catalog.starts_with(s, 'claim:') AND c.source IS NOT NULL);
+    SELECT pg_catalog.array_agg(DISTINCT x.node_id) INTO found_ids FROM (
+        SELECT n.node_id FROM @schema@_internal.graph_node_names AS nm
+          JOIN @schema@_internal.graph_nodes AS n ON n.tenant = nm.tenant AND n.node_key = nm.node_key
+         WHERE nm.tenant = seed_nodes.tenant AND nm.name_key = ANY (keys)
+        UNION ALL
+        SELECT v.node_id FROM @schema@_internal.graph_node_evidence AS v
+         WHERE v.tenant = seed_nodes.tenant AND v.source = ANY (sources)
+        UNION ALL
+        SELECT u.node_id FROM @schema@_internal.graph_edge_evidence AS v
+          JOIN @schema@_internal.graph_edges AS e ON e.tenant = v.tenant AND e.edge_id = v.edge_id
+         CROSS JOIN LATERAL (VALUES (e.from_id), (e.to_id)) AS u (node_id)
+         WHERE v.tenant = seed_nodes.tenant AND v.source = ANY (sources)) AS x;
+    RETURN coalesce(found_ids, '{}');
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.seed_nodes(text, text [], text, boolean, boolean, text []) IS
+'The nodes seeds name: node keys through node names; fact scope keys the reader may read '
+'(others dropped before any lookup, like unknown ones) and claim:<id> through the node and '
+'edge evidence citing them. At most 100 seeds.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_reach(tenant text, start bigint [], depth integer)
+RETURNS TABLE (node_id bigint, distance integer)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    seen bigint [] := ARRAY(SELECT DISTINCT s FROM pg_catalog.unnest(start) AS s);
+    frontier bigint [] := seen;
+    hop integer := 0;
+BEGIN
+    -- Breadth first over edges in both directions, each node at its shortest distance.
+    RETURN QUERY SELECT s, 0 FROM pg_catalog.unnest(seen) AS s;
+    WHILE hop < depth AND pg_catalog.cardinality(frontier) > 0 LOOP
+        hop := hop + 1;
+        SELECT coalesce(pg_catalog.array_agg(DISTINCT x.id), '{}') INTO frontier FROM (
+            SELECT e.to_id AS id FROM @schema@_internal.graph_edges AS e
+             WHERE e.tenant = graph_reach.tenant AND e.from_id = ANY (frontier)
+            UNION ALL
+            SELECT e.from_id FROM @schema@_internal.graph_edges AS e
+             WHERE e.tenant = graph_reach.tenant AND e.to_id = ANY (frontier)) AS x
+         WHERE NOT x.id = ANY (seen);
+        seen := seen || frontier;
+        RETURN QUERY SELECT s, hop FROM pg_catalog.unnest(frontier) AS s;
+    END LOOP;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.graph_reach(text, bigint [], integer) IS
+'The nodes within depth edges (either direction) of start, each with its shortest distance '
+'(0 for start).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_reader(
+    OUT tenant text, OUT kind text, OUT with_shared boolean, OUT every_session boolean,
+    OUT sessions text []
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    access record := @schema@_internal.reader_visibility('accessible');
+BEGIN
+    -- Every graph read: the checked tenant and what read_facts shows the reader.
+    tenant := @schema@_internal.context_tenant();
+    kind := access.kind;
+    with_shared := access.with_shared;
+    every_session := access.every_session;
+    sessions := access.sessions;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.graph_reader() IS
+'The caller of a graph read: its tenant, kind and fact visibility (scope accessible).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_evidence_of(
+    tenant text, node_id bigint, edge_id bigint, kind text, with_shared boolean,
+    every_session boolean, sessions text [], OUT evidence text [], OUT stale_evidence text []
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    seen record;
+BEGIN
+    -- The evidence of one node (node_id) or one edge (edge_id) as the reader sees it.
+    SELECT s.evidence, s.stale_evidence INTO seen
+      FROM (SELECT pg_catalog.array_agg(v.source) AS sources,
+                   pg_catalog.array_agg(v.claim_subject) AS subjects,
+                   pg_catalog.array_agg(v.claim_predicate) AS predicates
+              FROM (SELECT x.source, x.claim_subject, x.claim_predicate
+                      FROM @schema@_internal.graph_node_evidence AS x
+                     WHERE x.tenant = graph_evidence_of.tenant AND x.node_id = graph_evidence_of.node_id
+                    UNION ALL
+                    SELECT x.source, x.claim_subject, x.claim_predicate
+                      FROM @schema@_internal.graph_edge_evidence AS x
+                     WHERE x.tenant = graph_evidence_of.tenant AND x.edge_id = graph_evidence_of.edge_id
+                   ) AS v) AS a,
+           LATERAL @schema@_internal.evidence_seen(tenant, a.sources, a.subjects, a.predicates,
+                                                   kind, with_shared, every_session, sessions) AS s;
+    evidence := seen.evidence;
+    stale_evidence := seen.stale_evidence;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.graph_evidence_of(
+    text, bigint, bigint, text, boolean, boolean, text []) IS
+'The evidence of a node (node_id) or an edge (edge_id) as a reader sees it (evidence_seen).';
+
+CREATE OR REPLACE FUNCTION @schema@.graph_search_nodes(
+    kind text DEFAULT NULL, name_like text DEFAULT NULL, namespace text DEFAULT NULL,
+    seeds text [] DEFAULT NULL, depth integer DEFAULT 1, "limit" integer DEFAULT 50
+) RETURNS TABLE (
+    node_key text, node_kind text, node_name text, aliases text [], node_namespace text,
+    distance integer,
+    evidence text [], stale_evidence text [], created_by text, created_at timestamptz,
+    updated_at timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    reader record := @schema@_internal.graph_reader();
+    wanted_ns text := @schema@_internal.graph_namespace(namespace);
+    wanted_kind text;
+    pattern text;
+    start bigint [];
+BEGIN
+    depth := @schema@_internal.check_limit(depth, 'depth', 1, 5);
+    "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 500);
+    PERFORM @schema@_internal.check_text(kind, 'kind', 100), @schema@_internal.check_text(name_like, 'name_like', 500);
+    wanted_kind := NULLIF(@schema@_internal.graph_kind_key(kind), '');
+    pattern := NULLIF(pg_catalog.replace(@schema@_internal.normalize_graph_name(name_like), ' ', '-'), '');
+    IF pg_catalog.cardinality(seeds) > 0 THEN
+        start := @schema@_internal.seed_nodes(reader.tenant, seeds, reader.kind, reader.with_shared,
+                                              reader.every_session, reader.sessions);
+    END IF;
+    RETURN QUERY
+    SELECT n.node_key, n.kind, n.name, n.aliases, n.namespace, r.distance, ev.evidence,
+           ev.stale_evidence, n.created_by, n.created_at, n.updated_at
+      FROM @schema@_internal.graph_nodes AS n
+      LEFT JOIN @schema@_internal.graph_reach(reader.tenant, start, depth) AS r ON r.node_id = n.node_id
+     CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, n.node_id, NULL,
+           reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev
+     WHERE n.tenant = reader.tenant
+       AND (start IS NULL OR r.node_id IS NOT NULL)
+       AND (wanted_kind IS NULL OR n.kind_key = wanted_kind)
+       AND @schema@_internal.namespace_matches(n.namespace, wanted_ns)
+       AND (pattern IS NULL OR EXISTS (
+               SELECT 1 FROM @schema@_internal.graph_node_names AS nm
+                WHERE nm.tenant = n.tenant AND nm.node_key = n.node_key
+                  AND pg_catalog.strpos(pg_catalog.substr(nm.name_key,
+                          pg_catalog.strpos(nm.name_key, ':') + 1), pattern) > 0))
+     ORDER BY r.distance NULLS FIRST, n.node_key
+     LIMIT "limit";
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.graph_search_nodes(text, text, text, text [], integer, integer) IS
+'Nodes by kind (normalised), name_like (a literal, normalised substring of the name or an '
+'alias), namespace (itself and below; default: none) and seeds (node keys, fact scope keys '
+'the caller may read, claim:<id>, expanded depth 1..5 edges either way, distance 0 for the '
+'seeds themselves), at most limit (1..500, default 50). Evidence as the caller may see it. '
+'22023 for depth or limit out of range.';
