@@ -178,6 +178,13 @@ def db(server_dsn: str, template_db: str) -> Iterator[Database]:
 
 
 @pytest.fixture
+def second_db(server_dsn: str, template_db: str) -> Iterator[Database]:
+    """Another fresh migrated database for the same test (one that compares two)."""
+    for name in _fresh_database(server_dsn, template_db):
+        yield Database(name=name, admin_dsn=server_dsn)
+
+
+@pytest.fixture
 def empty_db(server_dsn: str) -> Iterator[str]:
     """Superuser DSN of a fresh database with nothing installed (for migration tests)."""
     for name in _fresh_database(server_dsn, "template0"):
