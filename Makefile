@@ -42,16 +42,16 @@ lint: db-up
 	$(VENV)/bin/ruff check python tests bench
 	$(VENV)/bin/ruff format --check python tests bench
 	$(VENV)/bin/mypy
-	$(VENV)/bin/sqlfluff lint sql migrations
+	$(VENV)/bin/sqlfluff lint --processes 0 sql migrations  # 0: a process per core
 	$(PY) -m tests.lint_layers
 	$(PY) -m tests.lint_sql
 
-# The suite on parallel workers, a module per worker (--dist loadfile: the runtime tests
-# share one port, so they run on one worker, in order); each worker clones its own template
-# database. TEST_WORKERS=0 runs it in this process.
+# The suite on parallel workers, test by test (--dist loadgroup: tests that must share a
+# worker carry an xdist_group mark, such as the runtime tests, which share one port); each
+# worker clones its own template database. TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 3
 unit: db-up
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 bench-smoke: db-up
 	$(PY) -m bench --size smoke

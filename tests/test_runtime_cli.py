@@ -27,6 +27,9 @@ from pgfacts.runtime import LocalRuntime, default_port
 # different provisioning scripts never move one shared test instance between their roots.
 PORT = int(os.environ.get("PGFACTS_RUNTIME_TEST_PORT", default_port() + 1000))
 PGFACTS = [sys.executable, "-m", "pgfacts"]
+# They share that port (and the runtime fixture): one worker runs them all, in order
+# (make test distributes with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("runtime_port")
 
 
 def cli(
