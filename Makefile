@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test lint unit bench bench-smoke schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test test-long lint unit bench bench-smoke schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ lint: db-up
 TEST_WORKERS ?= 3
 unit: db-up
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
+# The property and fuzz tests with ten times make test's cases (about 10 minutes on 2 cores);
+# make test keeps the counts written in the tests.
+test-long: db-up
+	PGFACTS_EXAMPLES=300 PGFACTS_FUZZ_EXAMPLES=20000 $(VENV)/bin/pytest -q -n $(TEST_WORKERS) \
+	  --dist loadgroup tests/test_fuzz.py tests/test_knowledge_streams.py tests/test_knowledge_purge.py
 
 bench-smoke: db-up
 	$(PY) -m bench --size smoke
