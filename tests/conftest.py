@@ -11,10 +11,13 @@ import contextlib
 import hashlib
 import os
 import secrets
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psycopg
@@ -164,7 +167,9 @@ def _drop_orphan_templates(admin: psycopg.Connection) -> None:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            # The dead run's own late drop (drop_later) may be dropping it right now.
+            with contextlib.suppress(psycopg.Error):
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         except PermissionError:  # alive, another user's
             pass
 
@@ -184,8 +189,22 @@ def template_db(server_dsn: str) -> Iterator[str]:
             for dimension in TEST_DIMENSIONS:
                 tpl.execute("SELECT pgfacts.allow_embedding_dimension(%s)", (dimension,))
     yield TEMPLATE
-    with psycopg.connect(server_dsn, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+    drop_later(server_dsn, [TEMPLATE])
+
+
+def drop_later(server_dsn: str, names: list[str]) -> None:
+    """Drop the databases in a detached process (tests/drop_databases.py): the run ends
+    without waiting for the checkpoints of the drops."""
+    if names:
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.drop_databases", *names],
+            env={**os.environ, "PGFACTS_DROP_DSN": server_dsn},
+            cwd=Path(__file__).resolve().parent.parent,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
 
 def _create_database(server_dsn: str, template: str) -> str:
@@ -264,13 +283,15 @@ class Clones:
                 dropped.result()
 
     def close(self) -> None:
-        """Drop the clones made ahead and every used one; a failed drop fails the run."""
+        """Drop the clones made ahead and every used one: the batches under way here (a
+        failed drop fails the run), the last one after the run (drop_later)."""
         for made in self._ahead:
             # A creation that failed left nothing to drop.
             with contextlib.suppress(Exception):
                 self._used.append(made.result())
         self._creator.shutdown()
-        self._drop_used()
+        drop_later(self.server_dsn, self._used)
+        self._used = []
         self._dropper.shutdown(wait=True)
         for dropped in self._drops:
             dropped.result()
