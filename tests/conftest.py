@@ -192,6 +192,11 @@ def template_db(server_dsn: str) -> Iterator[str]:
     drop_later(server_dsn, [TEMPLATE])
 
 
+# Drops of one test process at the same time: each holds a connection while it waits, and
+# the server's 200 are shared by every run (40 at once per worker ran out of them).
+DROPS_AT_ONCE = 8
+
+
 def drop_later(server_dsn: str, names: list[str]) -> None:
     """Drop the databases in a detached process (tests/drop_databases.py): the run ends
     without waiting for the checkpoints of the drops."""
@@ -245,7 +250,8 @@ class Clones:
     a checkpoint and waits for it, which writes every dirty page of the server (other test
     runs' too), and under load takes seconds. One at a time on a busy 2-core machine a drop
     took 0.5 to 1.8 s, longer than most tests; drops waiting at the same time share a
-    checkpoint (ten in 0.7 s), and fewer checkpoints spare every other run on the server.
+    checkpoint (ten in 0.7 s; DROPS_AT_ONCE at a time), and fewer checkpoints spare every
+    other run on the server.
     """
 
     DROP_BATCH = 40  # at most this many used databases (about half a GB) wait to be dropped
@@ -278,7 +284,7 @@ class Clones:
     def _drop_all(self, names: list[str]) -> None:
         if not names:
             return
-        with ThreadPoolExecutor(len(names), thread_name_prefix="pgfacts-drop") as drops:
+        with ThreadPoolExecutor(DROPS_AT_ONCE, thread_name_prefix="pgfacts-drop") as drops:
             for dropped in [drops.submit(_drop_database, self.server_dsn, n) for n in names]:
                 dropped.result()
 

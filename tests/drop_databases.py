@@ -3,8 +3,8 @@ with the superuser DSN in PGFACTS_DROP_DSN (not on the command line, where ps sh
 
 The test harness starts it detached for the last clones and the template of a test
 process: each DROP DATABASE waits for a server checkpoint, which on a busy machine takes
-tens of seconds, and nothing of the run needs to wait for it. The drops run at once, so
-they share a checkpoint. A drop that fails leaves a database whose name carries the dead
+tens of seconds, and nothing of the run needs to wait for it. Eight drops run at once, so
+they share checkpoints. A drop that fails leaves a database whose name carries the dead
 test process's id; the next test run drops it (tests/conftest.py).
 """
 
@@ -24,7 +24,7 @@ def drop(dsn: str, name: str) -> None:
 
 def main(names: list[str]) -> None:
     dsn = os.environ["PGFACTS_DROP_DSN"]
-    with ThreadPoolExecutor(max(len(names), 1)) as drops:
+    with ThreadPoolExecutor(8) as drops:  # conftest.DROPS_AT_ONCE: connections are shared
         for dropped in [drops.submit(drop, dsn, name) for name in names]:
             dropped.result()
 
