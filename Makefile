@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test lint unit bench bench-smoke bench-versions schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test test-long lint unit bench bench-smoke bench-versions schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,16 +42,22 @@ lint: db-up
 	$(VENV)/bin/ruff check python tests bench
 	$(VENV)/bin/ruff format --check python tests bench
 	$(VENV)/bin/mypy
-	$(VENV)/bin/sqlfluff lint sql migrations
+	$(VENV)/bin/sqlfluff lint --processes 0 sql migrations  # 0: a process per core
 	$(PY) -m tests.lint_layers
 	$(PY) -m tests.lint_sql
 
-# The suite on parallel workers, a module per worker (--dist loadfile: the runtime tests
-# share one port, so they run on one worker, in order); each worker clones its own template
-# database. TEST_WORKERS=0 runs it in this process.
+# The suite on parallel workers, test by test (--dist loadgroup: tests that must share a
+# worker carry an xdist_group mark, such as the runtime tests, which share one port); each
+# worker clones its own template database. TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 3
 unit: db-up
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
+# The property and fuzz tests with ten times make test's cases (about 10 minutes on 2 cores);
+# make test keeps the counts written in the tests.
+test-long: db-up
+	PGFACTS_EXAMPLES=300 PGFACTS_FUZZ_EXAMPLES=20000 $(VENV)/bin/pytest -q -n $(TEST_WORKERS) \
+	  --dist loadgroup tests/test_fuzz.py tests/test_knowledge_streams.py tests/test_knowledge_purge.py
 
 bench-smoke: db-up
 	$(PY) -m bench --size smoke

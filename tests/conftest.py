@@ -6,12 +6,18 @@ The server is the local runtime (``make test`` starts it) or whatever ``PGFACTS_
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import hashlib
 import os
 import secrets
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psycopg
@@ -47,6 +53,36 @@ LOGIN_PASSWORD = _login_password()
 # Fixtures kept with what they set up (tests/support imports this module, so it cannot be
 # imported from here): registered once the conftest is loaded.
 pytest_plugins = ["tests.support.knowledge"]
+
+
+# The longest tests (10 to 70 s each on a busy 2-core machine, where most take well under
+# one): started first, so that on parallel workers none of them begins near the end and
+# holds the run's tail alone. Only the order changes; a test missing here just starts in
+# its place.
+STARTED_FIRST = (
+    "tests/test_migrations.py::test_upgrade_through_every_migration_equals_fresh_install",
+    "tests/test_fuzz.py::",
+    "tests/test_retrieval_plans.py::",
+    "tests/test_knowledge_streams.py::test_streams_match_the_model",
+    "tests/test_schema_snapshot.py::",
+    "tests/test_visibility_model.py::",
+    "tests/test_knowledge_model.py::",
+    "tests/test_retrieval_timing.py::",
+    "tests/test_retrieval_access.py::",
+    "tests/test_knowledge_timing.py::",
+    "tests/test_knowledge_purge.py::test_purge_equals_a_rebuild_without_that_source",
+    "tests/test_memory_model.py::",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (i for i, prefix in enumerate(STARTED_FIRST) if item.nodeid.startswith(prefix)),
+            len(STARTED_FIRST),
+        )
+
+    items.sort(key=rank)  # stable: every other test keeps its place
 
 
 def with_db(dsn: str, dbname: str, **overrides: str) -> str:
@@ -120,15 +156,20 @@ def _create_logins_locked(admin: psycopg.Connection, server_dsn: str) -> None:
 
 
 def _drop_orphan_templates(admin: psycopg.Connection) -> None:
-    """Templates of test runs on this machine that ended without cleaning up (killed)."""
-    for (name,) in admin.execute(
-        "SELECT datname FROM pg_database WHERE datname ~ '^pgfacts_test_template_[0-9]+$'"
+    """Templates and test databases of test runs on this machine that ended without
+    cleaning up (killed): each name carries its test process's id."""
+    for name, pid_text in admin.execute(
+        "SELECT datname, coalesce(substring(datname, '^pgfacts_test_template_([0-9]+)$'), "
+        "substring(datname, '^pgfacts_t_([0-9]+)_[0-9a-f]+$')) FROM pg_database "
+        "WHERE datname ~ '^(pgfacts_test_template_[0-9]+|pgfacts_t_[0-9]+_[0-9a-f]+)$'"
     ).fetchall():
-        pid = int(name.rsplit("_", 1)[1])
+        pid = int(pid_text)
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            # The dead run's own late drop (drop_later) may be dropping it right now.
+            with contextlib.suppress(psycopg.Error):
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         except PermissionError:  # alive, another user's
             pass
 
@@ -148,12 +189,32 @@ def template_db(server_dsn: str) -> Iterator[str]:
             for dimension in TEST_DIMENSIONS:
                 tpl.execute("SELECT pgfacts.allow_embedding_dimension(%s)", (dimension,))
     yield TEMPLATE
-    with psycopg.connect(server_dsn, autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE} WITH (FORCE)")
+    drop_later(server_dsn, [TEMPLATE])
 
 
-def _fresh_database(server_dsn: str, template: str) -> Iterator[str]:
-    name = f"pgfacts_t_{uuid.uuid4().hex[:12]}"
+# Drops of one test process at the same time: each holds a connection while it waits, and
+# the server's 200 are shared by every run (40 at once per worker ran out of them).
+DROPS_AT_ONCE = 8
+
+
+def drop_later(server_dsn: str, names: list[str]) -> None:
+    """Drop the databases in a detached process (tests/drop_databases.py): the run ends
+    without waiting for the checkpoints of the drops."""
+    if names:
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.drop_databases", *names],
+            env={**os.environ, "PGFACTS_DROP_DSN": server_dsn},
+            cwd=Path(__file__).resolve().parent.parent,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
+def _create_database(server_dsn: str, template: str) -> str:
+    # The test process's id in the name: a killed run's databases are dropped by the next.
+    name = f"pgfacts_t_{os.getpid()}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         # A test database is thrown away after its test: its commits need not wait for the
@@ -163,25 +224,114 @@ def _fresh_database(server_dsn: str, template: str) -> Iterator[str]:
             # A copy does not inherit per-database settings; `pgfacts migrate` sets this one
             # on the template (AGE loads per database, never server-wide).
             admin.execute(f"ALTER DATABASE {name} SET session_preload_libraries = 'age'")
+    return name
+
+
+def _drop_database(server_dsn: str, name: str) -> None:
+    with psycopg.connect(server_dsn, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _fresh_database(server_dsn: str, template: str) -> Iterator[str]:
+    name = _create_database(server_dsn, template)
     try:
         yield name
     finally:
-        with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        _drop_database(server_dsn, name)
+
+
+class Clones:
+    """The test databases of one test process, cloned from its template: the next one is
+    created while a test runs, and the used ones are dropped on another thread, so a test
+    waits for neither. A test still gets a database no test has used, made from the
+    template as it was migrated.
+
+    The drops go in batches, each batch's at once: every DROP DATABASE makes the server run
+    a checkpoint and waits for it, which writes every dirty page of the server (other test
+    runs' too), and under load takes seconds. One at a time on a busy 2-core machine a drop
+    took 0.5 to 1.8 s, longer than most tests; drops waiting at the same time share a
+    checkpoint (ten in 0.7 s; DROPS_AT_ONCE at a time), and fewer checkpoints spare every
+    other run on the server.
+    """
+
+    DROP_BATCH = 40  # at most this many used databases (about half a GB) wait to be dropped
+    AHEAD = 2  # clones made ahead, for a run of short tests
+
+    def __init__(self, server_dsn: str, template: str) -> None:
+        self.server_dsn, self.template = server_dsn, template
+        self._creator = ThreadPoolExecutor(1, thread_name_prefix="pgfacts-clone")
+        self._dropper = ThreadPoolExecutor(1, thread_name_prefix="pgfacts-drop")
+        self._used: list[str] = []
+        self._drops: list[Future[None]] = []
+        self._ahead = collections.deque(
+            self._creator.submit(_create_database, server_dsn, template) for _ in range(self.AHEAD)
+        )
+
+    def take(self) -> str:
+        name = self._ahead.popleft().result()
+        self._ahead.append(self._creator.submit(_create_database, self.server_dsn, self.template))
+        return name
+
+    def drop(self, name: str) -> None:
+        self._used.append(name)
+        if len(self._used) >= self.DROP_BATCH:
+            self._drop_used()
+
+    def _drop_used(self) -> None:
+        batch, self._used = self._used, []
+        self._drops.append(self._dropper.submit(self._drop_all, batch))
+
+    def _drop_all(self, names: list[str]) -> None:
+        if not names:
+            return
+        with ThreadPoolExecutor(DROPS_AT_ONCE, thread_name_prefix="pgfacts-drop") as drops:
+            for dropped in [drops.submit(_drop_database, self.server_dsn, n) for n in names]:
+                dropped.result()
+
+    def close(self) -> None:
+        """Drop the clones made ahead and every used one: the batches under way here (a
+        failed drop fails the run), the last one after the run (drop_later)."""
+        for made in self._ahead:
+            # A creation that failed left nothing to drop.
+            with contextlib.suppress(Exception):
+                self._used.append(made.result())
+        self._creator.shutdown()
+        drop_later(self.server_dsn, self._used)
+        self._used = []
+        self._dropper.shutdown(wait=True)
+        for dropped in self._drops:
+            dropped.result()
+
+
+@pytest.fixture(scope="session")
+def clones(server_dsn: str, template_db: str) -> Iterator[Clones]:
+    made = Clones(server_dsn, template_db)
+    yield made
+    made.close()
 
 
 @pytest.fixture
-def db(server_dsn: str, template_db: str) -> Iterator[Database]:
+def db(clones: Clones) -> Iterator[Database]:
     """A fresh migrated database for one test."""
-    for name in _fresh_database(server_dsn, template_db):
-        yield Database(name=name, admin_dsn=server_dsn)
+    name = clones.take()
+    yield Database(name=name, admin_dsn=clones.server_dsn)
+    clones.drop(name)
 
 
 @pytest.fixture
-def empty_db(server_dsn: str) -> Iterator[str]:
+def second_db(clones: Clones) -> Iterator[Database]:
+    """Another fresh migrated database for the same test (one that compares two)."""
+    name = clones.take()
+    yield Database(name=name, admin_dsn=clones.server_dsn)
+    clones.drop(name)
+
+
+@pytest.fixture
+def empty_db(clones: Clones) -> Iterator[str]:
     """Superuser DSN of a fresh database with nothing installed (for migration tests)."""
-    for name in _fresh_database(server_dsn, "template0"):
-        yield with_db(server_dsn, name)
+    name = _create_database(clones.server_dsn, "template0")
+    yield with_db(clones.server_dsn, name)
+    clones.drop(name)
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import Database, _fresh_database
+from .conftest import Database
+from .support.example_tenant import fresh_tenant
 from .support.knowledge import knowledge_caller
 from .support.knowledge_model import Line, Model
 
@@ -37,46 +38,47 @@ claim = st.tuples(
 )
 @given(stream=st.lists(claim, min_size=1, max_size=12))
 def test_one_slot_matches_the_model(
-    server_dsn: str, template_db: str, stream: list[tuple[int, int | None, str]]
+    db: Database, stream: list[tuple[int, int | None, str]]
 ) -> None:
-    for name in _fresh_database(server_dsn, template_db):
-        k = knowledge_caller(Database(name=name, admin_dsn=server_dsn))
-        try:
-            k.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
-            who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
-            model = Model()
-            believed: list[tuple[object, dict[int, list[str]]]] = []
-            for step, (start, length, value) in enumerate(stream):
-                end = None if length is None else start + length
-                claim_json = {
-                    "subject": who,
-                    "predicate": "lives_in",
-                    "object": value,
-                    "valid_from": day(start),
-                }
-                if end is not None:
-                    claim_json["valid_to"] = day(end)
-                k.ingest(f"e{step}", [claim_json])
-                # One source per step, all of one trust: nothing outranks, nothing changes.
-                model.ingest_one(start, end, value, Line(step, f"e{step}", 2, start, end))
-                believed.append((k.now(), {t: model.one_at(t) for t in range(0, 62, 3)}))
-            for t in range(62):
-                got = k.as_of(who, "lives_in", day(t))
-                assert got == model.one_at(t), (t, model.one)
-            for known_at, answers in believed:
-                for t, expected in answers.items():
-                    got = k.as_of(who, "lives_in", day(t), known_at)
-                    assert got == expected, (t, known_at)
-            # Bi-temporal invariant: no two believed values of the slot ever overlap in both
-            # valid and system time (rows stored as [t, t] were never believed: outranked, or
-            # recorded and retired by one transaction).
-            clashes = k.one(
-                "SELECT count(*) FROM pgfacts_internal.claims a "
-                "JOIN pgfacts_internal.claims b ON a.subject_id = b.subject_id "
-                "AND a.predicate = b.predicate AND a.claim_id < b.claim_id "
-                "AND a.valid && b.valid AND a.system_time && b.system_time "
-                "WHERE NOT upper_inc(a.system_time) AND NOT upper_inc(b.system_time)"
-            )
-            assert clashes == 0
-        finally:
-            k.conn.close()
+    # One database for every example, a tenant of its own for each (tests/support/
+    # example_tenant.py says why that is as clean as a database per example).
+    k = knowledge_caller(db, tenant=fresh_tenant())
+    try:
+        k.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
+        who = k.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
+        model = Model()
+        believed: list[tuple[object, dict[int, list[str]]]] = []
+        for step, (start, length, value) in enumerate(stream):
+            end = None if length is None else start + length
+            claim_json = {
+                "subject": who,
+                "predicate": "lives_in",
+                "object": value,
+                "valid_from": day(start),
+            }
+            if end is not None:
+                claim_json["valid_to"] = day(end)
+            k.ingest(f"e{step}", [claim_json])
+            # One source per step, all of one trust: nothing outranks, nothing changes.
+            model.ingest_one(start, end, value, Line(step, f"e{step}", 2, start, end))
+            believed.append((k.now(), {t: model.one_at(t) for t in range(0, 62, 3)}))
+        for t in range(62):
+            got = k.as_of(who, "lives_in", day(t))
+            assert got == model.one_at(t), (t, model.one)
+        for known_at, answers in believed:
+            for t, expected in answers.items():
+                got = k.as_of(who, "lives_in", day(t), known_at)
+                assert got == expected, (t, known_at)
+        # Bi-temporal invariant: no two believed values of the slot ever overlap in both
+        # valid and system time (rows stored as [t, t] were never believed: outranked, or
+        # recorded and retired by one transaction).
+        clashes = k.one(
+            "SELECT count(*) FROM pgfacts_internal.claims a "
+            "JOIN pgfacts_internal.claims b ON a.subject_id = b.subject_id "
+            "AND a.predicate = b.predicate AND a.claim_id < b.claim_id "
+            "AND a.valid && b.valid AND a.system_time && b.system_time "
+            "WHERE NOT upper_inc(a.system_time) AND NOT upper_inc(b.system_time)"
+        )
+        assert clashes == 0
+    finally:
+        k.conn.close()

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import Database, _fresh_database
+from .conftest import Database
 from .support.caller import Caller
+from .support.example_tenant import fresh_tenant
 from .support.knowledge import knowledge_caller, lives, person
 
 DAYS = [f"2026-{m:02}-01" for m in range(1, 13)]
@@ -171,10 +172,15 @@ def live_claim(kn: Caller, who: int, value: str, reason: str | None) -> int | No
 )
 @given(stream=st.lists(st.one_of(episode, correction), min_size=1, max_size=8))
 def test_purge_equals_a_rebuild_without_that_source(
-    server_dsn: str, template_db: str, stream: list[tuple[Any, ...]]
+    db: Database, second_db: Database, stream: list[tuple[Any, ...]]
 ) -> None:
-    def setup(name: str) -> tuple[Caller, int]:
-        kn = knowledge_caller(Database(name=name, admin_dsn=server_dsn))
+    # Two databases for every example, a tenant of its own in both for each (tests/support/
+    # example_tenant.py says why that is as clean as two databases per example). Each
+    # example makes one entity in each database, so their entity ids stay equal.
+    tenant = fresh_tenant()
+
+    def setup(database: Database) -> tuple[Caller, int]:
+        kn = knowledge_caller(database, tenant=tenant)
         kn.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
         return kn, kn.one("SELECT pgfacts.ensure_entity('person', 'p', external_ref => 'p')")
 
@@ -209,21 +215,19 @@ def test_purge_equals_a_rebuild_without_that_source(
             for kn in (full, clean) if source != "s1" else (full,):
                 kn.ingest(source, claims, content=f"v{step}")
 
-    for purged_name in _fresh_database(server_dsn, template_db):
-        for clean_name in _fresh_database(server_dsn, template_db):
-            purged, who = setup(purged_name)
-            clean, clean_who = setup(clean_name)
-            try:
-                assert who == clean_who
-                replay(purged, clean, who)
-                if any(item[0] == "s1" for item in stream):
-                    purged.one("SELECT pgfacts.purge_source('note', 's1')")
-                for t in [f"2026-{m:02}-15" for m in range(1, 13)]:
-                    assert purged.as_of(who, "lives_in", t) == clean.as_of(who, "lives_in", t), t
-                assert purged.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", who) == []
-            finally:
-                purged.conn.close()
-                clean.conn.close()
+    purged, who = setup(db)
+    clean, clean_who = setup(second_db)
+    try:
+        assert who == clean_who
+        replay(purged, clean, who)
+        if any(item[0] == "s1" for item in stream):
+            purged.one("SELECT pgfacts.purge_source('note', 's1')")
+        for t in [f"2026-{m:02}-15" for m in range(1, 13)]:
+            assert purged.as_of(who, "lives_in", t) == clean.as_of(who, "lives_in", t), t
+        assert purged.rows("SELECT * FROM pgfacts.verify_slot(%s, 'lives_in')", who) == []
+    finally:
+        purged.conn.close()
+        clean.conn.close()
 
 
 def test_restore_after_a_purge_removed_every_retracted_row_lifts_the_block(

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .conftest import Database, _fresh_database
+from .conftest import Database
 from .support.caller import Caller
+from .support.example_tenant import fresh_tenant
 from .support.spawn_forest import SpawnForest
 
 SESSIONS = [f"s{i}" for i in range(6)]
@@ -59,43 +60,41 @@ operation = st.one_of(
     operations=st.lists(operation, min_size=1, max_size=25),
 )
 def test_reads_match_the_model(
-    server_dsn: str,
-    template_db: str,
+    db: Database,
     parents: list[int],
     operations: list[tuple],  # type: ignore[type-arg]
 ) -> None:
-    for name in _fresh_database(server_dsn, template_db):
-        call = Caller(Database(name=name, admin_dsn=server_dsn), kind="agent")
-        try:
-            model = Model()
-            # Session i may only hang below an earlier session: a forest, never a cycle.
-            for i, session in enumerate(SESSIONS):
-                parent = SESSIONS[parents[i]] if 0 <= parents[i] < i else None
-                model.parent[session] = parent
+    # One database for every example, a tenant of its own for each (tests/support/
+    # example_tenant.py says why that is as clean as a database per example).
+    call = Caller(db, kind="agent", tenant=fresh_tenant())
+    try:
+        model = Model()
+        # Session i may only hang below an earlier session: a forest, never a cycle.
+        for i, session in enumerate(SESSIONS):
+            parent = SESSIONS[parents[i]] if 0 <= parents[i] < i else None
+            model.parent[session] = parent
+            call("store_fact", {"key": "hello", "value": session}, session=session, parent=parent)
+            model.facts[f"session:{session}:hello"] = ("hello", session, session)
+        for kind, session, key, value, shared in operations:
+            scope_key = f"shared:{key}" if shared else f"session:{session}:{key}"
+            if kind == "store":
                 call(
-                    "store_fact", {"key": "hello", "value": session}, session=session, parent=parent
+                    "store_fact",
+                    {"key": key, "value": value, "shared": shared},
+                    session=session,
                 )
-                model.facts[f"session:{session}:hello"] = ("hello", session, session)
-            for kind, session, key, value, shared in operations:
-                scope_key = f"shared:{key}" if shared else f"session:{session}:{key}"
-                if kind == "store":
-                    call(
-                        "store_fact",
-                        {"key": key, "value": value, "shared": shared},
-                        session=session,
-                    )
-                    model.facts[scope_key] = (key, value, None if shared else session)
-                else:
-                    # Agents delete shared facts they stored; the manager deletes any.
-                    call(
-                        "delete_fact",
-                        {"key": key, "shared": shared},
-                        session=session,
-                        kind="facts_manager",
-                    )
-                    model.facts.pop(scope_key, None)
-            for session in SESSIONS:
-                got = call("read_facts", {"limit": 1000}, session=session)["facts"]
-                assert {f["scopeKey"]: f["value"] for f in got} == model.visible(session)
-        finally:
-            call.close()
+                model.facts[scope_key] = (key, value, None if shared else session)
+            else:
+                # Agents delete shared facts they stored; the manager deletes any.
+                call(
+                    "delete_fact",
+                    {"key": key, "shared": shared},
+                    session=session,
+                    kind="facts_manager",
+                )
+                model.facts.pop(scope_key, None)
+        for session in SESSIONS:
+            got = call("read_facts", {"limit": 1000}, session=session)["facts"]
+            assert {f["scopeKey"]: f["value"] for f in got} == model.visible(session)
+    finally:
+        call.close()

@@ -6,6 +6,7 @@ Debian root is shared, so only the first run on a machine pays for building it.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -27,6 +28,9 @@ from pgfacts.runtime import LocalRuntime, default_port
 # different provisioning scripts never move one shared test instance between their roots.
 PORT = int(os.environ.get("PGFACTS_RUNTIME_TEST_PORT", default_port() + 1000))
 PGFACTS = [sys.executable, "-m", "pgfacts"]
+# They share that port (and the runtime fixture): one worker runs them all, in order
+# (make test distributes with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("runtime_port")
 
 
 def cli(
@@ -44,9 +48,15 @@ def cli(
 
 @pytest.fixture(scope="module")
 def runtime() -> Iterator[LocalRuntime]:
-    rt = LocalRuntime(PORT)
-    yield rt
-    rt.down()
+    # Every checkout on this machine uses the same port and instance directory: runs side
+    # by side take turns through a lock file, or one's `db down` stops the other's server.
+    with open(Path(tempfile.gettempdir()) / f"pgfacts-runtime-test-{PORT}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        rt = LocalRuntime(PORT)
+        try:
+            yield rt
+        finally:
+            rt.down()
 
 
 def test_up_is_idempotent_and_prints_a_working_dsn(runtime: LocalRuntime) -> None:

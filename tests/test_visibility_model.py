@@ -28,8 +28,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from psycopg.types.json import Jsonb
 
-from .conftest import KINDS, Database, _fresh_database
+from .conftest import KINDS, Database
 from .support.caller import Caller
+from .support.example_tenant import fresh_tenant
 from .support.spawn_forest import SpawnForest
 
 SESSIONS = [f"s{i}" for i in range(5)]
@@ -71,12 +72,12 @@ class Model(SpawnForest):
         }
 
 
-def reader_of(db: Database, kind: str, session: str | None) -> Caller:
-    """A caller acting as a kind and session of tenant t1; every call its own transaction,
+def reader_of(db: Database, tenant: str, kind: str, session: str | None) -> Caller:
+    """A caller acting as a kind and session of the tenant; every call its own transaction,
     with a similarity threshold low enough for the short test texts."""
     return Caller(
         db,
-        tenant="t1",
+        tenant=tenant,
         kind=kind,
         session=session,
         local_settings={"pg_trgm.similarity_threshold": "0.05"},
@@ -173,6 +174,7 @@ def _check_reader(model: Model, r: Caller, moments: list[tuple[int, datetime]]) 
 
 def _write(
     writer: psycopg.Connection[Any],
+    tenant: str,
     model: Model,
     sql: str,
     session: str,
@@ -182,23 +184,25 @@ def _write(
     """One write in its own transaction; the clock after it has committed."""
     with writer.transaction():
         writer.execute(
-            "SELECT pgfacts.set_context(tenant => 't1', session_id => %s, "
+            "SELECT pgfacts.set_context(tenant => %s, session_id => %s, "
             "parent_session_id => %s, agent_kind => %s)",
-            (session, model.parent[session], kind),
+            (tenant, session, model.parent[session], kind),
         )
         writer.execute(sql, params)
     row = writer.execute("SELECT clock_timestamp()").fetchone()
     assert row is not None
-    _embed_queue(writer)
+    _embed_queue(writer, tenant)
     return row[0]  # type: ignore[no-any-return]
 
 
-def _embed_queue(writer: psycopg.Connection[Any]) -> None:
+def _embed_queue(writer: psycopg.Connection[Any], tenant: str) -> None:
     """Embed what the write queued, as a worker keeping up would (the facts manager, which
     reads every key): the same vector for every text, so nearest ranks every fact it may
     show, and an overwrite's embedding replaces the old content's vector."""
     with writer.transaction():
-        writer.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'facts_manager')")
+        writer.execute(
+            "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'facts_manager')", (tenant,)
+        )
         work = writer.execute(
             "SELECT item_kind, item_id, content_hash FROM pgfacts.claim_embedding_work(1000)"
         ).fetchall()
@@ -228,82 +232,86 @@ operation = st.tuples(
     sampled=st.lists(st.integers(0, 13), min_size=1, max_size=3, unique=True),
 )
 def test_every_read_path_sees_what_the_model_sees(
-    server_dsn: str,
-    template_db: str,
+    db: Database,
     parents: list[int],
     operations: list[tuple[str, str, str, bool]],
     readers: list[str | None],
     sampled: list[int],
 ) -> None:
-    for name in _fresh_database(server_dsn, template_db):
-        db = Database(name=name, admin_dsn=server_dsn)
-        writer = db.connect("app", autocommit=True)
-        try:
-            model = Model()
-            # Session i may only hang below an earlier session: a forest, never a cycle.
-            for i, session in enumerate(SESSIONS):
-                model.parent[session] = SESSIONS[parents[i]] if 0 <= parents[i] < i else None
+    # One database for every example, a tenant of its own for each (tests/support/
+    # example_tenant.py says why that is as clean as a database per example).
+    tenant = fresh_tenant()
+    writer = db.connect("app", autocommit=True)
+    try:
+        model = Model()
+        # Session i may only hang below an earlier session: a forest, never a cycle.
+        for i, session in enumerate(SESSIONS):
+            model.parent[session] = SESSIONS[parents[i]] if 0 <= parents[i] < i else None
 
-            for session in SESSIONS:  # the forest, registered in order (parents first)
-                _write(
-                    writer,
-                    model,
-                    "SELECT pgfacts.register_session(%s, %s)",
-                    session,
-                    "agent",
-                    session,
-                    model.parent[session],
-                )
+        for session in SESSIONS:  # the forest, registered in order (parents first)
             _write(
                 writer,
+                tenant,
                 model,
-                "SELECT pgfacts.register_embedding_model('toy-4', 4)",
-                SESSIONS[0],
-                "operator",
+                "SELECT pgfacts.register_session(%s, %s)",
+                session,
+                "agent",
+                session,
+                model.parent[session],
             )
-            instants: list[datetime] = []
-            for n, (op, session, key, shared) in enumerate(operations):
-                sk = f"shared:{key}" if shared else f"session:{session}:{key}"
-                if op == "store":
-                    value = f"{WORD} {n}"  # every version's value is its own
-                    instants.append(
-                        _write(
-                            writer,
-                            model,
-                            "SELECT pgfacts.store_fact(%s, %s, shared => %s)",
-                            session,
-                            "agent",
-                            key,
-                            Jsonb(value),
-                            shared,
-                        )
+        _write(
+            writer,
+            tenant,
+            model,
+            "SELECT pgfacts.register_embedding_model('toy-4', 4)",
+            SESSIONS[0],
+            "operator",
+        )
+        instants: list[datetime] = []
+        for n, (op, session, key, shared) in enumerate(operations):
+            sk = f"shared:{key}" if shared else f"session:{session}:{key}"
+            if op == "store":
+                value = f"{WORD} {n}"  # every version's value is its own
+                instants.append(
+                    _write(
+                        writer,
+                        tenant,
+                        model,
+                        "SELECT pgfacts.store_fact(%s, %s, shared => %s)",
+                        session,
+                        "agent",
+                        key,
+                        Jsonb(value),
+                        shared,
                     )
-                    model.live[sk] = (key, value, None if shared else session)
-                    model.ever[sk] = (key, None if shared else session)
-                else:
-                    # Agents delete the shared facts they stored; the manager deletes any.
-                    instants.append(
-                        _write(
-                            writer,
-                            model,
-                            "SELECT pgfacts.delete_fact(%s, shared => %s)",
-                            session,
-                            "facts_manager",
-                            key,
-                            shared,
-                        )
+                )
+                model.live[sk] = (key, value, None if shared else session)
+                model.ever[sk] = (key, None if shared else session)
+            else:
+                # Agents delete the shared facts they stored; the manager deletes any.
+                instants.append(
+                    _write(
+                        writer,
+                        tenant,
+                        model,
+                        "SELECT pgfacts.delete_fact(%s, shared => %s)",
+                        session,
+                        "facts_manager",
+                        key,
+                        shared,
                     )
-                    model.live.pop(sk, None)
-                model.states.append(dict(model.live))
-            # A few instants of the history (after op i), the last one always among them.
-            moments = [(i, instants[i]) for i in sampled if i < len(instants) - 1]
-            moments.append((len(instants) - 1, instants[-1]))
-            for kind in KINDS:
-                for session in readers:
-                    reader = reader_of(db, kind, session)
-                    try:
-                        _check_reader(model, reader, moments)
-                    finally:
-                        reader.close()
-        finally:
-            writer.close()
+                )
+                model.live.pop(sk, None)
+            model.states.append(dict(model.live))
+        # A few instants of the history (after op i), the last one always among them.
+        moments = [(i, instants[i]) for i in sampled if i < len(instants) - 1]
+        moments.append((len(instants) - 1, instants[-1]))
+        for kind in KINDS:
+            for session in readers:
+                reader = reader_of(db, tenant, kind, session)
+                try:
+                    _check_reader(model, reader, moments)
+                finally:
+                    reader.close()
+    finally:
+        writer.close()
