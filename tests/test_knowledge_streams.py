@@ -338,6 +338,17 @@ def check_history_invariants(k: Caller, who: int) -> None:
         ("restore", 0),
     ]
 )
+@example(  # two claims of one episode replace the same row: the second names a retired row
+    stream=[
+        ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
+        (
+            "ingest",
+            [("lives_in", 0, None, "a", None), ("skill", 0, None, "a", None)],
+            "agent",
+        ),
+        ("revise", 0, [("skill", 0, None, "a", 0), ("skill", 0, None, "b", 0)]),
+    ]
+)
 @example(  # a longer range corroborates; a value is replaced by one already live
     stream=[
         ("ingest", [("lives_in", 0, 10, "a", None), ("skill", 0, 10, "b", None)], "agent"),

@@ -174,8 +174,16 @@ class Model(Generic[T]):
         replay: bool = False,
     ) -> Outcome:
         if replaces is not None:
+            # The claim names a row live before its episode (by its id): never a row an
+            # earlier claim of the same episode wrote, even of the same value and range (the
+            # named row is retired by then, and the claim's replaces is unknown).
             target = next(
-                (s for s in self.many if (s.value, s.start, s.end) == replaces),
+                (
+                    s
+                    for s in self.many
+                    if (s.value, s.start, s.end) == replaces
+                    and not all(known.episode == line.episode for known in s.lines)
+                ),
                 # A replay names the replaced row by its value and range; failing that, the
                 # newest row of the value; failing that, the claim only adds its value.
                 next((s for s in reversed(self.many) if s.value == replaces[0]), None)
