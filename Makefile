@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test lint unit bench bench-smoke schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test lint unit bench bench-smoke bench-versions schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,13 @@ bench-smoke: db-up
 
 bench: db-up
 	$(PY) -m bench --size $(BENCH_SIZE)
+
+# Two versions in one run (docs/operations.md, "Benchmarks"): git revision BEFORE against
+# AFTER (default: this working tree), each installed by its own migrator into a database of
+# its own, store_fact, ingest and search taking turns call by call.
+bench-versions: db-up
+	@if [ -z "$(BEFORE)" ]; then echo "usage: make bench-versions BEFORE=<git rev> [AFTER=<git rev>]"; exit 2; fi
+	$(PY) -m bench.versions --before $(BEFORE) $(if $(AFTER),--after $(AFTER)) --size $(BENCH_SIZE)
 
 # schema/pgfacts.sql: the installed schema of a fresh install, normalised (commit it;
 # tests/test_schema_snapshot.py fails when it is stale).
