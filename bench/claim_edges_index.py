@@ -23,22 +23,16 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from .knowledge import CONTEXT, INGEST, TENANT, episode_source, in_transaction
 from .runner import Result, bench_database, database_copy, print_table, timed_together
 
-TENANT = "bench"
-CONTEXT = "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')"
-INGEST = "SELECT pgfacts.ingest(%s::jsonb, %s::jsonb)"
 ENTITIES = 2000
 PRELOAD = 2000  # episodes of 5 entity-object claims before the measurement
 
 
-def ingest(conn: psycopg.Connection[Any], episode: dict[str, str], claims: list[Any]) -> None:
-    """BEGIN, set_context, ingest, COMMIT, pipelined: one round trip."""
-    with conn.pipeline():
-        conn.execute("BEGIN")
-        conn.execute(CONTEXT, (TENANT,))
-        conn.execute(INGEST, (Jsonb(episode), Jsonb(claims)))
-        conn.execute("COMMIT")
+def ingest(conn: psycopg.Connection[Any], serial: int, claims: list[Any]) -> None:
+    """BEGIN, set_context, ingest, COMMIT, pipelined: one round trip (episode doc/<serial>)."""
+    in_transaction(conn, INGEST, (Jsonb(episode_source(serial)), Jsonb(claims)))
 
 
 def claims_of(rng: random.Random, serial: int, entity_objects: bool) -> list[dict[str, Any]]:
@@ -55,19 +49,10 @@ def claims_of(rng: random.Random, serial: int, entity_objects: bool) -> list[dic
     return out
 
 
-def episode_of(serial: int) -> dict[str, str]:
-    return {
-        "source_kind": "document",
-        "source_ref": f"doc/{serial}",
-        "content_hash": f"h{serial}",
-        "trust": "agent",
-    }
-
-
 def setup(dsn: str) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("BEGIN")
-        conn.execute(CONTEXT, (TENANT,))
+        conn.execute(CONTEXT, (TENANT, "operator"))
         conn.execute("SELECT pgfacts.define_predicate('works_with', 'many')")
         conn.execute("SELECT pgfacts.define_predicate('lives_in', 'one')")
         conn.execute(
@@ -78,7 +63,7 @@ def setup(dsn: str) -> None:
         conn.execute("COMMIT")
         rng = random.Random(7)
         for serial in range(PRELOAD):
-            ingest(conn, episode_of(serial), claims_of(rng, serial, entity_objects=True))
+            ingest(conn, serial, claims_of(rng, serial, entity_objects=True))
         conn.execute("VACUUM ANALYZE pgfacts_internal.claims")
 
 
@@ -97,7 +82,7 @@ def measure(with_index: str, without: str, episodes: int, entity_objects: bool) 
             def once() -> None:
                 serial = turn[side]
                 turn[side] += 1
-                ingest(conn, episode_of(start + serial), batches[serial])
+                ingest(conn, start + serial, batches[serial])
 
             return once
 

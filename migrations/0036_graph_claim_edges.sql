@@ -29,5 +29,7 @@ UPDATE @schema@_internal.graph_node_names
 UPDATE @schema@_internal.graph_nodes
    SET node_key = 'entity_' || pg_catalog.substr(node_key, 7), kind_key = 'entity_'
  WHERE kind_key = 'entity';
+-- Checked now, not at commit: a table with pending trigger events cannot be altered.
+SET CONSTRAINTS @schema@_internal.graph_node_names_node_fkey IMMEDIATE;
 ALTER TABLE @schema@_internal.graph_nodes FORCE ROW LEVEL SECURITY;
 ALTER TABLE @schema@_internal.graph_node_names FORCE ROW LEVEL SECURITY;

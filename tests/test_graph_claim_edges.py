@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from pgfacts import Context, FactStore
+from pgfacts import Context, FactStore, migrate
 
 from .conftest import Database
 from .support.caller import Caller
@@ -70,6 +70,22 @@ def claim_ids(result: dict[str, Any]) -> list[int]:
     return [int(x.removeprefix("claim:")) for e in result["edges"] for x in e["evidence"]]
 
 
+def entity_node(
+    entity: int, name: str, *, distance: int, aliases: list[str] | None = None, camel: bool = True
+) -> dict[str, Any]:
+    """An entity's node as the tool (camelCase) or the SQL function shows it."""
+    return {
+        "nodeKey" if camel else "node_key": f"entity:{entity}",
+        "kind": "person",
+        "name": name,
+        "aliases": aliases or [],
+        "namespace": None,
+        "distance": distance,
+        "evidence": [],
+        "staleEvidence" if camel else "stale_evidence": [],
+    }
+
+
 def test_a_claim_about_two_entities_is_an_edge_between_their_nodes(g: Caller) -> None:
     tom, ann = person(g, "tom"), person(g, "ann")
     g.one("SELECT pgfacts.ensure_entity('person', 'ann', ARRAY['annie'], 'app:people/ann')")
@@ -77,26 +93,8 @@ def test_a_claim_about_two_entities_is_an_edge_between_their_nodes(g: Caller) ->
     claim_id = written["outcomes"][0]["claim_id"]
     result = around(g, tom)
     assert result["nodes"] == [
-        {
-            "nodeKey": f"entity:{tom}",
-            "kind": "person",
-            "name": "tom",
-            "aliases": [],
-            "namespace": None,
-            "distance": 0,
-            "evidence": [],
-            "staleEvidence": [],
-        },
-        {
-            "nodeKey": f"entity:{ann}",
-            "kind": "person",
-            "name": "ann",
-            "aliases": ["annie"],
-            "namespace": None,
-            "distance": 1,
-            "evidence": [],
-            "staleEvidence": [],
-        },
+        entity_node(tom, "tom", distance=0),
+        entity_node(ann, "ann", distance=1, aliases=["annie"]),
     ]
     assert result["edges"] == [
         {
@@ -314,21 +312,7 @@ def test_a_future_known_at_is_refused_in_sql_too(g: Caller) -> None:
     # A future valid_at is a question about the world, not about the database: answered.
     assert g.one(
         "SELECT pgfacts.graph_neighbourhood(%s, valid_at => '2999-01-01')", f"entity:{tom}"
-    ) == {
-        "nodes": [
-            {
-                "node_key": f"entity:{tom}",
-                "kind": "person",
-                "name": "tom",
-                "aliases": [],
-                "namespace": None,
-                "distance": 0,
-                "evidence": [],
-                "stale_evidence": [],
-            }
-        ],
-        "edges": [],
-    }
+    ) == {"nodes": [entity_node(tom, "tom", distance=0, camel=False)], "edges": []}
 
 
 def test_the_tool_json_keeps_pilotswarms_shape(g: Caller) -> None:
@@ -362,3 +346,43 @@ def test_the_python_client_passes_the_instants(g: Caller) -> None:
             f"entity:{tom}", valid_at="2026-02-01", known_at=known.isoformat()
         )
         assert [e["toKey"] for e in tool["edges"]] == [f"entity:{ann}"]
+
+
+def test_stored_nodes_of_kind_entity_are_rekeyed_by_0036(empty_db: str) -> None:
+    """Nodes of kind entity stored before 0036 (keyed entity:<name>, which now names an
+    entity's node) key as entity_:<name> after it, with every name keyed under that kind,
+    and still resolve and answer as before."""
+    migrate(empty_db, target="0035_graph.sql")
+    with psycopg.connect(empty_db, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO pgfacts_internal.graph_nodes (tenant, node_key, kind_key, kind, name,"
+            " aliases, created_kind) VALUES"
+            " ('t', 'entity:acme', 'entity', 'Entity', 'Acme', '{ACME Corp}', 'crawler'),"
+            " ('t', 'person:tom', 'person', 'person', 'Tom', '{}', 'crawler')"
+        )
+        conn.execute(
+            "INSERT INTO pgfacts_internal.graph_node_names (tenant, name_key, node_key) VALUES"
+            " ('t', 'entity:acme', 'entity:acme'), ('t', 'entity:acme-corp', 'entity:acme'),"
+            " ('t', 'person:tom', 'person:tom'),"
+            " ('t', 'entity:tommy', 'person:tom')"  # an entity-kind node merged into tom
+        )
+    migrate(empty_db)
+    with psycopg.connect(empty_db) as conn:
+        nodes = conn.execute(
+            "SELECT node_key, kind_key FROM pgfacts_internal.graph_nodes ORDER BY 1"
+        ).fetchall()
+        names = conn.execute(
+            "SELECT name_key, node_key FROM pgfacts_internal.graph_node_names ORDER BY 1"
+        ).fetchall()
+        conn.execute("SELECT pgfacts.set_context(tenant => 't', agent_kind => 'crawler')")
+        again = conn.execute(
+            "SELECT pgfacts.graph_upsert_node('entity', 'ACME Corp') ->> 'node_key'"
+        ).fetchone()
+    assert nodes == [("entity_:acme", "entity_"), ("person:tom", "person")]
+    assert names == [
+        ("entity_:acme", "entity_:acme"),
+        ("entity_:acme-corp", "entity_:acme"),
+        ("entity_:tommy", "person:tom"),
+        ("person:tom", "person:tom"),
+    ]
+    assert again == ("entity_:acme",)

@@ -125,6 +125,21 @@ COMMENT ON FUNCTION @schema@_internal.claim_edge_key(text) IS
 'The predicate key of a claim edge: predicate_key_of its predicate (works_with: work), or '
 'the predicate itself when that has no word. (inlined)';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_observations(tenant text, claim_id bigint)
+RETURNS integer
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    -- A claim edge's observations: the sources of its claim row.
+    SELECT pg_catalog.count(*)::integer FROM @schema@_internal.claim_sources AS s
+     WHERE s.tenant OPERATOR(pg_catalog.=) claim_observations.tenant
+       AND s.claim_id OPERATOR(pg_catalog.=) claim_observations.claim_id
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_observations(text, bigint) IS
+'A claim edge''s observations: how many sources its claim row has. (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_edge_doc(
     tenant text, claim_id bigint, subject bigint, predicate text, object_entity bigint,
     confidence real, system_time tstzrange
@@ -142,8 +157,7 @@ BEGIN
         'to_key', @schema@_internal.entity_node_key(object_entity),
         'predicate', predicate, 'predicate_key', @schema@_internal.claim_edge_key(predicate),
         'confidence', confidence::numeric::double precision,
-        'observations', (SELECT pg_catalog.count(*)::integer FROM @schema@_internal.claim_sources AS s
-                          WHERE s.tenant = claim_edge_doc.tenant AND s.claim_id = claim_edge_doc.claim_id),
+        'observations', @schema@_internal.claim_observations(tenant, claim_id),
         'namespace', NULL,
         'evidence', pg_catalog.jsonb_build_array('claim:' || claim_id),
         'stale_evidence', CASE WHEN pg_catalog.upper_inf(system_time) THEN '[]'::jsonb
@@ -235,8 +249,7 @@ BEGIN
     SELECT @schema@_internal.entity_node_key(c.subject_id), c.predicate, p.key,
            @schema@_internal.entity_node_key(c.object_entity_id),
            c.confidence::numeric::double precision,
-           (SELECT pg_catalog.count(*)::integer FROM @schema@_internal.claim_sources AS s
-             WHERE s.tenant = c.tenant AND s.claim_id = c.claim_id),
+           @schema@_internal.claim_observations(c.tenant, c.claim_id),
            ARRAY['claim:' || c.claim_id], pg_catalog.lower(c.system_time)
       FROM @schema@_internal.claims AS c
       JOIN (SELECT d.name, @schema@_internal.claim_edge_key(d.name) AS key
