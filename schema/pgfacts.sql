@@ -96,6 +96,7 @@ CREATE TABLE pgfacts_internal.claims (
 ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
+CREATE INDEX claims_object_entity_idx ON pgfacts_internal.claims USING btree (tenant, object_entity_id) WHERE (object_entity_id IS NOT NULL);
 CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant, search_doc);
 CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
@@ -922,12 +923,12 @@ CREATE FUNCTION pgfacts.graph_merge_nodes(from_key text, into_key text, reason t
 ALTER FUNCTION pgfacts.graph_merge_nodes(text,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.graph_merge_nodes(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
-CREATE FUNCTION pgfacts.graph_neighbourhood(node_key text DEFAULT NULL::text, depth integer DEFAULT 1, seeds text[] DEFAULT NULL::text[], namespace text DEFAULT NULL::text, "limit" integer DEFAULT 100)
+CREATE FUNCTION pgfacts.graph_neighbourhood(node_key text DEFAULT NULL::text, depth integer DEFAULT 1, seeds text[] DEFAULT NULL::text[], namespace text DEFAULT NULL::text, "limit" integer DEFAULT 100, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_remove_evidence(scope_key text, namespace text DEFAULT NULL::text)
     RETURNS jsonb
@@ -1546,6 +1547,26 @@ CREATE FUNCTION pgfacts_internal.claim_document(tenant text, claim_text text, ob
 ALTER FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.claim_edge_doc(tenant text, claim_id bigint, subject bigint, predicate text, object_entity bigint, confidence real, system_time tstzrange)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_edge_doc(text,bigint,bigint,text,bigint,real,tstzrange) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edge_doc(text,bigint,bigint,text,bigint,real,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_edge_key(predicate text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claim_edge_key(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edge_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_edges_between(tenant text, entities bigint[], valid_at timestamp with time zone, known_at timestamp with time zone)
+    RETURNS TABLE(from_key text, predicate_key text, to_key text, claim_id bigint, edge jsonb)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claim_in_view(system_time tstzrange, valid tstzrange, retired_reason text, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, any_valid boolean DEFAULT false)
     RETURNS boolean
     LANGUAGE sql STABLE SECURITY INVOKER;
@@ -1566,12 +1587,25 @@ CREATE FUNCTION pgfacts_internal.claim_node_name(tenant text, key text)
 ALTER FUNCTION pgfacts_internal.claim_node_name(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_node_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.claim_observations(tenant text, claim_id bigint)
+    RETURNS integer
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claim_observations(text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_observations(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claim_outcome(claim_position integer, d pgfacts_internal.claim_decision, slot pgfacts_internal.slot_picture, new_id bigint)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_outcome(integer,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_outcome(integer,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_reach(tenant text, start bigint[], depth integer, valid_at timestamp with time zone, known_at timestamp with time zone)
+    RETURNS TABLE(entity_id bigint, distance integer)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_size_problem(c jsonb, predicate text, object jsonb)
     RETURNS text
@@ -1681,6 +1715,13 @@ CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_pictur
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.current_claim_edges(tenant text, wanted_key text, from_key text, to_key text, min_confidence double precision, lim integer)
+    RETURNS TABLE(edge_from_key text, edge_predicate text, edge_predicate_key text, edge_to_key text, confidence double precision, observations integer, evidence text[], first_seen timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.current_claim_edges(text,text,text,text,double precision,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.current_claim_edges(text,text,text,text,double precision,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.decide_claim(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, episode_trust integer, floor real, replay boolean)
     RETURNS pgfacts_internal.claim_decision
@@ -1794,12 +1835,39 @@ CREATE FUNCTION pgfacts_internal.ensure_session(tenant text, session_id text, pa
 ALTER FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.entity_node_doc(tenant text, entity_id bigint, distance integer)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.entity_node_doc(text,bigint,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_node_doc(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.entity_node_key(entity_id bigint)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.entity_node_key(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_node_key(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.entity_of_node_key(node_key text)
+    RETURNS bigint
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.entity_of_node_key(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_of_node_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.entity_refresh_claim_documents()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_refresh_claim_documents() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_refresh_claim_documents() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
+    RETURNS bigint[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.evidence_seen(tenant text, sources text[], subjects bigint[], predicates text[], kind text, with_shared boolean, every_session boolean, sessions text[], OUT evidence text[], OUT stale_evidence text[])
     RETURNS record
@@ -2041,6 +2109,13 @@ CREATE FUNCTION pgfacts_internal.graph_delete_node_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.graph_edges_between(tenant text, nodes bigint[], kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS TABLE(from_key text, predicate_key text, to_key text, claim_id bigint, edge jsonb)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.graph_evidence_of(tenant text, node_id bigint, edge_id bigint, kind text, with_shared boolean, every_session boolean, sessions text[], OUT evidence text[], OUT stale_evidence text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2076,7 +2151,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_namespace(text) TO pgfacts_agen
 
 CREATE FUNCTION pgfacts_internal.graph_neighbourhood_tool(args jsonb)
     RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;

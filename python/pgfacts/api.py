@@ -719,6 +719,8 @@ def graph_neighbourhood(
     seeds: Sequence[str] | None = None,
     namespace: str | None = None,
     limit: int = 100,
+    valid_at: Any = None,
+    known_at: Any = None,
 ) -> Call[JSONObject]:
     return _value(
         self,
@@ -728,6 +730,8 @@ def graph_neighbourhood(
         seeds=_texts(seeds),
         namespace=namespace,
         limit=limit,
+        valid_at=valid_at,
+        known_at=known_at,
     )
 
 

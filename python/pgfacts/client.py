@@ -353,11 +353,19 @@ class Tools(Generic[R]):
         seeds: Sequence[str] | None = None,
         namespace: str | None = None,
         limit: int | None = None,
+        valid_at: str | None = None,
+        known_at: str | None = None,
     ) -> R:
         return self.call(
             "graph_neighbourhood",
             _args(
-                nodeKey=node_key, depth=depth, seeds=_list(seeds), namespace=namespace, limit=limit
+                nodeKey=node_key,
+                depth=depth,
+                seeds=_list(seeds),
+                namespace=namespace,
+                limit=limit,
+                valid_at=valid_at,
+                known_at=known_at,
             ),
         )
 

@@ -284,6 +284,7 @@ SELECT * FROM {schema}.graph_search_edges(
 GRAPH_NEIGHBOURHOOD = """
 SELECT {schema}.graph_neighbourhood(
     node_key => %(node_key)s, depth => %(depth)s::integer, seeds => %(seeds)s::text[],
-    namespace => %(namespace)s, "limit" => %(limit)s::integer)
+    namespace => %(namespace)s, "limit" => %(limit)s::integer,
+    valid_at => %(valid_at)s::timestamptz, known_at => %(known_at)s::timestamptz)
 """
 GRAPH_STATS = "SELECT {schema}.graph_stats(namespace => %(namespace)s)"

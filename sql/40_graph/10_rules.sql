@@ -33,9 +33,10 @@ DECLARE
     normal text := pg_catalog.replace(@schema@_internal.normalize_graph_name(kind), ' ', '_');
 BEGIN
     -- A node key must never read as a seed of another kind: shared:<key> and
-    -- session:<id>:<key> are fact scope keys, claim:<id> a claim. Those three kinds take a
-    -- trailing '_', which no normalised kind can end with otherwise.
-    IF normal IN ('shared', 'session', 'claim') THEN
+    -- session:<id>:<key> are fact scope keys, claim:<id> a claim, entity:<id> an entity's
+    -- node (claim edges). Those four kinds take a trailing '_', which no normalised kind
+    -- can end with otherwise.
+    IF normal IN ('shared', 'session', 'claim', 'entity') THEN
         RETURN normal || '_';
     END IF;
     RETURN normal;
@@ -43,8 +44,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.graph_kind_key(text) IS
-'The kind part of a node key: the normalised kind, spaces as _; shared, session and claim '
-'take a trailing _ so no node key reads as a fact or claim seed.';
+'The kind part of a node key: the normalised kind, spaces as _; shared, session, claim and '
+'entity take a trailing _ so no node key reads as a fact, claim or entity seed.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.node_key_of(kind text, name text)
 RETURNS text

@@ -37,8 +37,10 @@ BEGIN
         END IF;
     END IF;
     RETURN QUERY
-    SELECT f.node_key, e.predicate, e.predicate_key, t.node_key, e.confidence, e.observations,
-           e.namespace, ev.evidence, ev.stale_evidence, e.asserted_by, e.first_seen, e.last_seen
+    SELECT x.* FROM (
+    SELECT f.node_key, e.predicate, e.predicate_key, t.node_key AS to_key, e.confidence,
+           e.observations, e.namespace, ev.evidence, ev.stale_evidence, e.asserted_by,
+           e.first_seen, e.last_seen
       FROM @schema@_internal.graph_edges AS e
       JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
       JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
@@ -52,7 +54,16 @@ BEGIN
        AND (@schema@_internal.namespace_matches(e.namespace, wanted_ns)
             OR @schema@_internal.namespace_matches(f.namespace, wanted_ns)
             OR @schema@_internal.namespace_matches(t.namespace, wanted_ns))
-     ORDER BY e.confidence DESC, f.node_key, e.predicate_key, t.node_key
+    -- Claim edges believed now and true now (72_claim_edges.sql): no namespace, evidence
+    -- their claim, first and last seen the instant it was recorded.
+    UNION ALL
+    SELECT k.edge_from_key, k.edge_predicate, k.edge_predicate_key, k.edge_to_key, k.confidence,
+           k.observations, NULL::text, k.evidence, '{}'::text [], '{}'::text [], k.first_seen,
+           k.first_seen
+      FROM @schema@_internal.current_claim_edges(reader.tenant, wanted_key, from_key, to_key,
+                                                 min_confidence, "limit") AS k
+     WHERE @schema@_internal.namespace_matches(NULL, wanted_ns)) AS x
+     ORDER BY x.confidence DESC, x.node_key, x.predicate_key, x.to_key
      LIMIT "limit";
 END
 $fn$;
@@ -62,14 +73,51 @@ COMMENT ON FUNCTION @schema@.graph_search_edges(
 'Edges by predicate (keyed by predicate_key_of) or predicate_key (exact; both given must '
 'agree), exact from_key and to_key, min_confidence (0..1), namespace (the edge or either '
 'end, itself and below; default: none), at most limit (1..500, default 50), most confident '
-'first. Evidence as the caller may see it.';
+'first. Evidence as the caller may see it. Claim edges (entity:<id> to entity:<id>, the '
+'claims believed now and true now) are among them, in no namespace.';
 
-CREATE OR REPLACE FUNCTION @schema@.graph_neighbourhood(
-    node_key text DEFAULT NULL, depth integer DEFAULT 1, seeds text [] DEFAULT NULL,
-    namespace text DEFAULT NULL, "limit" integer DEFAULT 100
-) RETURNS jsonb
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_edges_between(
+    tenant text, nodes bigint [], kind text, with_shared boolean, every_session boolean,
+    sessions text []
+) RETURNS TABLE (from_key text, predicate_key text, to_key text, claim_id bigint, edge jsonb)
 LANGUAGE plpgsql
 STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- The stored edges with both ends among nodes, as graph_neighbourhood shows them
+    -- (claim_id NULL: the sort keys of claim_edges_between).
+    RETURN QUERY
+    SELECT f.node_key, e.predicate_key, t.node_key, NULL::bigint, pg_catalog.jsonb_build_object(
+               'from_key', f.node_key, 'to_key', t.node_key, 'predicate', e.predicate,
+               'predicate_key', e.predicate_key, 'confidence', e.confidence,
+               'observations', e.observations, 'namespace', e.namespace,
+               'evidence', pg_catalog.to_jsonb(ev.evidence),
+               'stale_evidence', pg_catalog.to_jsonb(ev.stale_evidence))
+      FROM @schema@_internal.graph_edges AS e
+      JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
+      JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
+     CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(graph_edges_between.tenant, NULL,
+           e.edge_id, graph_edges_between.kind, with_shared, every_session, sessions) AS ev
+     WHERE e.tenant = graph_edges_between.tenant AND e.from_id = ANY (nodes) AND e.to_id = ANY (nodes);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.graph_edges_between(
+    text, bigint [], text, boolean, boolean, text []) IS
+'The stored edges with both ends among nodes, each with its sort keys and its document as '
+'graph_neighbourhood shows it (evidence as the reader sees it).';
+
+-- valid_at and known_at came with the claim edges: the old signature goes.
+DROP FUNCTION IF EXISTS @schema@.graph_neighbourhood(text, integer, text [], text, integer);
+CREATE OR REPLACE FUNCTION @schema@.graph_neighbourhood(
+    node_key text DEFAULT NULL, depth integer DEFAULT 1, seeds text [] DEFAULT NULL,
+    namespace text DEFAULT NULL, "limit" integer DEFAULT 100, valid_at timestamptz DEFAULT NULL,
+    known_at timestamptz DEFAULT NULL
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE  -- with known_at it waits for commits in progress, then reads with a fresh snapshot
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -77,9 +125,13 @@ AS $fn$
 DECLARE
     reader record := @schema@_internal.graph_reader();
     wanted_ns text := @schema@_internal.graph_namespace(namespace);
+    starts text [] := pg_catalog.array_remove(node_key || coalesce(seeds, '{}'), NULL);
     start bigint [];
     chosen bigint [];
     hops integer [];
+    of_entity boolean [];
+    stored_ids bigint [];
+    entity_ids bigint [];
     result jsonb;
 BEGIN
     depth := @schema@_internal.check_limit(depth, 'depth', 1, 5);
@@ -90,54 +142,75 @@ BEGIN
     IF node_key IS NOT NULL THEN
         PERFORM @schema@_internal.check_node_key(node_key, 'node_key');
     END IF;
-    start := @schema@_internal.seed_nodes(reader.tenant,
-        pg_catalog.array_remove(node_key || coalesce(seeds, '{}'), NULL),
-                                          reader.kind, reader.with_shared, reader.every_session,
-                                          reader.sessions);
-    -- The start nodes always, then the nearest others in the namespace, up to limit nodes.
-    SELECT coalesce(pg_catalog.array_agg(x.node_id ORDER BY x.distance, x.node_key), '{}'),
-           coalesce(pg_catalog.array_agg(x.distance ORDER BY x.distance, x.node_key), '{}')
-      INTO chosen, hops
-      FROM (SELECT r.node_id, r.distance, n.node_key
-              FROM @schema@_internal.graph_reach(reader.tenant, start, depth) AS r
-              JOIN @schema@_internal.graph_nodes AS n ON n.tenant = reader.tenant AND n.node_id = r.node_id
-             WHERE r.distance = 0 OR @schema@_internal.namespace_matches(n.namespace, wanted_ns)
-             ORDER BY r.distance, n.node_key
+    -- The one meaning of known_at: a future one is 22023, a past one waits for the commits
+    -- being stamped, so the answer for it never changes.
+    PERFORM @schema@_internal.settle_known_at(reader.tenant, known_at);
+    start := @schema@_internal.seed_nodes(reader.tenant, starts, reader.kind, reader.with_shared,
+                                          reader.every_session, reader.sessions);
+    -- The start nodes always, then the nearest others in the namespace, up to limit nodes:
+    -- stored nodes through stored edges, entity nodes through the claim edges in view (no
+    -- edge joins the two).
+    SELECT coalesce(pg_catalog.array_agg(x.id ORDER BY x.distance, x.key), '{}'),
+           coalesce(pg_catalog.array_agg(x.distance ORDER BY x.distance, x.key), '{}'),
+           coalesce(pg_catalog.array_agg(x.entity ORDER BY x.distance, x.key), '{}')
+      INTO chosen, hops, of_entity
+      FROM (SELECT u.id, u.distance, u.key, u.entity FROM (
+                SELECT r.node_id AS id, r.distance, n.node_key AS key, false AS entity
+                  FROM @schema@_internal.graph_reach(reader.tenant, start, depth) AS r
+                  JOIN @schema@_internal.graph_nodes AS n ON n.tenant = reader.tenant AND n.node_id = r.node_id
+                 WHERE r.distance = 0 OR @schema@_internal.namespace_matches(n.namespace, wanted_ns)
+                UNION ALL
+                SELECT r.entity_id, r.distance, @schema@_internal.entity_node_key(r.entity_id), true
+                  FROM @schema@_internal.claim_reach(reader.tenant,
+                           @schema@_internal.entity_seeds(reader.tenant, starts), depth, valid_at,
+                           known_at) AS r
+                 WHERE r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns)) AS u
+             ORDER BY u.distance, u.key
              LIMIT "limit") AS x;
+    SELECT coalesce(pg_catalog.array_agg(u.id) FILTER (WHERE NOT u.entity), '{}'),
+           coalesce(pg_catalog.array_agg(u.id) FILTER (WHERE u.entity), '{}')
+      INTO stored_ids, entity_ids
+      FROM ROWS FROM (pg_catalog.unnest(chosen), pg_catalog.unnest(of_entity)) AS u (id, entity);
     SELECT pg_catalog.jsonb_build_object(
-        'nodes', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+        'nodes', (SELECT coalesce(pg_catalog.jsonb_agg(CASE WHEN c.entity
+                      THEN @schema@_internal.entity_node_doc(reader.tenant, c.id, c.distance)
+                      ELSE pg_catalog.jsonb_build_object(
                       'node_key', n.node_key, 'kind', n.kind, 'name', n.name,
                       'aliases', pg_catalog.to_jsonb(n.aliases), 'namespace', n.namespace,
                       'distance', c.distance, 'evidence', pg_catalog.to_jsonb(ev.evidence),
-                      'stale_evidence', pg_catalog.to_jsonb(ev.stale_evidence)) ORDER BY c.position), '[]')
-                    FROM ROWS FROM (pg_catalog.unnest(chosen), pg_catalog.unnest(hops))
-                         WITH ORDINALITY AS c (node_id, distance, position)
-                    JOIN @schema@_internal.graph_nodes AS n ON n.tenant = reader.tenant AND n.node_id = c.node_id
-                   CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, n.node_id, NULL,
-                         reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev),
-        'edges', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                      'from_key', f.node_key, 'to_key', t.node_key, 'predicate', e.predicate,
-                      'predicate_key', e.predicate_key, 'confidence', e.confidence,
-                      'observations', e.observations, 'namespace', e.namespace,
-                      'evidence', pg_catalog.to_jsonb(ev.evidence),
-                      'stale_evidence', pg_catalog.to_jsonb(ev.stale_evidence))
-                      ORDER BY f.node_key, e.predicate_key, t.node_key), '[]')
-                    FROM @schema@_internal.graph_edges AS e
-                    JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
-                    JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
-                   CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, NULL, e.edge_id,
+                      'stale_evidence', pg_catalog.to_jsonb(ev.stale_evidence)) END
+                      ORDER BY c.position), '[]')
+                    FROM ROWS FROM (pg_catalog.unnest(chosen), pg_catalog.unnest(hops),
+                                    pg_catalog.unnest(of_entity))
+                         WITH ORDINALITY AS c (id, distance, entity, position)
+                    LEFT JOIN @schema@_internal.graph_nodes AS n
+                      ON NOT c.entity AND n.tenant = reader.tenant AND n.node_id = c.id
+                    LEFT JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, n.node_id, NULL,
                          reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev
-                   WHERE e.tenant = reader.tenant AND e.from_id = ANY (chosen) AND e.to_id = ANY (chosen)))
+                      ON NOT c.entity),
+        'edges', (SELECT coalesce(pg_catalog.jsonb_agg(y.edge
+                      ORDER BY y.from_key, y.predicate_key, y.to_key, y.claim_id), '[]')
+                    FROM (SELECT g.from_key, g.predicate_key, g.to_key, g.claim_id, g.edge
+                     FROM @schema@_internal.graph_edges_between(reader.tenant,
+                              stored_ids,
+                              reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS g
+                   UNION ALL
+                   SELECT k.from_key, k.predicate_key, k.to_key, k.claim_id, k.edge
+                     FROM @schema@_internal.claim_edges_between(reader.tenant,
+                              entity_ids, valid_at, known_at) AS k) AS y))
       INTO result;
     RETURN result;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.graph_neighbourhood(text, integer, text [], text, integer) IS
-'The nodes within depth (1..5) edges, either way, of node_key and seeds (node keys, fact '
-'scope keys the caller may read, claim:<id>), the start nodes first and then by distance, '
-'others only in namespace (when given), at most limit (1..1000, default 100), and the edges '
-'between them, each with the evidence the caller may see: {nodes: [{node_key, kind, name, '
-'aliases, namespace, distance, evidence, stale_evidence}], edges: [{from_key, to_key, '
-'predicate, predicate_key, confidence, observations, namespace, evidence, '
-'stale_evidence}]}. An unknown start gives no nodes.';
+COMMENT ON FUNCTION @schema@.graph_neighbourhood(
+    text, integer, text [], text, integer, timestamptz, timestamptz) IS
+'The nodes within depth (1..5) edges, either way, of node_key and seeds (node keys, entity '
+'nodes entity:<id>, fact scope keys the caller may read, claim:<id>), the start nodes first '
+'and then by distance, others only in namespace (when given), at most limit (1..1000, '
+'default 100), and the edges between them, each with the evidence the caller may see: '
+'{nodes: [{node_key, kind, name, aliases, namespace, distance, evidence, stale_evidence}], '
+'edges: [{from_key, to_key, predicate, predicate_key, confidence, observations, namespace, '
+'evidence, stale_evidence}]}. Claim edges join entity nodes: the claims with an entity '
+'object believed at known_at and true at valid_at (both default now; a future known_at is '
+'22023). An unknown start gives no nodes.';

@@ -246,7 +246,7 @@ COMMENT ON FUNCTION @schema@_internal.graph_search_edges_tool(jsonb) IS
 CREATE OR REPLACE FUNCTION @schema@_internal.graph_neighbourhood_tool(args jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
-STABLE
+VOLATILE  -- graph_neighbourhood with known_at waits for commits in progress
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -256,7 +256,9 @@ BEGIN
         depth => coalesce(@schema@_internal.arg_int(args, 'depth'), 1),
         seeds => @schema@_internal.arg_text_array(args, 'seeds'),
         namespace => @schema@_internal.arg_text(args, 'namespace'),
-        "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 100)));
+        "limit" => coalesce(@schema@_internal.arg_int(args, 'limit'), 100),
+        valid_at => @schema@_internal.arg_timestamp(args, 'valid_at'),
+        known_at => @schema@_internal.arg_timestamp(args, 'known_at')));
 END
 $fn$;
 
@@ -392,16 +394,20 @@ $json$);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_neighbourhood', handler => '@schema@_internal.graph_neighbourhood_tool',
-    api_functions => '{"@schema@.graph_neighbourhood(text,integer,text[],text,integer)"}',
+    api_functions => '{"@schema@.graph_neighbourhood(text,integer,text[],text,integer,timestamptz,timestamptz)"}',
     description => 'The nodes up to depth edges from a node (or seeds) and the edges between '
-        'them, with the evidence you may read.',
+        'them, with the evidence you may read. Knowledge claims between entities are edges '
+        'between entity:<id> nodes, with the claim as evidence; valid_at and known_at show '
+        'them as true at, and as known at, a past instant.',
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
   "nodeKey": {"type": "string", "minLength": 1},
   "depth": {"type": "integer", "minimum": 1, "maximum": 5, "description": "Default 1"},
   "seeds": {"type": "array", "maxItems": 100, "items": {"type": "string"}},
   "namespace": {"type": "string", "maxLength": 256},
-  "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Max nodes (default 100)"}}}
+  "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Max nodes (default 100)"},
+  "valid_at": {"type": "string", "format": "date-time", "description": "Claim edges true at this instant (default now)"},
+  "known_at": {"type": "string", "format": "date-time", "description": "Claim edges as believed at this past instant (default now)"}}}
 $json$);
 
 SELECT @schema@_internal.register_tool(

@@ -23,8 +23,9 @@ SELECT @schema@_internal.register_api(
 SELECT @schema@_internal.register_api(
     '@schema@.graph_search_edges(text,text,text,text,double precision,text,integer)',
     @schema@_internal.agent_kinds());
-SELECT @schema@_internal.register_api('@schema@.graph_neighbourhood(text,integer,text[],text,integer)',
-                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api(
+    '@schema@.graph_neighbourhood(text,integer,text[],text,integer,timestamptz,timestamptz)',
+    @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.graph_stats(text)', '{facts_manager,tuner,operator}');
 
 -- Read-only table access for audits; row level security keeps it to the caller's tenant.
