@@ -31,6 +31,15 @@ SELECT pg_catalog.current_database() AS database,
 
 SET_DATABASE_PRELOAD = "ALTER DATABASE {database} SET session_preload_libraries = {libraries}"
 
+# False when the owner role exists and may not create schemas here, NULL without the role.
+OWNER_MAY_CREATE = """
+SELECT pg_catalog.has_database_privilege(r.oid, pg_catalog.current_database(), 'CREATE')
+  FROM pg_catalog.pg_roles AS r WHERE r.rolname = %(owner)s"""
+GRANT_CREATE_ON_DATABASE = """
+DO $grant$ BEGIN
+    EXECUTE pg_catalog.format('GRANT CREATE ON DATABASE %I TO {owner}', pg_catalog.current_database());
+END $grant$"""
+
 LEDGER_EXISTS = "SELECT pg_catalog.to_regclass(%(ledger)s) IS NOT NULL"
 
 # The ledger's name is fixed by migration 0001: {schema}_internal.schema_ledger.
