@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test lint unit bench bench-smoke schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test test-long lint unit bench bench-smoke schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,10 @@ lint: db-up
 TEST_WORKERS ?= 3
 unit: db-up
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+# The long property runs: the graph projection verified after 10,000 random operations.
+test-long: db-up
+	PGFACTS_GRAPH_OPERATIONS=10000 $(VENV)/bin/pytest -q -n 0 tests/test_graph_projection.py
 
 bench-smoke: db-up
 	$(PY) -m bench --size smoke
