@@ -78,6 +78,9 @@ ALTER TABLE @schema@_internal.graph_projection_changes FORCE ROW LEVEL SECURITY;
 -- As the superuser again: the owner's policies would show it no tenant here.
 RESET ROLE;
 INSERT INTO @schema@_internal.graph_projection_changes (tenant, entity, entity_id)
-SELECT n.tenant, 'node', pg_catalog.min(n.node_id)
-  FROM @schema@_internal.graph_nodes AS n
- GROUP BY n.tenant;
+SELECT
+    n.tenant,
+    'node' AS entity,
+    pg_catalog.min(n.node_id) AS entity_id
+FROM @schema@_internal.graph_nodes AS n
+GROUP BY n.tenant;
