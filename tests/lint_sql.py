@@ -157,6 +157,8 @@ def check_tables(conn: psycopg.Connection, schemas: list[str]) -> list[str]:
 
 
 def check(dsn: str) -> list[str]:
+    # A graph schema exists once a tenant's projection does: build the sample tenant's.
+    build_sample_projection(dsn, SCHEMA)
     with psycopg.connect(dsn, autocommit=True) as conn:
         problems = check_schemas(conn)
         schemas = install_schemas(conn, SCHEMA)
@@ -206,7 +208,6 @@ def main() -> int:
     try:
         dsn = with_db(server, name)
         migrate(dsn, SCHEMA)
-        build_sample_projection(dsn, SCHEMA)
         problems = check(dsn)
     finally:
         with psycopg.connect(server, autocommit=True) as admin:

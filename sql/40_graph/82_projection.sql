@@ -78,6 +78,33 @@ COMMENT ON FUNCTION @schema@_internal.graph_edge_properties(
     bigint, text, double precision, text) IS
 'An edge''s properties in the projection: id, predicate (its key), confidence, namespace.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.graphid_entry(id ag_catalog.graphid)
+RETURNS bigint
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- A graphid is a label id (16 bits) and an entry (48 bits): here, a node_id or edge_id.
+    SELECT ag_catalog.graphid_out(id)::text::bigint OPERATOR(pg_catalog.&) 281474976710655
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.graphid_entry(ag_catalog.graphid) IS
+'The entry of an AGE graphid (its low 48 bits): the projected node_id or edge_id.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.graphid_label(id ag_catalog.graphid)
+RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT (ag_catalog.graphid_out(id)::text::bigint OPERATOR(pg_catalog.>>) 48)::integer
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.graphid_label(ag_catalog.graphid) IS
+'The label id of an AGE graphid (its high 16 bits).';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.create_graph_projection(graph text)
 RETURNS void
 LANGUAGE plpgsql

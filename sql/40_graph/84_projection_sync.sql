@@ -4,63 +4,42 @@
 -- meanwhile stays logged for the next sync; a rebuild replaces the whole graph. Both lock
 -- the tenant's graph_projections row, so they never interleave for one tenant.
 
-CREATE OR REPLACE FUNCTION @schema@_internal.graph_node_changed()
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_row_changed()
 RETURNS trigger
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    -- TG_ARGV[0]: node or edge; the row's id is its <entity>_id column.
+    changed jsonb := pg_catalog.to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
 BEGIN
-    IF TG_OP = 'DELETE' THEN
-        INSERT INTO @schema@_internal.graph_projection_changes (tenant, entity, entity_id)
-        VALUES (OLD.tenant, 'node', OLD.node_id);
-    ELSE
-        INSERT INTO @schema@_internal.graph_projection_changes (tenant, entity, entity_id)
-        VALUES (NEW.tenant, 'node', NEW.node_id);
-    END IF;
+    INSERT INTO @schema@_internal.graph_projection_changes (tenant, entity, entity_id)
+    VALUES (changed ->> 'tenant', TG_ARGV[0], (changed ->> (TG_ARGV[0] || '_id'))::bigint);
     RETURN NULL;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.graph_node_changed() IS
-'Trigger: log a node whose projected row (key, kind, namespace) changed.';
+COMMENT ON FUNCTION @schema@_internal.graph_row_changed() IS
+'Trigger on graph_nodes and graph_edges (argument node or edge): log a row whose projected '
+'part (a node''s key, kind, namespace; an edge''s ends, predicate key, confidence, '
+'namespace) changed.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.graph_edge_changed()
-RETURNS trigger
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-BEGIN
-    IF TG_OP = 'DELETE' THEN
-        INSERT INTO @schema@_internal.graph_projection_changes (tenant, entity, entity_id)
-        VALUES (OLD.tenant, 'edge', OLD.edge_id);
-    ELSE
-        INSERT INTO @schema@_internal.graph_projection_changes (tenant, entity, entity_id)
-        VALUES (NEW.tenant, 'edge', NEW.edge_id);
-    END IF;
-    RETURN NULL;
-END
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.graph_edge_changed() IS
-'Trigger: log an edge whose projected row (ends, predicate, confidence, namespace) changed.';
 
 DROP TRIGGER IF EXISTS graph_nodes_projection_log ON @schema@_internal.graph_nodes;
 CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON @schema@_internal.graph_nodes
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.graph_node_changed();
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.graph_row_changed('node');
 DROP TRIGGER IF EXISTS graph_nodes_projection_log_update ON @schema@_internal.graph_nodes;
 CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON @schema@_internal.graph_nodes
 FOR EACH ROW WHEN (OLD.node_key IS DISTINCT FROM NEW.node_key
                    OR OLD.kind_key IS DISTINCT FROM NEW.kind_key
                    OR OLD.namespace IS DISTINCT FROM NEW.namespace)
-EXECUTE FUNCTION @schema@_internal.graph_node_changed();
+EXECUTE FUNCTION @schema@_internal.graph_row_changed('node');
 
 DROP TRIGGER IF EXISTS graph_edges_projection_log ON @schema@_internal.graph_edges;
 CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON @schema@_internal.graph_edges
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.graph_edge_changed();
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.graph_row_changed('edge');
 DROP TRIGGER IF EXISTS graph_edges_projection_log_update ON @schema@_internal.graph_edges;
 CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON @schema@_internal.graph_edges
 FOR EACH ROW WHEN (OLD.from_id IS DISTINCT FROM NEW.from_id
@@ -68,7 +47,7 @@ FOR EACH ROW WHEN (OLD.from_id IS DISTINCT FROM NEW.from_id
                    OR OLD.predicate_key IS DISTINCT FROM NEW.predicate_key
                    OR OLD.confidence IS DISTINCT FROM NEW.confidence
                    OR OLD.namespace IS DISTINCT FROM NEW.namespace)
-EXECUTE FUNCTION @schema@_internal.graph_edge_changed();
+EXECUTE FUNCTION @schema@_internal.graph_row_changed('edge');
 
 CREATE OR REPLACE FUNCTION @schema@_internal.lock_graph_projection(tenant text)
 RETURNS text

@@ -64,9 +64,9 @@ BEGIN
                        n.node_id, n.node_key, n.kind_key, n.namespace) AS doc
               FROM @schema@_internal.graph_nodes AS n WHERE n.tenant = $1),
         have_nodes AS (
-            SELECT ag_catalog.graphid_out(v.id)::text::bigint & 281474976710655 AS id,
+            SELECT @schema@_internal.graphid_entry(v.id) AS id,
                    ag_catalog.agtype_out(v.properties)::text::jsonb
-                   || CASE WHEN ag_catalog.graphid_out(v.id)::text::bigint >> 48 = $2 THEN '{}'
+                   || CASE WHEN @schema@_internal.graphid_label(v.id) = $2 THEN '{}'
                            ELSE '{"label": "other"}' END::jsonb AS doc
               FROM %1$I.node AS v),
         want_edges AS (
@@ -75,13 +75,13 @@ BEGIN
                    || pg_catalog.jsonb_build_object('ends', ARRAY[e.from_id, e.to_id]) AS doc
               FROM @schema@_internal.graph_edges AS e WHERE e.tenant = $1),
         have_edges AS (
-            SELECT ag_catalog.graphid_out(r.id)::text::bigint & 281474976710655 AS id,
+            SELECT @schema@_internal.graphid_entry(r.id) AS id,
                    ag_catalog.agtype_out(r.properties)::text::jsonb || pg_catalog.jsonb_build_object('ends', ARRAY[
-                       ag_catalog.graphid_out(r.start_id)::text::bigint & 281474976710655,
-                       ag_catalog.graphid_out(r.end_id)::text::bigint & 281474976710655])
-                   || CASE WHEN ag_catalog.graphid_out(r.id)::text::bigint >> 48 = $3
-                            AND ag_catalog.graphid_out(r.start_id)::text::bigint >> 48 = $2
-                            AND ag_catalog.graphid_out(r.end_id)::text::bigint >> 48 = $2 THEN '{}'
+                       @schema@_internal.graphid_entry(r.start_id),
+                       @schema@_internal.graphid_entry(r.end_id)])
+                   || CASE WHEN @schema@_internal.graphid_label(r.id) = $3
+                            AND @schema@_internal.graphid_label(r.start_id) = $2
+                            AND @schema@_internal.graphid_label(r.end_id) = $2 THEN '{}'
                            ELSE '{"label": "other"}' END::jsonb AS doc
               FROM %1$I.edge AS r)
         SELECT 'node', coalesce(w.id, h.id),
