@@ -149,21 +149,17 @@ BITEMPORAL_HISTORY = (
 # The issue's as_of baseline: the plain bi-temporal table with the tenant context, row
 # level security and the commit barrier on. A copy of bench_bitemporal with a tenant column
 # (leading its keys) and FORCE row level security by the API's own policy (tenant =
-# context_tenant()), read by a function owned by a role that is not a superuser (the
-# benchmark's login is one, and row level security never applies to a superuser), which
-# takes the knowledge commit barrier (await_commits) first, as as_of does. In the same
-# transaction as as_of's: BEGIN + set_context + the read + COMMIT, pipelined.
-GUARDED_ROLE = "pgfacts_bench_guard"
-GUARDED_TABLE = f"""
-DO $$ BEGIN
-    CREATE ROLE {GUARDED_ROLE} NOLOGIN;
-EXCEPTION WHEN duplicate_object THEN NULL; END $$;
-GRANT pgfacts_owner TO {GUARDED_ROLE};
+# context_tenant()), read by a function owned by the install's owner role, which is not a
+# superuser (the benchmark's login is one, and row level security never applies to a
+# superuser), as as_of is, and which takes the knowledge commit barrier (await_commits)
+# first, as as_of does. In the same transaction as as_of's: BEGIN + set_context + the read
+# + COMMIT, pipelined.
+GUARDED_TABLE = """
 CREATE TABLE bench_bitemporal_guarded AS
     SELECT 'bench'::text AS tenant, b.* FROM bench_bitemporal AS b;
 ALTER TABLE bench_bitemporal_guarded ADD PRIMARY KEY (tenant, claim_id);
 CREATE INDEX ON bench_bitemporal_guarded (tenant, subject_id, predicate);
-ALTER TABLE bench_bitemporal_guarded OWNER TO {GUARDED_ROLE};
+ALTER TABLE bench_bitemporal_guarded OWNER TO pgfacts_owner;
 ALTER TABLE bench_bitemporal_guarded ENABLE ROW LEVEL SECURITY;
 ALTER TABLE bench_bitemporal_guarded FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON bench_bitemporal_guarded
@@ -180,7 +176,7 @@ BEGIN
      WHERE b.subject_id = subject AND b.predicate = bench_guarded_as_of.predicate
        AND b.valid @> valid_at AND b.system_time @> known_at AND NOT upper_inc(b.system_time);
 END $fn$;
-ALTER FUNCTION bench_guarded_as_of(bigint, text, timestamptz, timestamptz) OWNER TO {GUARDED_ROLE};
+ALTER FUNCTION bench_guarded_as_of(bigint, text, timestamptz, timestamptz) OWNER TO pgfacts_owner;
 ANALYZE bench_bitemporal_guarded;
 """
 GUARDED_AS_OF = "SELECT object_value, valid_from, valid_to FROM bench_guarded_as_of(%s, %s, %s, %s)"
