@@ -6,10 +6,68 @@
 CREATE SCHEMA pgfacts AUTHORIZATION pgfacts_owner;
 GRANT USAGE ON SCHEMA pgfacts TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON SCHEMA pgfacts IS 'pgfacts SQL API: functions, views and types agents and apps call';
+CREATE SCHEMA pgfacts_g_ae27640452f3ac6307b1 AUTHORIZATION pgfacts_owner;
+GRANT USAGE ON SCHEMA pgfacts_g_ae27640452f3ac6307b1 TO pgfacts_graph_reader;
+COMMENT ON SCHEMA pgfacts_g_ae27640452f3ac6307b1 IS 'pgfacts: the AGE projection of one tenant''s graph (rebuilt from the graph tables)';
 CREATE SCHEMA pgfacts_internal AUTHORIZATION pgfacts_owner;
 GRANT USAGE ON SCHEMA pgfacts_internal TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 GRANT USAGE, CREATE ON SCHEMA pgfacts_internal TO pgfacts_maintainer, pgfacts_searcher;
 COMMENT ON SCHEMA pgfacts_internal IS 'pgfacts internal tables and helpers; not an API';
+
+CREATE TABLE pgfacts_g_ae27640452f3ac6307b1._ag_label_edge (
+    id ag_catalog.graphid DEFAULT ag_catalog._graphid((ag_catalog._label_id('pgfacts_g_ae27640452f3ac6307b1'::name, '_ag_label_edge'::name))::integer, nextval('pgfacts_g_ae27640452f3ac6307b1._ag_label_edge_id_seq'::regclass)) NOT NULL,
+    start_id ag_catalog.graphid NOT NULL,
+    end_id ag_catalog.graphid NOT NULL,
+    properties ag_catalog.agtype DEFAULT ag_catalog.agtype_build_map() NOT NULL,
+    CONSTRAINT _ag_label_edge_pkey PRIMARY KEY (id)
+);
+ALTER TABLE pgfacts_g_ae27640452f3ac6307b1._ag_label_edge OWNER TO pgfacts_owner;
+GRANT SELECT ON TABLE pgfacts_g_ae27640452f3ac6307b1._ag_label_edge TO pgfacts_graph_reader;
+
+CREATE SEQUENCE pgfacts_g_ae27640452f3ac6307b1._ag_label_edge_id_seq;
+ALTER SEQUENCE pgfacts_g_ae27640452f3ac6307b1._ag_label_edge_id_seq OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_g_ae27640452f3ac6307b1._ag_label_vertex (
+    id ag_catalog.graphid DEFAULT ag_catalog._graphid((ag_catalog._label_id('pgfacts_g_ae27640452f3ac6307b1'::name, '_ag_label_vertex'::name))::integer, nextval('pgfacts_g_ae27640452f3ac6307b1._ag_label_vertex_id_seq'::regclass)) NOT NULL,
+    properties ag_catalog.agtype DEFAULT ag_catalog.agtype_build_map() NOT NULL,
+    CONSTRAINT _ag_label_vertex_pkey PRIMARY KEY (id)
+);
+ALTER TABLE pgfacts_g_ae27640452f3ac6307b1._ag_label_vertex OWNER TO pgfacts_owner;
+GRANT SELECT ON TABLE pgfacts_g_ae27640452f3ac6307b1._ag_label_vertex TO pgfacts_graph_reader;
+
+CREATE SEQUENCE pgfacts_g_ae27640452f3ac6307b1._ag_label_vertex_id_seq;
+ALTER SEQUENCE pgfacts_g_ae27640452f3ac6307b1._ag_label_vertex_id_seq OWNER TO pgfacts_owner;
+
+CREATE SEQUENCE pgfacts_g_ae27640452f3ac6307b1._label_id_seq;
+ALTER SEQUENCE pgfacts_g_ae27640452f3ac6307b1._label_id_seq OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_g_ae27640452f3ac6307b1.edge (
+    id ag_catalog.graphid DEFAULT ag_catalog._graphid((ag_catalog._label_id('pgfacts_g_ae27640452f3ac6307b1'::name, 'edge'::name))::integer, nextval('pgfacts_g_ae27640452f3ac6307b1.edge_id_seq'::regclass)) NOT NULL,
+    start_id ag_catalog.graphid NOT NULL,
+    end_id ag_catalog.graphid NOT NULL,
+    properties ag_catalog.agtype DEFAULT ag_catalog.agtype_build_map() NOT NULL
+);
+ALTER TABLE pgfacts_g_ae27640452f3ac6307b1.edge OWNER TO pgfacts_owner;
+CREATE INDEX edge_end_idx ON pgfacts_g_ae27640452f3ac6307b1.edge USING btree (end_id);
+CREATE UNIQUE INDEX edge_id_key ON pgfacts_g_ae27640452f3ac6307b1.edge USING btree (id);
+CREATE INDEX edge_properties_idx ON pgfacts_g_ae27640452f3ac6307b1.edge USING gin (properties);
+CREATE INDEX edge_start_idx ON pgfacts_g_ae27640452f3ac6307b1.edge USING btree (start_id);
+GRANT SELECT ON TABLE pgfacts_g_ae27640452f3ac6307b1.edge TO pgfacts_graph_reader;
+
+CREATE SEQUENCE pgfacts_g_ae27640452f3ac6307b1.edge_id_seq;
+ALTER SEQUENCE pgfacts_g_ae27640452f3ac6307b1.edge_id_seq OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_g_ae27640452f3ac6307b1.node (
+    id ag_catalog.graphid DEFAULT ag_catalog._graphid((ag_catalog._label_id('pgfacts_g_ae27640452f3ac6307b1'::name, 'node'::name))::integer, nextval('pgfacts_g_ae27640452f3ac6307b1.node_id_seq'::regclass)) NOT NULL,
+    properties ag_catalog.agtype DEFAULT ag_catalog.agtype_build_map() NOT NULL
+);
+ALTER TABLE pgfacts_g_ae27640452f3ac6307b1.node OWNER TO pgfacts_owner;
+CREATE UNIQUE INDEX node_id_key ON pgfacts_g_ae27640452f3ac6307b1.node USING btree (id);
+CREATE INDEX node_properties_idx ON pgfacts_g_ae27640452f3ac6307b1.node USING gin (properties);
+GRANT SELECT ON TABLE pgfacts_g_ae27640452f3ac6307b1.node TO pgfacts_graph_reader;
+
+CREATE SEQUENCE pgfacts_g_ae27640452f3ac6307b1.node_id_seq;
+ALTER SEQUENCE pgfacts_g_ae27640452f3ac6307b1.node_id_seq OWNER TO pgfacts_owner;
 
 CREATE TYPE pgfacts_internal.claim_decision AS (
     outcome text,
@@ -397,6 +455,8 @@ CREATE INDEX graph_edges_predicate_idx ON pgfacts_internal.graph_edges USING btr
 CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_row_changed('edge');
+CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_row_changed('edge');
 GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_edges IS 'Graph edges, unique per (from, predicate key, to): confidence combined by noisy-OR, observations counted once per new evidence';
 
@@ -466,8 +526,45 @@ CREATE INDEX graph_nodes_kind_idx ON pgfacts_internal.graph_nodes USING btree (t
 CREATE INDEX graph_nodes_namespace_idx ON pgfacts_internal.graph_nodes USING btree (tenant, namespace);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_row_changed('node');
+CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_row_changed('node');
 GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_nodes IS 'Graph nodes (kind, name, aliases, namespace): ids and structure, never fact values';
+
+CREATE TABLE pgfacts_internal.graph_projection_changes (
+    tenant text NOT NULL,
+    change_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    entity text NOT NULL,
+    entity_id bigint NOT NULL,
+    changed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT graph_projection_changes_entity CHECK ((entity = ANY (ARRAY['node'::text, 'edge'::text]))),
+    CONSTRAINT graph_projection_changes_pkey PRIMARY KEY (tenant, change_id)
+);
+ALTER TABLE pgfacts_internal.graph_projection_changes OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_projection_changes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_projection_changes FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_projection_changes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_projection_changes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_projection_changes TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.graph_projection_changes IS 'Graph nodes and edges changed since the tenant''s AGE projection last applied them';
+
+CREATE TABLE pgfacts_internal.graph_projections (
+    tenant text NOT NULL,
+    graph_name text NOT NULL,
+    built_at timestamp with time zone NOT NULL,
+    build_seconds double precision NOT NULL,
+    synced_at timestamp with time zone NOT NULL,
+    last_lag_seconds double precision,
+    CONSTRAINT graph_projections_name_key UNIQUE (graph_name),
+    CONSTRAINT graph_projections_pkey PRIMARY KEY (tenant)
+);
+ALTER TABLE pgfacts_internal.graph_projections OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.graph_projections ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.graph_projections FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_projections AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_projections AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.graph_projections TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.graph_projections IS 'Each tenant''s AGE projection of its graph: the graph''s name, last rebuild and last sync';
 
 CREATE SEQUENCE pgfacts_internal.knowledge_event_seq;
 ALTER SEQUENCE pgfacts_internal.knowledge_event_seq OWNER TO pgfacts_owner;
@@ -902,6 +999,13 @@ CREATE FUNCTION pgfacts.find_keys(pattern text, "limit" integer DEFAULT 10, scop
 ALTER FUNCTION pgfacts.find_keys(text,integer,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.find_keys(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.graph_cypher(name text, params jsonb DEFAULT '{}'::jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, ag_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_cypher(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_cypher(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.graph_delete_edge(from_key text, to_key text, predicate_key text, namespace text DEFAULT NULL::text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -929,6 +1033,20 @@ CREATE FUNCTION pgfacts.graph_neighbourhood(node_key text DEFAULT NULL::text, de
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.graph_projection_backlog()
+    RETURNS TABLE(tenant text, graph_name text, state text, pending bigint, oldest_change timestamp with time zone, synced_at timestamp with time zone, last_lag_seconds double precision)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_projection_backlog() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_projection_backlog() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.graph_projection_name()
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.graph_projection_name() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_projection_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_remove_evidence(scope_key text, namespace text DEFAULT NULL::text)
     RETURNS jsonb
@@ -1043,6 +1161,13 @@ CREATE FUNCTION pgfacts.read_intake("limit" integer DEFAULT 100)
 ALTER FUNCTION pgfacts.read_intake(integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_intake(integer) TO pgfacts_facts_manager, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.rebuild_graph_projection()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.rebuild_graph_projection() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.rebuild_graph_projection() TO pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.register_embedding_model(model text, dimension integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1155,6 +1280,13 @@ CREATE FUNCTION pgfacts.store_facts(facts jsonb)
 ALTER FUNCTION pgfacts.store_facts(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.store_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.sync_graph_projection(max_changes integer DEFAULT 10000)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.sync_graph_projection(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.sync_graph_projection(integer) TO pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.tombstone_stats(ttl_seconds integer DEFAULT NULL::integer)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -1174,6 +1306,13 @@ CREATE FUNCTION pgfacts.unbind_tenant_login(login name, tenant text)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.unbind_tenant_login(name,text) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts.verify_graph_projection()
+    RETURNS TABLE(entity text, entity_id bigint, difference text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, ag_catalog, pg_temp;
+ALTER FUNCTION pgfacts.verify_graph_projection() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.verify_graph_projection() TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.verify_slot(subject bigint, predicate text)
     RETURNS TABLE(difference text, claim jsonb)
@@ -1716,6 +1855,13 @@ CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_pictur
 ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.create_graph_projection(graph text)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, ag_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.create_graph_projection(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.create_graph_projection(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.current_claim_edges(tenant text, wanted_key text, from_key text, to_key text, min_confidence double precision, lim integer)
     RETURNS TABLE(edge_from_key text, edge_predicate text, edge_predicate_key text, edge_to_key text, confidence double precision, observations integer, evidence text[], first_seen timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2109,6 +2255,13 @@ CREATE FUNCTION pgfacts_internal.graph_delete_node_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.graph_edge_properties(edge_id bigint, predicate_key text, confidence double precision, namespace text)
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_edge_properties(bigint,text,double precision,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edge_properties(bigint,text,double precision,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.graph_edges_between(tenant text, nodes bigint[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS TABLE(from_key text, predicate_key text, to_key text, claim_id bigint, edge jsonb)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2156,6 +2309,55 @@ CREATE FUNCTION pgfacts_internal.graph_neighbourhood_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.graph_node_properties(node_id bigint, node_key text, kind_key text, namespace text)
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_node_properties(bigint,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_node_properties(bigint,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_projection_backlog_all()
+    RETURNS TABLE(tenant text, graph_name text, state text, pending bigint, oldest_change timestamp with time zone, synced_at timestamp with time zone, last_lag_seconds double precision)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_projection_backlog_all() OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_backlog_all() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts_internal.graph_projection_name_of(tenant text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_projection_name_of(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_name_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_projection_state(graph text)
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_projection_state(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_state(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_query_integer(value jsonb, name text, low integer, high integer, fallback integer)
+    RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_query_integer(jsonb,text,integer,integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_integer(jsonb,text,integer,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_query_params(name text, params jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_query_params(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_params(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_query_text(name text, hops integer)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_query_text(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_text(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.graph_reach(tenant text, start bigint[], depth integer)
     RETURNS TABLE(node_id bigint, distance integer)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2176,6 +2378,13 @@ CREATE FUNCTION pgfacts_internal.graph_remove_evidence_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_row_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_row_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_row_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_search_edges_tool(args jsonb)
     RETURNS jsonb
@@ -2225,6 +2434,20 @@ CREATE FUNCTION pgfacts_internal.graph_writer(OUT tenant text, OUT kind text, OU
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_writer() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_writer() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graphid_entry(id ag_catalog.graphid)
+    RETURNS bigint
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graphid_entry(ag_catalog.graphid) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_entry(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graphid_label(id ag_catalog.graphid)
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
     RETURNS jsonb
@@ -2327,6 +2550,13 @@ CREATE FUNCTION pgfacts_internal.lock_endpoints(tenant text, from_key text, to_k
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.lock_endpoints(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_endpoints(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.lock_graph_projection(tenant text)
+    RETURNS text
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.lock_graph_projection(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_graph_projection(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.lock_key(input text)
     RETURNS bigint
@@ -2481,6 +2711,13 @@ CREATE FUNCTION pgfacts_internal.predicate_key_of(predicate text)
 ALTER FUNCTION pgfacts_internal.predicate_key_of(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.predicate_key_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.project_graph_rows(tenant text, graph text, node_ids bigint[], edge_ids bigint[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, ag_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -2609,6 +2846,13 @@ CREATE FUNCTION pgfacts_internal.reader_visibility(scope text, OUT kind text, OU
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.reader_visibility(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.reader_visibility(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.rebuild_graph_projection_of(tenant text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.rebuild_graph_projection_of(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_graph_projection_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predicate text, without_episodes bigint[])
     RETURNS integer

@@ -13,6 +13,7 @@ database and writes (or, with ``--check``, compares) the schema file.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import sys
 import uuid
@@ -57,6 +58,28 @@ UNCLAIMED_SCHEMAS = """
        AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
        AND n.nspname !~ '^pg_(toast_)?temp_[0-9]+$'
      ORDER BY 1"""
+
+
+# An install's graph schemas exist once a tenant's AGE projection is built (AGE keeps each
+# graph in a schema of the graph's name, created as the owner): the schema file, the lint and
+# the upgrade comparison build one for this tenant, so the label tables, their indexes and
+# grants are checked like every other schema of the install.
+SAMPLE_TENANT = "catalog-sample"
+
+
+def sample_graph_schema(schema: str = SCHEMA) -> str:
+    """The name of SAMPLE_TENANT's graph (graph_projection_name_of in sql/40_graph)."""
+    return f"{schema}_g_" + hashlib.sha256(SAMPLE_TENANT.encode()).hexdigest()[:20]
+
+
+def build_sample_projection(dsn: str, schema: str = SCHEMA) -> None:
+    """Build SAMPLE_TENANT's (empty) AGE projection, as its operator."""
+    with psycopg.connect(dsn) as conn:
+        conn.execute(
+            f"SELECT {schema}.set_context(tenant => %s, agent_kind => 'operator')",
+            (SAMPLE_TENANT,),
+        )
+        conn.execute(f"SELECT {schema}.rebuild_graph_projection()")
 
 
 def install_schemas(conn: psycopg.Connection, schema: str = SCHEMA) -> list[str]:
@@ -373,6 +396,7 @@ def scratch_install(schema: str = SCHEMA, install: bool = True) -> Iterator[str]
         dsn = make_conninfo(**params)
         if install:
             migrate(dsn, schema)
+            build_sample_projection(dsn, schema)
         yield dsn
     finally:
         with psycopg.connect(server, autocommit=True) as admin:

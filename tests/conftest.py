@@ -224,6 +224,8 @@ def _create_database(server_dsn: str, template: str) -> str:
             # A copy does not inherit per-database settings; `pgfacts migrate` sets this one
             # on the template (AGE loads per database, never server-wide).
             admin.execute(f"ALTER DATABASE {name} SET session_preload_libraries = 'age'")
+            # Nor its privileges: the owner creates each tenant's AGE projection (a schema).
+            admin.execute(f"GRANT CREATE ON DATABASE {name} TO {SCHEMA}_owner")
     return name
 
 

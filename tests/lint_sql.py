@@ -24,7 +24,12 @@ import psycopg
 
 from pgfacts import migrate, resolve_dsn
 
-from .catalog import install_schemas, unclaimed_schemas
+from .catalog import (
+    build_sample_projection,
+    install_schemas,
+    sample_graph_schema,
+    unclaimed_schemas,
+)
 from .conftest import with_db
 
 SCHEMA = "pgfacts"
@@ -40,6 +45,11 @@ NO_RLS_TABLES = {
     # The settings every layer registers (names, types, bounds, defaults); tenants' values
     # are in settings, which carries both.
     f"{SCHEMA}_internal.setting_definitions": "the settings registry",
+    # A tenant's AGE projection (the lint builds one for catalog.SAMPLE_TENANT): AGE's label
+    # tables, whose columns AGE fixes (id, properties; start_id, end_id) and which Cypher
+    # reads without row level security. The graph is the tenant's alone: its name derives
+    # from the tenant, only the owner writes it, agents have no access to it or to cypher().
+    f"{sample_graph_schema(SCHEMA)}.*": "a tenant's AGE projection (label tables)",
 }
 # Inlinable SQL helpers (evaluated per row, or on every call: the caller context, lock keys,
 # checks) carry no SET clause, which would stop inlining, and qualify every name instead.
@@ -147,6 +157,8 @@ def check_tables(conn: psycopg.Connection, schemas: list[str]) -> list[str]:
 
 
 def check(dsn: str) -> list[str]:
+    # A graph schema exists once a tenant's projection does: build the sample tenant's.
+    build_sample_projection(dsn, SCHEMA)
     with psycopg.connect(dsn, autocommit=True) as conn:
         problems = check_schemas(conn)
         schemas = install_schemas(conn, SCHEMA)

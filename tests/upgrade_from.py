@@ -22,7 +22,14 @@ import psycopg
 
 from pgfacts import migrate
 
-from .catalog import SCHEMA, current_schema_text, render, scratch_install, snapshot
+from .catalog import (
+    SCHEMA,
+    build_sample_projection,
+    current_schema_text,
+    render,
+    scratch_install,
+    snapshot,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -48,6 +55,7 @@ def upgraded_schema_text(rev: str) -> str:
                 definitions_dir=Path(tmp) / "sql",
             )
             migrate(dsn, SCHEMA)
+            build_sample_projection(dsn, SCHEMA)
             with psycopg.connect(dsn) as conn:
                 row = conn.execute("SELECT current_user").fetchone()
             assert row is not None

@@ -30,9 +30,11 @@ from .rows import (
     FactVersion,
     GraphEdge,
     GraphNode,
+    GraphProjection,
     JSONObject,
     KeyMatch,
     Neighbour,
+    ProjectionDifference,
     SearchHit,
     SimilarFact,
     Skill,
@@ -737,3 +739,34 @@ def graph_neighbourhood(
 
 def graph_stats(self: StoreBase, namespace: str | None = None) -> Call[JSONObject]:
     return _value(self, queries.GRAPH_STATS, namespace=namespace)
+
+
+# -- the graph's AGE projection ----------------------------------------------------------
+
+
+def graph_projection_name(self: StoreBase) -> Call[str]:
+    return _value(self, queries.GRAPH_PROJECTION_NAME)
+
+
+def graph_cypher(
+    self: StoreBase, name: str, params: Mapping[str, JSON] | None = None
+) -> Call[list[JSONObject]]:
+    return _value(
+        self, queries.GRAPH_CYPHER, name=name, params=Jsonb(dict(params) if params else {})
+    )
+
+
+def sync_graph_projection(self: StoreBase, max_changes: int = 10000) -> Call[JSONObject]:
+    return _value(self, queries.SYNC_GRAPH_PROJECTION, max_changes=max_changes)
+
+
+def rebuild_graph_projection(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.REBUILD_GRAPH_PROJECTION)
+
+
+def verify_graph_projection(self: StoreBase) -> Call[list[ProjectionDifference]]:
+    return _rows(self, queries.VERIFY_GRAPH_PROJECTION, ProjectionDifference)
+
+
+def graph_projection_backlog(self: StoreBase) -> Call[list[GraphProjection]]:
+    return _rows(self, queries.GRAPH_PROJECTION_BACKLOG, GraphProjection)

@@ -319,15 +319,26 @@ def worker_cmd(
         ),
     ] = "offline",
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=1000)] = 64,
+    graph: Annotated[
+        bool,
+        typer.Option(
+            "--graph",
+            help="keep every tenant's AGE graph projection in step instead (a pass every "
+            "--interval seconds, at most 1; --once: until no backlog is left)",
+        ),
+    ] = False,
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
     """Run the periodic maintenance (tombstone purge) every --interval seconds, or, with
-    --embed-tenant, the embedding queue (--once: until it is empty)."""
-    from .worker import run_embeddings, run_forever
+    --embed-tenant, the embedding queue (--once: until it is empty), or, with --graph, the
+    graph projections."""
+    from .worker import run_embeddings, run_forever, run_graph_projections
 
     try:
-        if embed_tenant is not None:
+        if graph:
+            run_graph_projections(dsn, schema, interval=interval, once=once, report=_progress)
+        elif embed_tenant is not None:
             run_embeddings(
                 dsn,
                 schema,

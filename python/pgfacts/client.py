@@ -669,6 +669,12 @@ class FactStore(StoreBase):
     graph_search_edges = _sync(api.graph_search_edges)
     graph_neighbourhood = _sync(api.graph_neighbourhood)
     graph_stats = _sync(api.graph_stats)
+    graph_projection_name = _sync(api.graph_projection_name)
+    graph_cypher = _sync(api.graph_cypher)
+    sync_graph_projection = _sync(api.sync_graph_projection)
+    rebuild_graph_projection = _sync(api.rebuild_graph_projection)
+    verify_graph_projection = _sync(api.verify_graph_projection)
+    graph_projection_backlog = _sync(api.graph_projection_backlog)
 
 
 class AsyncFactStore(StoreBase):
@@ -836,3 +842,9 @@ class AsyncFactStore(StoreBase):
     graph_search_edges = _async(api.graph_search_edges)
     graph_neighbourhood = _async(api.graph_neighbourhood)
     graph_stats = _async(api.graph_stats)
+    graph_projection_name = _async(api.graph_projection_name)
+    graph_cypher = _async(api.graph_cypher)
+    sync_graph_projection = _async(api.sync_graph_projection)
+    rebuild_graph_projection = _async(api.rebuild_graph_projection)
+    verify_graph_projection = _async(api.verify_graph_projection)
+    graph_projection_backlog = _async(api.graph_projection_backlog)

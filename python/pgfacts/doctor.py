@@ -27,6 +27,7 @@ class Report:
     schema: str = migrator.DEFAULT_SCHEMA
     applied_migrations: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)
+    graph_projections: list[dict[str, Any]] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
     warnings: list[dict[str, str]] = field(default_factory=list)
 
@@ -47,6 +48,7 @@ class Report:
             "schema": self.schema,
             "applied_migrations": self.applied_migrations,
             "pending": self.pending,
+            "graph_projections": self.graph_projections,
             "problems": self.problems,
             "warnings": self.warnings,
         }
@@ -80,6 +82,56 @@ def _check_age_loading(conn: psycopg.Connection[Any], preload: str, report: Repo
                 "per database",
             }
         )
+
+
+# A projection this far behind its tables is reported (the worker keeps it within seconds).
+GRAPH_LAG_WARNING_SECONDS = 60.0
+
+
+def _check_graph_projections(dsn: str, schema: str, report: Report) -> None:
+    """Each tenant's AGE projection: its state and how far it lags the graph tables."""
+    try:
+        with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
+            rows = conn.execute(queries.GRAPH_PROJECTION_STATES.format(schema=schema)).fetchall()
+    except psycopg.Error as exc:
+        report.warnings.append(
+            {
+                "check": "graph projections",
+                "message": f"cannot read the projections' state: {str(exc).strip()}",
+                "fix": "run doctor as the operator or a superuser",
+            }
+        )
+        return
+    for tenant, graph, state, pending, lag in rows:
+        lag_seconds = float(lag) if lag is not None else 0.0
+        report.graph_projections.append(
+            {
+                "tenant": tenant,
+                "graph": graph,
+                "state": state,
+                "pending": int(pending),
+                "lag_seconds": lag_seconds,
+            }
+        )
+        if state == "broken":
+            report.problems.append(
+                {
+                    "check": "graph projection",
+                    "message": f"the AGE projection of tenant {tenant!r} ({graph}) is broken "
+                    "(after a dump and restore: apache/age#2503)",
+                    "fix": "run `pgfacts worker --graph --once` (it rebuilds it), or "
+                    "rebuild_graph_projection() as the tenant's operator",
+                }
+            )
+        elif lag_seconds > GRAPH_LAG_WARNING_SECONDS:
+            report.warnings.append(
+                {
+                    "check": "graph projection lag",
+                    "message": f"the AGE projection of tenant {tenant!r} is {lag_seconds:.0f} s "
+                    f"behind ({pending} changes pending)",
+                    "fix": "run `pgfacts worker --graph`",
+                }
+            )
 
 
 def diagnose(dsn: str | None = None, schema: str = migrator.DEFAULT_SCHEMA) -> Report:
@@ -146,6 +198,8 @@ def diagnose(dsn: str | None = None, schema: str = migrator.DEFAULT_SCHEMA) -> R
             {"check": "schema", "message": str(exc).strip(), "fix": "run `pgfacts migrate`"}
         )
         return report
+    if not report.pending:
+        _check_graph_projections(resolved, schema, report)
     if report.pending:
         report.problems.append(
             {

@@ -155,6 +155,7 @@ def migrate(
             report = _migrate_locked(conn, schema, migrations, definitions, apply_definitions)
             if load_age_per_database(conn):
                 report = dataclasses.replace(report, age_preload_set=True)
+            allow_graph_creation(conn, schema)
             return report
         finally:
             conn.execute(queries.RELEASE_MIGRATION_LOCK, {"key": queries.MIGRATION_LOCK_KEY})
@@ -211,6 +212,15 @@ def load_age_per_database(conn: psycopg.Connection[Any]) -> bool:
         )
     )
     return True
+
+
+def allow_graph_creation(conn: psycopg.Connection[Any], schema: str) -> None:
+    """Let the owner role create schemas in this database: AGE's ``create_graph`` makes one
+    per tenant's projection. Like the preload, a copied or restored database loses it."""
+    owner = f"{schema}_owner"
+    row = conn.execute(queries.OWNER_MAY_CREATE, {"owner": owner}).fetchone()
+    if row is not None and row[0] is False:
+        conn.execute(sql.SQL(queries.GRANT_CREATE_ON_DATABASE).format(owner=sql.Identifier(owner)))
 
 
 def _ledger(conn: psycopg.Connection, schema: str) -> dict[tuple[str, str], str]:

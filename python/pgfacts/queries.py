@@ -31,6 +31,16 @@ SELECT pg_catalog.current_database() AS database,
 
 SET_DATABASE_PRELOAD = "ALTER DATABASE {database} SET session_preload_libraries = {libraries}"
 
+# False when the owner role exists and may not create schemas here, NULL without the role.
+OWNER_MAY_CREATE = """
+SELECT pg_catalog.has_database_privilege(r.oid, pg_catalog.current_database(), 'CREATE')
+  FROM pg_catalog.pg_roles AS r WHERE r.rolname = %(owner)s"""
+GRANT_CREATE_ON_DATABASE = """
+DO $grant$ BEGIN
+    EXECUTE pg_catalog.format('GRANT CREATE ON DATABASE %I TO {owner}',
+                              pg_catalog.current_database());
+END $grant$"""
+
 LEDGER_EXISTS = "SELECT pg_catalog.to_regclass(%(ledger)s) IS NOT NULL"
 
 # The ledger's name is fixed by migration 0001: {schema}_internal.schema_ledger.
@@ -288,3 +298,16 @@ SELECT {schema}.graph_neighbourhood(
     valid_at => %(valid_at)s::timestamptz, known_at => %(known_at)s::timestamptz)
 """
 GRAPH_STATS = "SELECT {schema}.graph_stats(namespace => %(namespace)s)"
+# pgfacts doctor: each tenant's projection, its state and lag now (seconds).
+GRAPH_PROJECTION_STATES = """
+SELECT tenant, graph_name, state, pending,
+       EXTRACT(epoch FROM pg_catalog.clock_timestamp() - oldest_change)
+  FROM {schema}.graph_projection_backlog()"""
+GRAPH_PROJECTION_NAME = "SELECT {schema}.graph_projection_name()"
+GRAPH_CYPHER = "SELECT {schema}.graph_cypher(name => %(name)s, params => %(params)s::jsonb)"
+SYNC_GRAPH_PROJECTION = (
+    "SELECT {schema}.sync_graph_projection(max_changes => %(max_changes)s::integer)"
+)
+REBUILD_GRAPH_PROJECTION = "SELECT {schema}.rebuild_graph_projection()"
+VERIFY_GRAPH_PROJECTION = "SELECT * FROM {schema}.verify_graph_projection()"
+GRAPH_PROJECTION_BACKLOG = "SELECT * FROM {schema}.graph_projection_backlog()"

@@ -260,6 +260,29 @@ class GraphEdge:
     last_seen: datetime
 
 
+@dataclass(frozen=True)
+class ProjectionDifference:
+    """A row of ``verify_graph_projection``: a node or edge the AGE projection holds
+    differently from the graph tables (or the graph itself, entity ``graph``)."""
+
+    entity: str
+    entity_id: int | None
+    difference: str
+
+
+@dataclass(frozen=True)
+class GraphProjection:
+    """A row of ``graph_projection_backlog``: one tenant's AGE projection."""
+
+    tenant: str
+    graph_name: str
+    state: str
+    pending: int
+    oldest_change: datetime | None
+    synced_at: datetime | None
+    last_lag_seconds: float | None
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
@@ -281,4 +304,6 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "claim_embedding_work": EmbeddingWork,
     "graph_search_nodes": GraphNode,
     "graph_search_edges": GraphEdge,
+    "verify_graph_projection": ProjectionDifference,
+    "graph_projection_backlog": GraphProjection,
 }

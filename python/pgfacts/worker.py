@@ -93,3 +93,47 @@ def run_embeddings(
         if once:
             return
         time.sleep(min(interval, 60))
+
+
+def sync_graph_projections(
+    store: FactStore, *, max_changes: int = 10000, report: Callable[[str], None] = print
+) -> dict[str, int]:
+    """One pass over every tenant's AGE projection: apply each tenant's logged changes (up
+    to ``max_changes``, as its operator) or rebuild a missing or broken projection. Returns
+    {tenant: changes applied}; a tenant that fails is reported and left for the next pass."""
+    applied: dict[str, int] = {}
+    for projection in store.graph_projection_backlog():
+        if projection.pending == 0 and projection.state == "ok":
+            continue
+        tenant_store = store.with_context(
+            tenant=projection.tenant, agent_kind="operator", agent_id="graph-worker"
+        )
+        try:
+            result = tenant_store.sync_graph_projection(max_changes=max_changes)
+        except PgfactsError as exc:
+            report(f"graph projection of {projection.tenant!r} failed: {json.dumps(exc.as_dict())}")
+            continue
+        applied[projection.tenant] = int(result.get("applied") or result.get("nodes") or 0)
+        report(f"graph projection {projection.tenant!r}: {json.dumps(result)}")
+    return applied
+
+
+def run_graph_projections(
+    dsn: str | None,
+    schema: str,
+    *,
+    interval: float = 1.0,
+    once: bool = False,
+    max_changes: int = 10000,
+    report: Callable[[str], None] = print,
+) -> None:
+    """Keep every tenant's AGE projection in step: a pass every ``interval`` seconds (at
+    most 1), another at once while a pass found ``max_changes`` to apply. The projection
+    lags the graph tables by about one interval plus a pass (docs/operations.md)."""
+    with FactStore(dsn, schema=schema) as store:
+        while True:
+            applied = sync_graph_projections(store, max_changes=max_changes, report=report)
+            if once and not any(n >= max_changes for n in applied.values()):
+                return
+            if not any(n >= max_changes for n in applied.values()):
+                time.sleep(min(interval, 1.0))

@@ -1,7 +1,8 @@
 -- Row level security for the graph tables: every row belongs to the caller's tenant.
 
 SELECT @schema@_internal.isolate_tenants(ARRAY[
-    'graph_nodes', 'graph_node_names', 'graph_edges', 'graph_node_evidence', 'graph_edge_evidence'
+    'graph_nodes', 'graph_node_names', 'graph_edges', 'graph_node_evidence', 'graph_edge_evidence',
+    'graph_projections', 'graph_projection_changes'
 ]);
 
 -- Raw SELECT (tuner, operator) shows the evidence keys read_facts would show the kind: a

@@ -28,6 +28,23 @@ SELECT @schema@_internal.register_api(
     @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.graph_stats(text)', '{facts_manager,tuner,operator}');
 
+-- The AGE projection (82..88): its name and named Cypher for every kind; sync and rebuild
+-- for the kinds that maintain a tenant's data; verify also for the tuner; the backlog
+-- crosses tenants (operator, as run_maintenance).
+SELECT @schema@_internal.register_api('@schema@.graph_projection_name()',
+                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.graph_cypher(text,jsonb)',
+                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.sync_graph_projection(integer)',
+                                      '{facts_manager,operator}');
+SELECT @schema@_internal.register_api('@schema@.rebuild_graph_projection()',
+                                      '{facts_manager,operator}');
+SELECT @schema@_internal.register_api('@schema@.verify_graph_projection()',
+                                      '{facts_manager,tuner,operator}');
+SELECT @schema@_internal.register_api('@schema@.graph_projection_backlog()', '{operator}');
+GRANT SELECT ON @schema@_internal.graph_projections, @schema@_internal.graph_projection_changes
+TO @schema@_maintainer;
+
 -- Read-only table access for audits; row level security keeps it to the caller's tenant.
 GRANT SELECT ON @schema@_internal.graph_nodes, @schema@_internal.graph_node_names,
     @schema@_internal.graph_edges, @schema@_internal.graph_node_evidence,
