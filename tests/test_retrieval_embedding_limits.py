@@ -87,16 +87,16 @@ def b_rows(b: Caller) -> Jsonb:
 
 def locks_during(b: Caller, sql: str, *params: Any) -> tuple[int, Any]:
     """The locks on the install's relations B's backend holds after one statement in an
-    open transaction. System catalogs are left out: a statement locks one when it reloads
-    a cache entry, which other sessions' CREATE DATABASE or CREATE ROLE (the shared
-    catalogs) invalidate at any moment."""
+    open transaction. System catalogs and their TOAST tables are left out: a statement
+    locks them when it reloads a cache entry, which other sessions' CREATE DATABASE or
+    CREATE ROLE (the shared catalogs) and DDL invalidate at any moment."""
     with b.conn.transaction():
         b.set_context()
         answer = b.conn.execute(sql, params).fetchall()
         row = b.conn.execute(
             "SELECT count(*) FROM pg_locks AS l JOIN pg_class AS c ON c.oid = l.relation "
             "WHERE l.pid = pg_backend_pid() AND l.locktype = 'relation' "
-            "AND c.relnamespace <> 'pg_catalog'::regnamespace"
+            "AND c.relnamespace IN ('pgfacts'::regnamespace, 'pgfacts_internal'::regnamespace)"
         ).fetchone()
         assert row is not None
     return int(row[0]), answer
