@@ -20,7 +20,7 @@ import psycopg
 import pytest
 
 from pgfacts import FactStore, migrate
-from pgfacts.runtime import PG_BIN, LocalRuntime
+from pgfacts.runtime import LocalRuntime
 from pgfacts.worker import sync_graph_projections
 
 from .conftest import KINDS, Database, with_db
@@ -385,22 +385,20 @@ def test_the_worker_keeps_the_projection_within_a_second(db: Database, crawler: 
     print(f"projection lag: median {sorted(lags)[len(lags) // 2]:.3f} s, max {max(lags):.3f} s")
 
 
-def runtime_binary(name: str) -> list[str] | None:
-    """The runtime's pg_dump / pg_restore (run in its root), else one on PATH."""
-    if not os.environ.get("PGFACTS_DSN"):
-        root = LocalRuntime()._current_root()
-        if root is not None and (root / PG_BIN.lstrip("/") / name).exists():
-            return ["chroot", str(root), f"{PG_BIN}/{name}"]
-    found = shutil.which(name)
-    return [found] if found else None
+def client_program(name: str) -> list[str]:
+    """The runtime's pg_dump / pg_restore; with PGFACTS_DSN (a server of its own), the one
+    on PATH, which that server's operator provides (the runtime always has both)."""
+    if os.environ.get("PGFACTS_DSN"):
+        found = shutil.which(name)
+        assert found, f"PGFACTS_DSN names a server of its own: put its {name} on PATH"
+        return [found]
+    return LocalRuntime().client_command(name, [])
 
 
 def test_a_dump_and_restore_breaks_cypher_and_the_rebuild_mends_it(
     db: Database, server_dsn: str, crawler: Caller, operator: Caller, tmp_path: Path
 ) -> None:
-    dump, restore = runtime_binary("pg_dump"), runtime_binary("pg_restore")
-    if dump is None or restore is None:
-        pytest.skip("no pg_dump / pg_restore for this server")
+    dump, restore = client_program("pg_dump"), client_program("pg_restore")
     small_graph(crawler)
     sync(operator)
     archive = subprocess.run(

@@ -404,9 +404,14 @@ class LocalRuntime:
             pid=self._pid() if running else None,
         )
 
+    def client_command(self, program: str, args: list[str]) -> list[str]:
+        """The command that runs a PostgreSQL 17 client program of the root (psql, pg_dump,
+        pg_restore), with args."""
+        root = self._current_root()
+        if root is None or not (root / PG_BIN.lstrip("/") / program).exists():
+            raise RuntimeUnavailable("the local runtime is not set up", hint="run `pgfacts db up`")
+        return ["chroot", str(root), f"{PG_BIN}/{program}", *args]
+
     def psql_command(self, args: list[str]) -> list[str]:
         """The command that opens psql 17 (from the root) on this instance."""
-        root = self._current_root()
-        if root is None or not (root / PG_BIN.lstrip("/")).exists():
-            raise RuntimeUnavailable("the local runtime is not set up", hint="run `pgfacts db up`")
-        return ["chroot", str(root), f"{PG_BIN}/psql", self.dsn, *args]
+        return self.client_command("psql", [self.dsn, *args])
