@@ -176,3 +176,60 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.arg_timestamp(jsonb, text) IS
 'A timestamp tool argument given as an ISO 8601 string.';
+
+-- The tools answer in camelCase (PilotSwarm's contract); a layer whose API answers jsonb
+-- with snake_case keys passes it through camel_keys.
+CREATE OR REPLACE FUNCTION @schema@_internal.camel_case(name text)
+RETURNS text
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- node_key is nodeKey: the tool boundary's spelling of a snake_case name.
+    RETURN (SELECT pg_catalog.string_agg(CASE WHEN p.n = 1 THEN p.part
+                       ELSE pg_catalog.upper(pg_catalog.left(p.part, 1)) || pg_catalog.substr(p.part, 2) END,
+                       '' ORDER BY p.n)
+              FROM pg_catalog.regexp_split_to_table(name, '_') WITH ORDINALITY AS p (part, n));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.camel_case(text) IS
+'A snake_case name in camelCase (node_key: nodeKey), as the tools answer.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.camel_keys(doc jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Object keys only (values, node keys among them, are kept), at every depth.
+    IF pg_catalog.jsonb_typeof(doc) = 'object' THEN
+        RETURN (SELECT coalesce(pg_catalog.jsonb_object_agg(@schema@_internal.camel_case(o.key),
+                                    @schema@_internal.camel_keys(o.value)), '{}')
+                  FROM pg_catalog.jsonb_each(doc) AS o);
+    ELSIF pg_catalog.jsonb_typeof(doc) = 'array' THEN
+        RETURN (SELECT coalesce(pg_catalog.jsonb_agg(@schema@_internal.camel_keys(a.value) ORDER BY a.n), '[]')
+                  FROM pg_catalog.jsonb_array_elements(doc) WITH ORDINALITY AS a (value, n));
+    END IF;
+    RETURN doc;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.camel_keys(jsonb) IS
+'An API function''s jsonb answer with every object key in camelCase (the tools'' contract).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.arg_number(args jsonb, name text)
+RETURNS double precision
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT (@schema@_internal.arg_scalar(args, name, 'number', 'a number'))::double precision
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.arg_number(jsonb, text) IS
+'A number tool argument (NULL when absent; 22023 when another JSON type). (inlined)';

@@ -136,9 +136,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind('{facts_manager,operator}', 'sync_graph_projection');
     caller_tenant := @schema@_internal.context_tenant();
-    IF max_changes IS NULL OR max_changes NOT BETWEEN 1 AND 100000 THEN
-        RAISE EXCEPTION 'max_changes must be 1 to 100000' USING ERRCODE = '22023';
-    END IF;
+    max_changes := @schema@_internal.check_limit(max_changes, 'max_changes', 1, 100000);
     graph := @schema@_internal.lock_graph_projection(caller_tenant);
     IF @schema@_internal.graph_projection_state(graph) <> 'ok' THEN
         RETURN @schema@_internal.rebuild_graph_projection_of(caller_tenant) || '{"rebuilt": true}';

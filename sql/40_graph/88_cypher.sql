@@ -98,11 +98,11 @@ BEGIN
     IF value IS NULL OR value = 'null' THEN
         RETURN fallback;
     END IF;
-    IF pg_catalog.jsonb_typeof(value) <> 'number' OR value::text !~ '^[0-9]{1,7}$'
-       OR value::text::integer NOT BETWEEN low AND high THEN
+    IF pg_catalog.jsonb_typeof(value) <> 'number' OR value::text !~ '^[0-9]{1,7}$' THEN
         RAISE EXCEPTION '% must be an integer from % to %', name, low, high USING ERRCODE = '22023';
     END IF;
-    RETURN value::text::integer;
+    -- The range by the one rule for counts (its message names the value too).
+    RETURN @schema@_internal.check_limit(value::text::integer, name, low, high);
 END
 $fn$;
 
