@@ -13,6 +13,7 @@ import os
 import secrets
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -214,7 +215,7 @@ def drop_later(server_dsn: str, names: list[str]) -> None:
 
 def _create_database(server_dsn: str, template: str) -> str:
     # The test process's id in the name: a killed run's databases are dropped by the next.
-    name = f"pgfacts_t_{os.getpid()}_{uuid.uuid4().hex[:12]}"
+    name = scratch_database_name()
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         # A test database is thrown away after its test: its commits need not wait for the
@@ -253,7 +254,9 @@ class Clones:
     runs' too), and under load takes seconds. One at a time on a busy 2-core machine a drop
     took 0.5 to 1.8 s, longer than most tests; drops waiting at the same time share a
     checkpoint (ten in 0.7 s; DROPS_AT_ONCE at a time), and fewer checkpoints spare every
-    other run on the server.
+    other run on the server. At the end of the run nothing waits for them: what is not
+    dropped yet goes to a detached process (drop_later), as the last batch does; a worker
+    that waited for its batch under way spent up to 40 s doing nothing.
     """
 
     DROP_BATCH = 40  # at most this many used databases (about half a GB) wait to be dropped
@@ -264,6 +267,9 @@ class Clones:
         self._creator = ThreadPoolExecutor(1, thread_name_prefix="pgfacts-clone")
         self._dropper = ThreadPoolExecutor(1, thread_name_prefix="pgfacts-drop")
         self._used: list[str] = []
+        self._undropped: set[str] = set()  # handed to the dropper, not dropped yet
+        self._closing = threading.Event()
+        self._lock = threading.Lock()
         self._drops: list[Future[None]] = []
         self._ahead = collections.deque(
             self._creator.submit(_create_database, server_dsn, template) for _ in range(self.AHEAD)
@@ -275,34 +281,53 @@ class Clones:
         return name
 
     def drop(self, name: str) -> None:
+        """Drop a used database in a later batch (any scratch database a test made, too:
+        name it with scratch_database_name, so a killed run's is dropped by the next)."""
         self._used.append(name)
         if len(self._used) >= self.DROP_BATCH:
             self._drop_used()
 
     def _drop_used(self) -> None:
         batch, self._used = self._used, []
+        with self._lock:
+            self._undropped.update(batch)
         self._drops.append(self._dropper.submit(self._drop_all, batch))
 
     def _drop_all(self, names: list[str]) -> None:
-        if not names:
-            return
         with ThreadPoolExecutor(DROPS_AT_ONCE, thread_name_prefix="pgfacts-drop") as drops:
-            for dropped in [drops.submit(_drop_database, self.server_dsn, n) for n in names]:
+            for dropped in [drops.submit(self._drop_one, n) for n in names]:
                 dropped.result()
 
+    def _drop_one(self, name: str) -> None:
+        if self._closing.is_set():
+            return  # left to drop_later
+        _drop_database(self.server_dsn, name)
+        with self._lock:
+            self._undropped.discard(name)
+
     def close(self) -> None:
-        """Drop the clones made ahead and every used one: the batches under way here (a
-        failed drop fails the run), the last one after the run (drop_later)."""
+        """Hand the clones made ahead, the used ones and the batches' undropped ones to
+        drop_later; a batch that failed fails the run."""
+        self._closing.set()
         for made in self._ahead:
             # A creation that failed left nothing to drop.
             with contextlib.suppress(Exception):
                 self._used.append(made.result())
         self._creator.shutdown()
-        drop_later(self.server_dsn, self._used)
-        self._used = []
-        self._dropper.shutdown(wait=True)
+        self._dropper.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            # A drop under way now may drop a name twice: IF EXISTS makes that harmless.
+            later, self._used = [*self._used, *sorted(self._undropped)], []
+        drop_later(self.server_dsn, later)
         for dropped in self._drops:
-            dropped.result()
+            if dropped.done() and not dropped.cancelled():
+                dropped.result()
+
+
+def scratch_database_name() -> str:
+    """A name for a database a test makes itself: the test process's id in it, so a killed
+    run's database is dropped by the next run (_drop_orphan_templates)."""
+    return f"pgfacts_t_{os.getpid()}_{uuid.uuid4().hex[:12]}"
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ other applications on its server.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import psycopg
@@ -17,20 +16,19 @@ import pytest
 from pgfacts import migrate
 from pgfacts.doctor import diagnose
 
-from .conftest import with_db
+from .conftest import Clones, scratch_database_name, with_db
 
 
 @pytest.fixture
-def other_db(server_dsn: str, template_db: str) -> Iterator[str]:
+def other_db(server_dsn: str, template_db: str, clones: Clones) -> Iterator[str]:
     """A database of another application on the server pgfacts is installed on."""
-    name = f"other_app_{uuid.uuid4().hex[:10]}"
+    name = scratch_database_name()
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
     try:
         yield with_db(server_dsn, name)
     finally:
-        with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        clones.drop(name)
 
 
 def test_other_databases_create_and_drop_tables_and_extensions(other_db: str) -> None:

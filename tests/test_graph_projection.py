@@ -11,9 +11,7 @@ import shutil
 import subprocess
 import threading
 import time
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -23,7 +21,7 @@ from pgfacts import FactStore, migrate
 from pgfacts.runtime import LocalRuntime
 from pgfacts.worker import sync_graph_projections
 
-from .conftest import KINDS, Database, with_db
+from .conftest import KINDS, Clones, Database, scratch_database_name, with_db
 from .support.caller import Caller
 
 # make test runs a couple of thousand random operations; make test-long ten thousand.
@@ -396,7 +394,7 @@ def client_program(name: str) -> list[str]:
 
 
 def test_a_dump_and_restore_breaks_cypher_and_the_rebuild_mends_it(
-    db: Database, server_dsn: str, crawler: Caller, operator: Caller, tmp_path: Path
+    db: Database, clones: Clones, server_dsn: str, crawler: Caller, operator: Caller
 ) -> None:
     dump, restore = client_program("pg_dump"), client_program("pg_restore")
     small_graph(crawler)
@@ -404,7 +402,7 @@ def test_a_dump_and_restore_breaks_cypher_and_the_rebuild_mends_it(
     archive = subprocess.run(
         [*dump, "-Fc", db.admin_dsn_of_database()], check=True, capture_output=True
     ).stdout
-    name = f"pgfacts_restored_{uuid.uuid4().hex[:8]}"
+    name = scratch_database_name()
     with psycopg.connect(server_dsn, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
     try:
@@ -433,5 +431,4 @@ def test_a_dump_and_restore_breaks_cypher_and_the_rebuild_mends_it(
         op.close()
         reader.close()
     finally:
-        with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        clones.drop(name)  # with the other used clones: a drop waits for a checkpoint
