@@ -96,6 +96,7 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
 
     _knowledge(dsn, schema, tenant, out)
     _retrieval(dsn, schema, tenant, out)
+    _graph(dsn, schema, tenant, out)
 
 
 def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
@@ -199,3 +200,93 @@ def _retrieval(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
             for hit in hits:
                 state = "current" if hit.current else "no longer current"
                 out.print(f"  {hit.content}  ({state})", highlight=False)
+
+
+def _graph(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
+    _section(out, "graph: nodes and edges citing facts and claims as their evidence")
+    context = Context(tenant=tenant, agent_id="demo", agent_kind="operator")
+    with FactStore(dsn, schema=schema, context=context) as k:
+        crawler = k.with_context(agent_kind="crawler", agent_id="crawler")
+        agent = k.with_context(agent_kind="agent", agent_id="asker", session_id="ask-1")
+        # A claim whose object is an entity: the graph shows it as an edge of its own.
+        k.define_predicate("member_of", "one", "the team a person belongs to")
+        mira = k.ensure_entity("person", "Mira Osei")
+        team = k.ensure_entity("team", "Payments")
+        roster = k.ingest(
+            {"source_kind": "hr", "source_ref": "roster-7", "content_hash": "r7"},
+            [
+                {
+                    "subject": mira,
+                    "predicate": "member_of",
+                    "object_entity": team,
+                    "valid_from": "2026-01-05",
+                    "quote": "Mira joins Payments",
+                }
+            ],
+        )
+        claim = f"claim:{roster['outcomes'][0]['claim_id']}"
+        out.print(f"knowledge: {claim} Mira Osei member_of Payments (an entity)", highlight=False)
+        crawler.tools.store_fact(
+            "svc/payments-api", {"team": "payments", "calls": "ledger"}, shared=True
+        )
+        crawler.tools.store_fact("svc/ledger", {"team": "payments"}, shared=True)
+        api, ledger = "shared:svc/payments-api", "shared:svc/ledger"
+        crawler.tools.graph_upsert_node("team", "payments", evidence=[claim])
+        crawler.tools.graph_upsert_node("service", "payments-api", evidence=[api])
+        crawler.tools.graph_upsert_node("service", "ledger", evidence=[ledger])
+        for start, end, predicate, confidence, cited in (
+            ("team:payments", "service:payments-api", "owns", 0.9, api),
+            ("team:payments", "service:ledger", "owns", 1.0, ledger),
+            ("service:payments-api", "service:ledger", "calls", 1.0, api),
+        ):
+            crawler.tools.graph_upsert_edge(
+                start, end, predicate, confidence=confidence, evidence=[cited]
+            )
+        out.print("crawler: 2 shared facts, then 3 nodes and 3 edges citing them or the claim")
+
+        found = agent.tools.graph_search_nodes(name_like="pay")["nodes"]
+        keys = ", ".join(n["nodeKey"] for n in found)
+        out.print(f"graph_search_nodes(name_like='pay'): {keys}", highlight=False)
+        # Seeded from the crawler's node and the entity's node: the two meet in one answer.
+        around = agent.tools.graph_neighbourhood("team:payments", seeds=[f"entity:{team}"])
+        out.print(f"graph_neighbourhood('team:payments', seeds=['entity:{team}']):", markup=False)
+        names = {n["nodeKey"]: n["name"] for n in around["nodes"]}
+
+        def shown(key: str) -> str:  # an entity's node key says nothing to a reader alone
+            return f"{key} ({names[key]})" if key.startswith("entity:") else key
+
+        for edge in around["edges"]:
+            out.print(
+                f"  {shown(edge['fromKey'])} -{edge['predicate']}-> {shown(edge['toKey'])}  "
+                f"{edge['confidence']}  {', '.join(edge['evidence'])}",
+                highlight=False,
+            )
+        evidence = sorted(
+            {e for item in around["nodes"] + around["edges"] for e in item["evidence"]}
+        )
+        out.print("its evidence resolved: facts by scope key, claims by explain_claim")
+        facts = [e for e in evidence if not e.startswith("claim:")]
+        for fact in agent.tools.read_facts_by_scope_keys(facts)["facts"]:
+            out.print(f"  {fact['scopeKey']} = {json.dumps(fact['value'])}", highlight=False)
+        for cited in (e for e in evidence if e.startswith("claim:")):
+            why = agent.explain_claim(int(cited.removeprefix("claim:")))
+            subject = names[f"entity:{why['subject_id']}"]
+            target = names[f"entity:{why['object_entity_id']}"]
+            source = why["sources"][0]
+            out.print(
+                f"  {cited} = {subject} {why['predicate']} {target}  "
+                f"({source['source_ref']}: {json.dumps(source['quote'])})",
+                highlight=False,
+            )
+
+        # What each pass of `pgfacts worker --graph` runs per tenant; the first one builds
+        # the tenant's AGE graph from the tables.
+        out.print("sync_graph_projection(), as `pgfacts worker --graph` runs it:", markup=False)
+        out.print(f"  {json.dumps(k.sync_graph_projection())}", highlight=False)
+        params = {"from": "team:payments", "to": "service:ledger", "hops": 2}
+        out.print(f"graph_cypher('directed_paths', {json.dumps(params)}):", markup=False)
+        for row in agent.graph_cypher("directed_paths", params):
+            out.print(f"  {json.dumps(row)}", highlight=False)
+        out.print(
+            "(the projection holds stored edges, by predicate key; claim edges are read live)"
+        )
