@@ -74,14 +74,20 @@ AS $fn$
 DECLARE
     queued bigint;
 BEGIN
+    -- The content from the rows read here (item_content's two texts), not item_content
+    -- per row: a lookup per row took 0.5 ms, 6.6 s for a tenant of 12,000 facts.
     INSERT INTO @schema@_internal.embedding_queue AS q (tenant, item_kind, item_id, content_hash)
-    SELECT for_tenant, i.item_kind, i.item_id,
-           pg_catalog.md5(@schema@_internal.item_content(for_tenant, i.item_kind, i.item_id))
-      FROM (SELECT 'fact'::text AS item_kind, f.fact_id AS item_id FROM @schema@_internal.facts AS f
-             WHERE f.tenant = for_tenant AND f.deleted_at IS NULL
-            UNION ALL
-            SELECT 'claim', c.claim_id FROM @schema@_internal.claims AS c
-             WHERE c.tenant = for_tenant) AS i
+    SELECT for_tenant, 'fact', f.fact_id,
+           pg_catalog.md5(@schema@_internal.fact_content(f.key, f.value))
+      FROM @schema@_internal.facts AS f
+     WHERE f.tenant = for_tenant AND f.deleted_at IS NULL
+    UNION ALL
+    SELECT for_tenant, 'claim', c.claim_id,
+           pg_catalog.md5(@schema@_internal.claim_document(c.tenant, c.text, c.object_value,
+                                                           c.predicate, c.subject_id,
+                                                           c.object_entity_id))
+      FROM @schema@_internal.claims AS c
+     WHERE c.tenant = for_tenant
     ON CONFLICT ON CONSTRAINT embedding_queue_pkey DO NOTHING;
     GET DIAGNOSTICS queued = ROW_COUNT;
     RETURN queued;
