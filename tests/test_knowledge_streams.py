@@ -99,12 +99,20 @@ class Accepted:
     replaces: Replaced | None
 
 
-def apply_claim(model: Model, claim: Accepted, replay: bool = False) -> None:
+def apply_claim(
+    model: Model, claim: Accepted, replay: bool = False, target: Segment | None = None
+) -> None:
     if claim.predicate == "lives_in":
         model.ingest_one(claim.start, claim.end, claim.value, claim.line)
     elif claim.predicate == "skill":
         model.ingest_many(
-            claim.start, claim.end, claim.value, claim.line, claim.replaces, replay=replay
+            claim.start,
+            claim.end,
+            claim.value,
+            claim.line,
+            claim.replaces,
+            replay=replay,
+            replay_target=target,
         )
     else:
         model.ingest_event(claim.start, claim.value, claim.line)
@@ -166,8 +174,15 @@ class Story:
                 _, kind, what = pending
                 if kind == "episode":
                     episode_ref, episode, claims = what
-                    for claim in claims:
-                        apply_claim(model, claim, replay=True)
+                    # purge_source names each replaced row before it replays the episode.
+                    targets = [
+                        model.replay_target(c.replaces)
+                        if c.predicate == "skill" and c.replaces is not None
+                        else None
+                        for c in claims
+                    ]
+                    for claim, target in zip(claims, targets, strict=True):
+                        apply_claim(model, claim, replay=True, target=target)
                     model.source_changed(episode_ref, episode)
                 elif kind == "retract":
                     gone = [x for x in model.one if x.value == what]
@@ -389,6 +404,31 @@ def check_history_invariants(k: Caller, who: int) -> None:
     stream=[
         ("ingest", [("lives_in", 0, None, "a", None)], "agent"),
         ("revise", 0, [("lives_in", 20, None, "a", None), ("lives_in", 10, 20, "a", None)]),
+    ]
+)
+@example(  # a replayed replaces names a row live before its episode, not one it wrote
+    stream=[
+        ("ingest", [("skill", 0, None, "b", None)], "agent"),
+        ("ingest", [("skill", 0, None, "b", None), ("skill", 0, None, "a", 0)], "agent"),
+        ("purge", 0),
+    ]
+)
+@example(  # two claims of an episode name one row on replay: the second finds it retired
+    stream=[
+        ("ingest", [("skill", 3, 7, "c", None)], "agent"),
+        ("revise", 0, [("skill", 18, 2, "b", None)]),
+        (
+            "ingest",
+            [("skill", 13, None, "b", None), ("skill", 28, None, "a", 7), ("skill", 4, 10, "a", 4)],
+            "owner",
+        ),
+        (
+            "ingest",
+            [("skill", 13, None, "b", None), ("skill", 28, None, "a", 7), ("skill", 4, 10, "a", 4)],
+            "owner",
+        ),
+        ("purge", 0),
+        ("revise", 2, [("skill", 18, 2, "b", None)]),
     ]
 )
 @example(  # a purge under other sources' values, then a restore of what it left

@@ -164,6 +164,16 @@ class Model(Generic[T]):
             self.one.append(Segment(*piece, value, [line]))
         return "superseded" if holder is not None else "inserted" if pieces else "corroborated"
 
+    def replay_target(self, replaces: Replaced[T]) -> Segment[T] | None:
+        """The row a replayed claim replaces, named as purge_source names it before it
+        replays the claim's episode: the row of the value and range the claim replaced;
+        failing that, the newest row of the value; failing that (None), the claim only adds
+        its value."""
+        return next(
+            (s for s in self.many if (s.value, s.start, s.end) == replaces),
+            next((s for s in reversed(self.many) if s.value == replaces[0]), None),
+        )
+
     def ingest_many(
         self,
         start: T,
@@ -172,8 +182,15 @@ class Model(Generic[T]):
         line: Line[T],
         replaces: Replaced[T] | None,
         replay: bool = False,
+        replay_target: Segment[T] | None = None,
     ) -> Outcome:
-        if replaces is not None:
+        if replay:
+            # The row was named before the episode was replayed (replay_target): one an
+            # earlier claim of the episode replaced since is retired, the name unknown.
+            target = replay_target
+            if target is not None and not any(s is target for s in self.many):
+                return "rejected"  # replaces_unknown
+        elif replaces is not None:
             # The claim names a row live before its episode (by its id): never a row an
             # earlier claim of the same episode wrote, even of the same value and range (the
             # named row is retired by then, and the claim's replaces is unknown).
@@ -184,13 +201,9 @@ class Model(Generic[T]):
                     if (s.value, s.start, s.end) == replaces
                     and not all(known.episode == line.episode for known in s.lines)
                 ),
-                # A replay names the replaced row by its value and range; failing that, the
-                # newest row of the value; failing that, the claim only adds its value.
-                next((s for s in reversed(self.many) if s.value == replaces[0]), None)
-                if replay
-                else None,
+                None,
             )
-            if target is None and not replay:
+            if target is None:
                 return "rejected"  # replaces_unknown
         else:
             target = None
