@@ -16,6 +16,7 @@ from pgfacts.client import Context
 from pgfacts.retrieval import Embedder, HashEmbedder, run_embedding_queue
 
 from . import retrieval_set as rs
+from .embedding_cache import cached_minilm
 from .runner import Result, timed
 
 TENANT = "quality"
@@ -27,7 +28,7 @@ def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
     queries = rs.build_queries(mems, per_memory)
     embedders: list[Embedder] = [HashEmbedder(384)]
     if minilm.available():
-        embedders.append(minilm.MiniLMEmbedder())
+        embedders.append(cached_minilm())
     with psycopg.connect(dsn) as conn:
         labels = rs.load(conn, TENANT, mems)
     # The queue holds rows, not (row, model) pairs: registering a model queues every row,
