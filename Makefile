@@ -39,8 +39,8 @@ demo: migrate
 	$(PGFACTS) demo
 
 lint: db-up
-	$(VENV)/bin/ruff check python tests bench
-	$(VENV)/bin/ruff format --check python tests bench
+	$(VENV)/bin/ruff check python tests bench examples
+	$(VENV)/bin/ruff format --check python tests bench examples
 	$(VENV)/bin/mypy
 	$(VENV)/bin/sqlfluff lint --processes 0 sql migrations  # 0: a process per core
 	$(PY) -m tests.lint_layers
