@@ -79,7 +79,9 @@ def incompressible(seed: int, size: int, wide: bool) -> str:
     over a byte index's row limit or the tsvector limit reaches it as it is."""
     rng = random.Random(seed)
     low, high = (0x4E00, 0x9FFF) if wide else (0x21, 0x7E)
-    return "".join(chr(rng.randint(low, high)) for _ in range(size))
+    # choices, not a randint per character: the same uniform draw, a tenth of the time
+    # (a randint each took 25 s of the suite's CPU).
+    return "".join(map(chr, rng.choices(range(low, high + 1), k=size)))
 
 
 long_random = st.builds(
