@@ -98,6 +98,12 @@ def tool_definitions(self: StoreBase) -> Call[list[JSONObject]]:
     return Call(queries.TOOL_DEFINITIONS.format(schema=self.schema), {}, with_context=False)
 
 
+def agent_prompt(self: StoreBase, max_skills: int = 5) -> Call[str]:
+    """The memory section of the caller's system prompt, for what its kind and tenant can
+    do (``pgfacts prompt`` prints it)."""
+    return _value(self, queries.AGENT_PROMPT, max_skills=max_skills)
+
+
 def schema_version(self: StoreBase) -> Call[JSONObject]:
     """The migrations applied to the database (the store checks them on first use)."""
     return Call(queries.SCHEMA_VERSION.format(schema=self.schema), {}, with_context=False)

@@ -300,6 +300,28 @@ def tools_cmd(
         _fail(PgfactsError(str(exc), sqlstate="22023"))
 
 
+@app.command("prompt")
+def prompt_cmd(
+    tenant: Annotated[str | None, typer.Option("--tenant", help="default PGFACTS_TENANT")] = None,
+    session: Annotated[str | None, typer.Option("--session")] = None,
+    parent: Annotated[str | None, typer.Option("--parent", help="parent session id")] = None,
+    agent: Annotated[str | None, typer.Option("--agent")] = None,
+    kind: Annotated[str, typer.Option("--kind", help="agent kind")] = "agent",
+    max_skills: Annotated[
+        int, typer.Option("--max-skills", help="skills pushed inline when there is no skill search")
+    ] = 5,
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """Print the memory section of an agent's system prompt, for what that agent can do."""
+    context = _context_options(tenant, session, parent, agent, kind)
+    try:
+        with FactStore(dsn, context=context, schema=schema) as store:
+            sys.stdout.write(store.agent_prompt(max_skills=max_skills))
+    except PgfactsError as exc:
+        _fail(exc)
+
+
 @app.command("worker")
 def worker_cmd(
     interval: Annotated[

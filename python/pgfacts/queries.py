@@ -142,6 +142,7 @@ SELECT {schema}.facts_set_crawled(
     scope_keys => %(scope_keys)s, key_prefix => %(key_prefix)s, crawled => %(crawled)s)
 """
 FACTS_STATS = "SELECT {schema}.facts_stats()"
+AGENT_PROMPT = "SELECT {schema}.agent_prompt(max_skills => %(max_skills)s::integer)"
 REGISTER_SESSION = """
 SELECT {schema}.register_session(session_id => %(session_id)s,
     parent_session_id => %(parent_session_id)s, agent_id => %(agent_id)s)

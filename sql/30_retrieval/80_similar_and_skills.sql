@@ -60,6 +60,20 @@ COMMENT ON FUNCTION @schema@.similar_facts(text, integer, text) IS
 'model) when it has one (mode semantic), else by its text (mode lexical). An unknown and an '
 'inaccessible anchor both return no rows.';
 
+-- A skill fact's value is {name, description, ...} or plain text. Inlined (no SET clause,
+-- every name qualified).
+CREATE OR REPLACE FUNCTION @schema@_internal.skill_description(value jsonb)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT coalesce(value OPERATOR(pg_catalog.->>) 'description', value OPERATOR(pg_catalog.#>>) '{}')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.skill_description(jsonb) IS
+'What a skill fact says it is for (inlined): its value''s description, or the value as text.';
+
 CREATE OR REPLACE FUNCTION @schema@.search_skills(
     query text, query_vector public.vector DEFAULT NULL, model text DEFAULT NULL,
     "limit" integer DEFAULT 8
@@ -76,7 +90,7 @@ BEGIN
                                            'search_skills');
     RETURN QUERY
     SELECT s.key, coalesce(s.value ->> 'name', pg_catalog.regexp_replace(s.key, '^.*/', '')),
-           coalesce(s.value ->> 'description', s.value #>> '{}'), s.score
+           @schema@_internal.skill_description(s.value), s.score
       FROM @schema@.search(query => query, query_vector => query_vector, model => model,
                            "limit" => "limit", scope => 'shared', item_kinds => '{fact}',
                            key_prefix => 'skills/', intent => 'current') AS s
