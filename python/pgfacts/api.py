@@ -98,6 +98,12 @@ def tool_definitions(self: StoreBase) -> Call[list[JSONObject]]:
     return Call(queries.TOOL_DEFINITIONS.format(schema=self.schema), {}, with_context=False)
 
 
+def available_tools(self: StoreBase) -> Call[list[JSONObject]]:
+    """The tools the store's context may use: its kind's, those its tenant's data supports
+    (the rule is in SQL; an MCP server lists exactly these)."""
+    return Call(queries.AVAILABLE_TOOLS.format(schema=self.schema), {})
+
+
 def schema_version(self: StoreBase) -> Call[JSONObject]:
     """The migrations applied to the database (the store checks them on first use)."""
     return Call(queries.SCHEMA_VERSION.format(schema=self.schema), {}, with_context=False)

@@ -603,6 +603,7 @@ class FactStore(StoreBase):
     # -- the tool contract -------------------------------------------------------------------
     call_tool = _sync(api.call_tool)
     tool_definitions = _sync(api.tool_definitions)
+    available_tools = _sync(api.available_tools)
     schema_version = _sync(api.schema_version)
 
     # -- working memory ----------------------------------------------------------------------
@@ -776,6 +777,7 @@ class AsyncFactStore(StoreBase):
     # -- the tool contract -------------------------------------------------------------------
     call_tool = _async(api.call_tool)
     tool_definitions = _async(api.tool_definitions)
+    available_tools = _async(api.available_tools)
     schema_version = _async(api.schema_version)
 
     # -- working memory ----------------------------------------------------------------------
