@@ -3138,12 +3138,12 @@ CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[]
 ALTER FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.tool_available(available_when text, tenant text)
+CREATE FUNCTION pgfacts_internal.tool_available(tool text)
     RETURNS boolean
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.tool_available(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.tool_available(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
     RETURNS integer

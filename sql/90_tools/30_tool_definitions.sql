@@ -36,28 +36,34 @@ COMMENT ON FUNCTION @schema@.tool_definitions() IS
 '(those granted every API function it calls); requires names the check of the tenant the '
 'tool needs beyond the kind (null: none), which available_tools() applies.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.tool_available(available_when text, tenant text)
+-- SECURITY DEFINER: a capability check reads tables no agent kind may read (whether the
+-- tenant has an embedding model), for the context's own tenant only. It runs the check
+-- the registry names for the tool, so no caller chooses what runs.
+CREATE OR REPLACE FUNCTION @schema@_internal.tool_available(tool text)
 RETURNS boolean
 LANGUAGE plpgsql
 STABLE
-SECURITY INVOKER
+SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    check_function text;
     available boolean;
 BEGIN
-    IF available_when IS NULL THEN
-        RETURN true;
+    SELECT t.available_when INTO check_function
+      FROM @schema@_internal.tools AS t WHERE t.name = tool_available.tool;
+    IF check_function IS NULL THEN
+        RETURN FOUND;  -- no check: available; no such tool: not
     END IF;
-    -- A function name register_tool checked, never input.
-    EXECUTE pg_catalog.format('SELECT %s($1)', available_when) INTO available USING tenant;
+    EXECUTE pg_catalog.format('SELECT %s($1)', check_function)
+       INTO available USING @schema@_internal.context_tenant();
     RETURN coalesce(available, false);
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.tool_available(text, text) IS
-'Whether a tool''s capability check (its available_when function) holds for the tenant; '
-'true for a tool without one.';
+COMMENT ON FUNCTION @schema@_internal.tool_available(text) IS
+'Whether the tool''s capability check (its registered available_when function) holds for '
+'the context''s tenant; true for a tool without one, false for an unknown tool.';
 
 CREATE OR REPLACE FUNCTION @schema@.available_tools()
 RETURNS jsonb
@@ -67,16 +73,16 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    tenant text := @schema@_internal.context_tenant();
     kind text := @schema@_internal.context_kind();
 BEGIN
+    PERFORM @schema@_internal.context_tenant();  -- 42501 without a tenant, before any check
     -- The one rule of what a caller is offered: its kind's grants (tool_definitions' kinds)
     -- and the tenant's capabilities; an MCP server lists exactly this.
     RETURN (SELECT coalesce(pg_catalog.jsonb_agg(d.value - 'kinds' - 'requires' ORDER BY d.ord), '[]')
               FROM pg_catalog.jsonb_array_elements(@schema@.tool_definitions())
                    WITH ORDINALITY AS d (value, ord)
              WHERE d.value -> 'kinds' ? kind
-               AND @schema@_internal.tool_available(d.value ->> 'requires', tenant));
+               AND @schema@_internal.tool_available(d.value ->> 'name'));
 END
 $fn$;
 
