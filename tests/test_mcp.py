@@ -5,18 +5,21 @@ over streamable HTTP on loopback with and without a bearer token."""
 from __future__ import annotations
 
 import json
-import os
+import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx2
 import pytest
+import uvicorn
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
@@ -179,9 +182,25 @@ def _command(db: Database, *extra: str) -> list[str]:
     return ["-m", "pgfacts", "mcp", "--dsn", db.dsn("agent"), *extra]
 
 
-def test_stdio_as_a_host_starts_it(db: Database) -> None:
-    env = {**os.environ, "PGFACTS_TENANT": "t1", "PGFACTS_SESSION": "s1", "PGFACTS_AGENT": "host"}
-    params = StdioServerParameters(command=sys.executable, args=_command(db), env=env)
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_host_entry() -> dict[str, Any]:
+    """The README's claude_desktop_config.json / .mcp.json entry (it must stay valid)."""
+    blocks = re.findall(r"```json\n(.*?)```", README.read_text(), re.DOTALL)
+    configs = [json.loads(b) for b in blocks if "mcpServers" in b]
+    assert len(configs) == 1
+    entry: dict[str, Any] = configs[0]["mcpServers"]["pgfacts"]
+    return entry
+
+
+def test_stdio_as_a_host_starts_it_from_the_readme_entry(db: Database) -> None:
+    entry = readme_host_entry()
+    assert entry["command"] == "pgfacts" and entry["args"][0] == "mcp"
+    # The host runs the command it finds: this environment's, with the test's database.
+    command = str(Path(sys.executable).parent / entry["command"])
+    env = {**entry["env"], "PGFACTS_DSN": db.dsn("agent"), "PGFACTS_AGENT": "host"}
+    params = StdioServerParameters(command=command, args=entry["args"], env=env)
 
     async def main() -> None:
         async with Client(params) as client:
@@ -196,7 +215,7 @@ def test_stdio_as_a_host_starts_it(db: Database) -> None:
             }
             read = await client.call_tool("read_facts", {"key_pattern": "via/*"})
             fact = read.structured_content["facts"][0]
-            assert (fact["sessionId"], fact["agentId"]) == ("s1", "host")
+            assert (fact["sessionId"], fact["agentId"]) == (entry["env"]["PGFACTS_SESSION"], "host")
 
     anyio.run(main)
 
@@ -258,8 +277,39 @@ def test_http_on_loopback_with_a_token_and_identity_headers(db: Database) -> Non
         anyio.run(main)
 
 
+@contextmanager
+def http_in_process(db: Database) -> Iterator[str]:
+    """The same app without a token, served by uvicorn in a thread of this process (it
+    spares the second start of a Python with the SDK)."""
+    port = _free_port()
+    ready, stop = threading.Event(), threading.Event()
+
+    async def main() -> None:
+        context = Context(tenant="t1")
+        async with AsyncFactStore(db.dsn("agent"), context=context) as store:
+            app = PgfactsMCP(store, context).http_app("127.0.0.1", None)
+            config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+            server = uvicorn.Server(config)
+            async with anyio.create_task_group() as group:
+                group.start_soon(server.serve)
+                while not server.started:
+                    await anyio.sleep(0.02)
+                ready.set()
+                await anyio.to_thread.run_sync(stop.wait)
+                server.should_exit = True
+
+    thread = threading.Thread(target=anyio.run, args=(main,))
+    thread.start()
+    try:
+        assert ready.wait(20)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        stop.set()
+        thread.join(20)
+
+
 def test_http_on_loopback_without_a_token(db: Database) -> None:
-    with http_server(db) as url:
+    with http_in_process(db) as url:
 
         async def main() -> None:
             async with _http_client(url, {}) as client:
