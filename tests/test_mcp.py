@@ -22,6 +22,7 @@ import pytest
 import uvicorn
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from pgfacts import tools
 from pgfacts.client import AsyncFactStore, Context, FactStore
@@ -327,3 +328,24 @@ def test_http_off_loopback_needs_a_token() -> None:
         server.http_app("0.0.0.0", None)
     assert refused.value.sqlstate == "28000" and "--token" in (refused.value.hint or "")
     assert server.http_app("0.0.0.0", "t0ken") is not None
+
+
+def test_the_shared_skills_are_resources(db: Database) -> None:
+    manager = Caller(db, kind="facts_manager")
+    skill = {"name": "deploy", "description": "How to deploy", "steps": ["build", "ship"]}
+    manager("store_fact", {"key": "skills/ops/deploy", "value": skill, "shared": True})
+    manager("store_fact", {"key": "notes/x", "value": 1, "shared": True})
+
+    async def test(connect: Callable[..., Client]) -> None:
+        for mode in MODES:
+            async with connect("agent", mode) as client:
+                listed = (await client.list_resources()).resources
+                assert [(str(r.uri), r.name, r.description) for r in listed] == [
+                    ("pgfacts://skills/ops/deploy", "deploy", "How to deploy")
+                ]
+                read = await client.read_resource("pgfacts://skills/ops/deploy")
+                assert json.loads(read.contents[0].text) == skill  # type: ignore[union-attr]
+                with pytest.raises(MCPError):
+                    await client.read_resource("pgfacts://skills/none")
+
+    serve(db, test)

@@ -21,6 +21,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import replace
 from typing import Any
+from urllib.parse import quote, unquote
 
 import jsonschema
 import mcp.types as types
@@ -41,6 +42,9 @@ IDENTITY_HEADERS = {
 # How long the input schemas are reused between calls: they change only when the
 # definitions are migrated, and a call to a tool not cached re-reads them at once.
 SCHEMA_TTL_SECONDS = 30.0
+# The curated skills (shared facts under skills/) as resources pgfacts://skills/<name>.
+SKILLS = "skills/"
+SKILL_URI = "pgfacts://skills/"
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -95,6 +99,8 @@ class PgfactsMCP:
             ),
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
+            on_list_resources=self.list_resources,
+            on_read_resource=self.read_resource,
         )
 
     # -- identity ----------------------------------------------------------------------------
@@ -152,6 +158,53 @@ class PgfactsMCP:
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=json.dumps(result))],
             structured_content=result,
+        )
+
+    # -- the shared skills as resources: read through the read_facts tool, so they are
+    # exactly the skills the caller's kind may read ----------------------------------------
+
+    async def list_resources(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        try:
+            found = await self.store_for(ctx).call_tool(
+                "read_facts", {"key_pattern": f"{SKILLS}*", "scope": "shared", "limit": 1000}
+            )
+        except PgfactsError as exc:
+            raise _mcp_error(exc) from exc
+        resources = []
+        for fact in found["facts"]:
+            value = fact["value"] if isinstance(fact["value"], dict) else {}
+            resources.append(
+                types.Resource(
+                    uri=SKILL_URI + quote(fact["key"][len(SKILLS) :], safe="/"),
+                    name=str(value.get("name") or fact["key"][len(SKILLS) :]),
+                    description=value.get("description"),
+                    mime_type="application/json",
+                )
+            )
+        return types.ListResourcesResult(resources=resources)
+
+    async def read_resource(
+        self, ctx: Any, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if not uri.startswith(SKILL_URI) or uri == SKILL_URI:
+            raise _mcp_error(
+                PgfactsError(f"no resource {uri}", hint=f"skills are {SKILL_URI}<name>")
+            )
+        key = SKILLS + unquote(uri[len(SKILL_URI) :])
+        try:
+            found = await self.store_for(ctx).call_tool(
+                "read_facts", {"scopeKeys": [f"shared:{key}"]}
+            )
+        except PgfactsError as exc:
+            raise _mcp_error(exc) from exc
+        if not found["facts"]:
+            raise _mcp_error(PgfactsError(f"no skill {key}", sqlstate="P0002"))
+        text = json.dumps(found["facts"][0]["value"])
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)]
         )
 
     async def _validator(self, name: str) -> jsonschema.protocols.Validator | None:
