@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema
+import psycopg
+import pytest
 from psycopg.types.json import Jsonb
 
 from pgfacts import tools
@@ -155,10 +157,6 @@ def test_available_tools_follow_the_kind_and_the_tenants_embedding_model(db: Dat
 
 
 def test_available_tools_needs_a_tenant(db: Database) -> None:
-    with db.connect("app") as conn:
-        try:
-            conn.execute("SELECT pgfacts.available_tools()")
-        except Exception as exc:
-            assert getattr(exc, "sqlstate", None) == "42501"
-        else:
-            raise AssertionError("available_tools ran without a tenant")
+    with db.connect("app") as conn, pytest.raises(psycopg.Error) as refused:
+        conn.execute("SELECT pgfacts.available_tools()")
+    assert refused.value.sqlstate == "42501"

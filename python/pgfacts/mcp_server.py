@@ -131,7 +131,7 @@ class PgfactsMCP:
         try:
             definitions = await self.store_for(ctx).available_tools()
         except PgfactsError as exc:
-            # No tools rather than a protocol error: the caller's identity is refused.
+            # A listing has no isError: a refused identity is the request's error.
             raise _mcp_error(exc) from exc
         return types.ListToolsResult(
             tools=[types.Tool.model_validate(t) for t in tools.mcp(definitions)]
