@@ -818,13 +818,22 @@ CREATE TABLE pgfacts_internal.tools (
     arguments text[] NOT NULL,
     description text NOT NULL,
     input_schema jsonb NOT NULL,
+    output_schema jsonb NOT NULL,
+    read_only boolean NOT NULL,
+    destructive boolean NOT NULL,
+    idempotent boolean NOT NULL,
+    available_when text,
     CONSTRAINT tools_input_schema_object CHECK ((jsonb_typeof(input_schema) = 'object'::text)),
+    CONSTRAINT tools_output_schema_object CHECK (((jsonb_typeof(output_schema) = 'object'::text) AND ((output_schema ->> 'type'::text) = 'object'::text))),
     CONSTRAINT tools_pkey PRIMARY KEY (name),
-    CONSTRAINT tools_position_key UNIQUE ("position")
+    CONSTRAINT tools_position_key UNIQUE ("position"),
+    CONSTRAINT tools_read_only_not_destructive CHECK ((NOT (read_only AND destructive)))
 );
 ALTER TABLE pgfacts_internal.tools OWNER TO pgfacts_owner;
 GRANT SELECT ON TABLE pgfacts_internal.tools TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one row per tool, written by register_tool() from each layer''s definitions; read by call_tool and tool_definitions.';
+COMMENT ON COLUMN pgfacts_internal.tools.output_schema IS 'JSON Schema of the tool''s result, an object at the root (MCP outputSchema).';
+COMMENT ON COLUMN pgfacts_internal.tools.available_when IS 'A function (tenant text) -> boolean that must hold for the tool to be offered to the tenant (available_tools), or NULL: always.';
 
 CREATE FUNCTION pgfacts.agent_prompt(max_skills integer DEFAULT 5)
     RETURNS text
@@ -846,6 +855,13 @@ CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.available_tools()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.available_tools() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.available_tools() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.bind_tenant_login(login name, tenant text)
     RETURNS jsonb
@@ -2894,11 +2910,11 @@ CREATE FUNCTION pgfacts_internal.register_setting(layer text, name text, value_t
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.register_setting(text,text,text,numeric,numeric,jsonb,text) OWNER TO pgfacts_owner;
 
-CREATE FUNCTION pgfacts_internal.register_tool(layer text, name text, handler text, api_functions text[], description text, input_schema jsonb)
+CREATE FUNCTION pgfacts_internal.register_tool(layer text, name text, handler text, api_functions text[], description text, input_schema jsonb, output_schema jsonb, read_only boolean, destructive boolean, idempotent boolean, available_when text DEFAULT NULL::text)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.register_tool(text,text,text,text[],text,jsonb) OWNER TO pgfacts_owner;
+ALTER FUNCTION pgfacts_internal.register_tool(text,text,text,text[],text,jsonb,jsonb,boolean,boolean,boolean,text) OWNER TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.removal_source(tenant text, ref text, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS text
@@ -3134,6 +3150,13 @@ CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[]
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tool_available(tool text)
+    RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tool_available(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
     RETURNS integer

@@ -104,6 +104,12 @@ def agent_prompt(self: StoreBase, max_skills: int = 5) -> Call[str]:
     return _value(self, queries.AGENT_PROMPT, max_skills=max_skills)
 
 
+def available_tools(self: StoreBase) -> Call[list[JSONObject]]:
+    """The tools the store's context may use: its kind's, those its tenant's data supports
+    (the rule is in SQL; an MCP server lists exactly these)."""
+    return Call(queries.AVAILABLE_TOOLS.format(schema=self.schema), {})
+
+
 def schema_version(self: StoreBase) -> Call[JSONObject]:
     """The migrations applied to the database (the store checks them on first use)."""
     return Call(queries.SCHEMA_VERSION.format(schema=self.schema), {}, with_context=False)

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from . import doctor as doctor_module
 from . import migrator, tools
-from .client import Context, FactStore
+from .client import AsyncFactStore, Context, FactStore
 from .errors import PgfactsError, translate
 from .runtime import LocalRuntime
 
@@ -318,6 +318,77 @@ def prompt_cmd(
     try:
         with FactStore(dsn, context=context, schema=schema) as store:
             sys.stdout.write(store.agent_prompt(max_skills=max_skills))
+    except PgfactsError as exc:
+        _fail(exc)
+
+
+@app.command("mcp")
+def mcp_cmd(
+    http: Annotated[
+        bool, typer.Option("--http", help="serve streamable HTTP instead of stdio")
+    ] = False,
+    host: Annotated[
+        str, typer.Option("--host", help="HTTP address; other than loopback needs --token")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="HTTP port")] = 8765,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", envvar="PGFACTS_MCP_TOKEN", help="bearer token HTTP requires"),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option("--allowed-host", help="another Host name to accept (behind a proxy)"),
+    ] = None,
+    tenant: Annotated[
+        str | None, typer.Option("--tenant", envvar="PGFACTS_TENANT", help="the tenant")
+    ] = None,
+    session: Annotated[str | None, typer.Option("--session", envvar="PGFACTS_SESSION")] = None,
+    parent: Annotated[
+        str | None,
+        typer.Option("--parent", envvar="PGFACTS_PARENT_SESSION", help="parent session id"),
+    ] = None,
+    agent: Annotated[str | None, typer.Option("--agent", envvar="PGFACTS_AGENT")] = None,
+    kind: Annotated[
+        str, typer.Option("--kind", envvar="PGFACTS_AGENT_KIND", help="agent kind")
+    ] = "agent",
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """Serve the agent tools over MCP: stdio for a host that starts it, or --http.
+
+    The tenant, kind, session and agent are this server's (flags or environment); over
+    HTTP a request may name its session and agent in x-session-id, x-parent-session-id
+    and x-agent-id headers. Tool arguments never choose them.
+    """
+    try:
+        from . import mcp_server
+    except ImportError as exc:
+        _fail(
+            PgfactsError(
+                f"pgfacts mcp needs the MCP SDK ({exc.name} is missing)",
+                sqlstate="58000",
+                hint="pip install 'pgfacts[mcp]'",
+            )
+        )
+    import anyio
+
+    context = _context_options(tenant, session, parent, agent, kind)
+
+    async def serve() -> None:
+        async with AsyncFactStore(dsn, context=context, schema=schema) as store:
+            server = mcp_server.PgfactsMCP(store, context)
+            if not http:
+                await server.run_stdio()
+                return
+            import uvicorn
+
+            app = server.http_app(host, token, allowed_host)
+            config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+            _progress(f"pgfacts mcp: http://{host}:{port}/mcp")
+            await uvicorn.Server(config).serve()
+
+    try:
+        anyio.run(serve)
     except PgfactsError as exc:
         _fail(exc)
 

@@ -604,6 +604,7 @@ class FactStore(StoreBase):
     call_tool = _sync(api.call_tool)
     tool_definitions = _sync(api.tool_definitions)
     agent_prompt = _sync(api.agent_prompt)
+    available_tools = _sync(api.available_tools)
     schema_version = _sync(api.schema_version)
 
     # -- working memory ----------------------------------------------------------------------
@@ -778,6 +779,7 @@ class AsyncFactStore(StoreBase):
     call_tool = _async(api.call_tool)
     tool_definitions = _async(api.tool_definitions)
     agent_prompt = _async(api.agent_prompt)
+    available_tools = _async(api.available_tools)
     schema_version = _async(api.schema_version)
 
     # -- working memory ----------------------------------------------------------------------

@@ -103,6 +103,7 @@ SELECT pg_catalog.to_regprocedure(%(function)s) IS NOT NULL
 CALL_TOOL = "SELECT {schema}.call_tool(%(name)s, %(args)s, %(context)s)"
 
 TOOL_DEFINITIONS = "SELECT {schema}.tool_definitions()"
+AVAILABLE_TOOLS = "SELECT {schema}.available_tools()"
 
 # Every other API function runs after set_context in the same transaction. A function
 # returning a table is read with SELECT *: its rows are built by column name (rows.py),

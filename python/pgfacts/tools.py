@@ -16,6 +16,10 @@ def for_kind(definitions: list[dict[str, Any]], kind: str | None) -> list[dict[s
     return [d for d in definitions if kind is None or kind in d["kinds"]]
 
 
+# OpenAI's and Anthropic's tool formats have no field for a result schema or behaviour
+# hints (an unknown field is refused), so those two carry the arguments only.
+
+
 def openai(definitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Chat Completions ``tools`` entries."""
     return [
@@ -39,10 +43,27 @@ def anthropic(definitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def mcp_annotations(definition: dict[str, Any]) -> dict[str, Any]:
+    """MCP tool annotations from the registry's hints."""
+    hints = definition["hints"]
+    return {
+        "readOnlyHint": hints["read_only"],
+        "destructiveHint": hints["destructive"],
+        "idempotentHint": hints["idempotent"],
+        "openWorldHint": hints["open_world"],
+    }
+
+
 def mcp(definitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """MCP ``tools/list`` items (camelCase wire names)."""
+    """MCP ``tools/list`` items (camelCase wire names): the output schema and the hints too."""
     return [
-        {"name": d["name"], "description": d["description"], "inputSchema": d["input_schema"]}
+        {
+            "name": d["name"],
+            "description": d["description"],
+            "inputSchema": d["input_schema"],
+            "outputSchema": d["output_schema"],
+            "annotations": mcp_annotations(d),
+        }
         for d in definitions
     ]
 

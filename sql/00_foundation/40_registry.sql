@@ -40,7 +40,8 @@ COMMENT ON FUNCTION @schema@_internal.register_api(text, text []) IS
 
 CREATE OR REPLACE FUNCTION @schema@_internal.register_tool(
     layer text, name text, handler text, api_functions text [], description text,
-    input_schema jsonb
+    input_schema jsonb, output_schema jsonb, read_only boolean, destructive boolean,
+    idempotent boolean, available_when text DEFAULT NULL
 ) RETURNS void
 LANGUAGE plpgsql
 VOLATILE
@@ -60,20 +61,41 @@ BEGIN
                 USING ERRCODE = '42883';
         END IF;
     END LOOP;
+    -- Hosts read the hints as promises, so none may be left to a default.
+    IF read_only IS NULL OR destructive IS NULL OR idempotent IS NULL THEN
+        RAISE EXCEPTION 'register_tool: % needs read_only, destructive and idempotent', name
+            USING ERRCODE = '22004';
+    END IF;
+    IF output_schema IS NULL OR pg_catalog.jsonb_typeof(output_schema) <> 'object'
+       OR output_schema ->> 'type' IS DISTINCT FROM 'object' THEN
+        RAISE EXCEPTION 'register_tool: % needs an output_schema with type object at its root', name
+            USING ERRCODE = '22023';
+    END IF;
+    IF available_when IS NOT NULL
+       AND pg_catalog.to_regprocedure(available_when || '(text)') IS NULL THEN
+        RAISE EXCEPTION 'register_tool: % has no capability check %(text)', name, available_when
+            USING ERRCODE = '42883';
+    END IF;
     INSERT INTO @schema@_internal.tools AS t (
-        name, layer, position, handler, api_functions, arguments, description, input_schema)
+        name, layer, position, handler, api_functions, arguments, description, input_schema,
+        output_schema, read_only, destructive, idempotent, available_when)
     VALUES (name, layer,
             (SELECT coalesce(pg_catalog.max(o.position), 0) + 1 FROM @schema@_internal.tools AS o),
             handler, api_functions,
             ARRAY(SELECT pg_catalog.jsonb_object_keys(input_schema -> 'properties')),
-            description, input_schema);
+            description, input_schema, output_schema, read_only, destructive, idempotent,
+            available_when);
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.register_tool(text, text, text, text [], text, jsonb) IS
+COMMENT ON FUNCTION @schema@_internal.register_tool(
+    text, text, text, text [], text, jsonb, jsonb, boolean, boolean, boolean, text
+) IS
 'Definitions only: declare an agent tool. call_tool accepts the input_schema''s properties '
 'and passes them to handler(jsonb); the tool''s kinds are those allowed to run every one of '
-'api_functions.';
+'api_functions. output_schema describes its result; read_only, destructive and idempotent '
+'are its hints for hosts; available_when (a function of the tenant) must hold for the tool '
+'to be offered.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.grant_internal_functions()
 RETURNS void

@@ -238,7 +238,11 @@ SELECT @schema@_internal.register_tool(
                       "properties": {"key": {"type": "string"}, "value": {},
                                      "tags": {"type": "array", "items": {"type": "string"}},
                                      "shared": {"type": "boolean"}}}}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "description": "One fact: {key, scope, shared, stored}; the batch form: {stored: count, facts: [...]}", "properties": {"key": {"type": "string"}, "scope": {"type": "string", "enum": ["session", "shared"]}, "shared": {"type": "boolean"}, "stored": {"type": ["boolean", "integer"], "description": "true (one fact) or how many (batch)"}, "facts": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "scope": {"type": "string", "enum": ["session", "shared"]}, "shared": {"type": "boolean"}, "stored": {"type": "boolean"}}, "required": ["key", "scope", "shared", "stored"]}}}, "required": ["stored"]}
+$json$,
+    read_only => false, destructive => false, idempotent => false);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'read_facts', handler => '@schema@_internal.read_facts_tool',
@@ -256,7 +260,11 @@ SELECT @schema@_internal.register_tool(
   "scope": {"type": "string", "enum": ["accessible", "shared", "session", "descendants"], "description": "Default accessible"},
   "known_at": {"type": "string", "format": "date-time", "description": "Read what was visible at this past instant"},
   "scopeKeys": {"type": "array", "maxItems": 1000, "items": {"type": "string"}, "description": "Exact scope keys (shared:<key>, session:<id>:<key>) instead of the filters; unreadable ones are left out like unknown ones"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "facts": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "value": {}, "scopeKey": {"type": "string"}, "shared": {"type": "boolean"}, "sessionId": {"type": ["string", "null"]}, "agentId": {"type": ["string", "null"]}, "tags": {"type": "array", "items": {"type": "string"}}, "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}, "etag": {"type": "integer"}}, "required": ["key", "value", "scopeKey", "shared", "sessionId", "agentId", "tags", "createdAt", "updatedAt", "etag"]}}}, "required": ["count", "facts"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'delete_fact', handler => '@schema@_internal.delete_fact_tool',
@@ -269,7 +277,11 @@ SELECT @schema@_internal.register_tool(
   "shared": {"type": "boolean", "description": "Delete the shared fact (default false)"},
   "pattern": {"type": "boolean", "description": "Treat key as a pattern with * or % wildcards"},
   "scope": {"type": "string", "enum": ["session", "shared", "all"], "description": "Pattern-delete scope; all is for the facts manager"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"key": {"type": "string"}, "keyPattern": {"type": "string"}, "shared": {"type": "boolean"}, "scope": {"type": "string"}, "deleted": {"type": ["boolean", "integer"], "description": "By key: whether it was deleted; by pattern: how many"}}, "required": ["deleted"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'delete_session', handler => '@schema@_internal.delete_session_tool',
@@ -279,7 +291,11 @@ SELECT @schema@_internal.register_tool(
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "required": ["session_id"], "properties": {
   "session_id": {"type": "string", "minLength": 1}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"sessionId": {"type": "string"}, "sessions": {"type": "array", "items": {"type": "string"}}, "deleted": {"type": "integer"}}, "required": ["sessionId", "sessions", "deleted"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'fact_history', handler => '@schema@_internal.fact_history_tool',
@@ -290,7 +306,11 @@ SELECT @schema@_internal.register_tool(
   "key": {"type": "string", "minLength": 1},
   "shared": {"type": "boolean"},
   "session_id": {"type": "string", "description": "Whose session fact (default: yours)"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"key": {"type": "string"}, "versions": {"type": "array", "items": {"type": "object", "properties": {"value": {}, "tags": {"type": "array", "items": {"type": "string"}}, "agentId": {"type": ["string", "null"]}, "etag": {"type": "integer"}, "deleted": {"type": "boolean"}, "knownFrom": {"type": "string", "format": "date-time"}, "knownTo": {"type": ["string", "null"], "format": "date-time"}, "current": {"type": "boolean"}}, "required": ["value", "tags", "agentId", "etag", "deleted", "knownFrom", "knownTo", "current"]}}}, "required": ["key", "versions"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'facts_read_uncrawled',
@@ -303,7 +323,11 @@ SELECT @schema@_internal.register_tool(
   "keyPrefix": {"type": "string", "description": "Literal key prefix"},
   "namespace": {"type": "string", "description": "Alias of keyPrefix (PilotSwarm's older name)"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 20"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "facts": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "value": {}, "scopeKey": {"type": "string"}, "shared": {"type": "boolean"}, "sessionId": {"type": ["string", "null"]}, "agentId": {"type": ["string", "null"]}, "tags": {"type": "array", "items": {"type": "string"}}, "updatedAt": {"type": "string", "format": "date-time"}, "deletedAt": {"type": ["string", "null"], "format": "date-time"}, "etag": {"type": "integer"}}, "required": ["key", "value", "scopeKey", "shared", "sessionId", "agentId", "tags", "updatedAt", "deletedAt", "etag"]}}}, "required": ["count", "facts"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'facts_set_crawled', handler => '@schema@_internal.facts_set_crawled_tool',
@@ -316,7 +340,11 @@ SELECT @schema@_internal.register_tool(
                 "properties": {"scopeKey": {"type": "string"}, "etag": {"type": ["integer", "string"], "minimum": 1, "pattern": "^[1-9][0-9]*$", "description": "A positive integer, or the same as a decimal string"}}}},
   "keyPrefix": {"type": "string", "minLength": 1},
   "crawled": {"type": "boolean", "description": "Default true"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"affected": {"type": "integer"}, "skipped": {"type": "integer"}}, "required": ["affected", "skipped"]}
+$json$,
+    read_only => false, destructive => false, idempotent => true);
 
 -- Statistics and purges for the facts manager, the tuner and operators.
 
@@ -421,7 +449,11 @@ SELECT @schema@_internal.register_tool(
         'uncrawled backlog.',
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"live": {"type": "integer"}, "tombstones": {"type": "integer"}, "uncrawled": {"type": "integer"}, "uncrawledTombstones": {"type": "integer"}, "buckets": {"type": "array", "items": {"type": "object", "properties": {"bucket": {"type": "string"}, "scope": {"type": "string"}, "facts": {"type": "integer"}, "valueBytes": {"type": "integer"}}, "required": ["bucket", "scope", "facts", "valueBytes"]}}, "writerKinds": {"type": "array", "items": {"type": "object", "properties": {"writerKind": {"type": ["string", "null"]}, "facts": {"type": "integer"}}, "required": ["writerKind", "facts"]}}}, "required": ["live", "tombstones", "uncrawled", "uncrawledTombstones", "buckets", "writerKinds"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'facts_tombstone_stats',
@@ -432,7 +464,11 @@ SELECT @schema@_internal.register_tool(
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
   "ttlSeconds": {"type": "integer", "minimum": 0, "description": "Default: the tenant's tombstone TTL (21600)"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"ttlSeconds": {"type": "integer"}, "pending": {"type": "integer"}, "reconciled": {"type": "integer"}, "unreconciled": {"type": "integer"}, "blockedByTtl": {"type": "integer"}, "oldestUnreconciledAgeSeconds": {"type": ["number", "null"]}}, "required": ["ttlSeconds", "pending", "reconciled", "unreconciled", "blockedByTtl", "oldestUnreconciledAgeSeconds"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'facts_purge_tombstones',
@@ -444,7 +480,11 @@ SELECT @schema@_internal.register_tool(
 {"type": "object", "additionalProperties": false, "properties": {
   "ttlSeconds": {"type": "integer", "minimum": 0, "description": "Default: the tenant's tombstone TTL (21600)"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Default 1000"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"purged": {"type": "integer"}}, "required": ["purged"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'facts_force_purge', handler => '@schema@_internal.facts_force_purge_tool',
@@ -457,4 +497,8 @@ SELECT @schema@_internal.register_tool(
   "includeUnreconciled": {"type": "boolean", "description": "Also tombstones no crawler has reconciled (default false)"},
   "keyPrefix": {"type": "string", "minLength": 1, "description": "Only keys starting with this literal prefix"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100000, "description": "Default 1000"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"purged": {"type": "integer"}}, "required": ["purged"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);

@@ -179,7 +179,11 @@ SELECT @schema@_internal.register_tool(
   "weights": {"type": "object", "properties": {"lexical": {"type": "number", "minimum": 0}, "semantic": {"type": "number", "minimum": 0}}, "description": "Per-list weights on top of reciprocal rank fusion (default 1 and 1)"},
   "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded by the caller's embedding model"},
   "model": {"type": "string", "description": "The registered model that embedded vector"}}}
-$json$, '{properties,tags}', @schema@_internal.tags_schema('All listed tags must be present')));
+$json$, '{properties,tags}', @schema@_internal.tags_schema('All listed tags must be present')),
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "mode": {"type": "string"}, "intent": {"type": "string"}, "facts": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "scopeKey": {"type": "string"}, "value": {}, "score": {"type": "number"}, "textRank": {"type": ["integer", "null"]}, "vectorRank": {"type": ["integer", "null"]}, "similarity": {"type": ["number", "null"]}, "stale": {"type": "boolean"}}, "required": ["key", "scopeKey", "value", "score", "textRank", "vectorRank", "similarity", "stale"]}}}, "required": ["count", "mode", "facts"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'retrieval', name => 'facts_similar', handler => '@schema@_internal.facts_similar_tool',
@@ -190,7 +194,12 @@ SELECT @schema@_internal.register_tool(
   "scopeKey": {"type": "string", "minLength": 1, "description": "The anchor fact, e.g. shared:skills/deploy"},
   "k": {"type": "integer", "minimum": 1, "maximum": 100, "description": "How many (default 8)"},
   "model": {"type": "string", "description": "Embedding model (default: the latest registered)"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "mode": {"type": "string", "enum": ["semantic", "lexical"]}, "facts": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "scopeKey": {"type": "string"}, "value": {}, "similarity": {"type": ["number", "null"]}, "score": {"type": "number"}}, "required": ["key", "scopeKey", "value", "similarity", "score"]}}}, "required": ["count", "mode", "facts"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true,
+    available_when => '@schema@_internal.embeds');
 
 SELECT @schema@_internal.register_tool(
     layer => 'retrieval', name => 'search_skills', handler => '@schema@_internal.search_skills_tool',
@@ -203,4 +212,8 @@ SELECT @schema@_internal.register_tool(
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 8)"},
   "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded by the caller's embedding model"},
   "model": {"type": "string", "description": "The registered model that embedded vector"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "skills": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "name": {"type": ["string", "null"]}, "description": {"type": ["string", "null"]}, "score": {"type": "number"}}, "required": ["key", "name", "description", "score"]}}}, "required": ["count", "skills"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);

@@ -239,7 +239,11 @@ SELECT @schema@_internal.register_tool(
   "namespace": {"type": "string", "maxLength": 256, "description": "e.g. corpus/acme; default means none; omitted keeps the stored one"},
   "aliases": {"type": "array", "maxItems": 64, "items": {"type": "string", "minLength": 1, "maxLength": 500}},
   "evidence": {"type": "array", "maxItems": 100, "items": {"type": "string"}, "description": "Fact scope keys (shared:<key>, session:<id>:<key>) or claim:<id>"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"nodeKey": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"}, "aliases": {"type": "array", "items": {"type": "string"}}, "namespace": {"type": ["string", "null"]}, "created": {"type": "boolean"}, "evidenceAdded": {"type": "integer"}}, "required": ["nodeKey", "kind", "name", "aliases", "namespace", "created", "evidenceAdded"]}
+$json$,
+    read_only => false, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_upsert_edge', handler => '@schema@_internal.graph_upsert_edge_tool',
@@ -255,7 +259,11 @@ SELECT @schema@_internal.register_tool(
   "namespace": {"type": "string", "maxLength": 256},
   "confidence": {"type": "number", "minimum": 0, "maximum": 1, "description": "Default 1"},
   "evidence": {"type": "array", "maxItems": 100, "items": {"type": "string"}, "description": "Fact scope keys or claim:<id>"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"fromKey": {"type": "string"}, "toKey": {"type": "string"}, "predicate": {"type": "string"}, "predicateKey": {"type": "string"}, "namespace": {"type": ["string", "null"]}, "confidence": {"type": "number"}, "observations": {"type": "integer"}, "outcome": {"type": "string"}, "reinforced": {"type": "boolean"}}, "required": ["fromKey", "toKey", "predicate", "predicateKey", "namespace", "confidence", "observations", "outcome", "reinforced"]}
+$json$,
+    read_only => false, destructive => false, idempotent => false);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_merge_nodes', handler => '@schema@_internal.graph_merge_nodes_tool',
@@ -268,7 +276,11 @@ SELECT @schema@_internal.register_tool(
   "intoKey": {"type": "string", "minLength": 1, "description": "The survivor"},
   "reason": {"type": "string", "maxLength": 1000},
   "namespace": {"type": "string", "maxLength": 256, "description": "Both nodes must be in it"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"fromKey": {"type": "string"}, "intoKey": {"type": "string"}, "merged": {"type": "boolean"}, "edgesMoved": {"type": "integer"}}, "required": ["fromKey", "intoKey", "merged", "edgesMoved"]}
+$json$,
+    read_only => false, destructive => true, idempotent => false);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_delete_node', handler => '@schema@_internal.graph_delete_node_tool',
@@ -278,7 +290,11 @@ SELECT @schema@_internal.register_tool(
 {"type": "object", "additionalProperties": false, "required": ["nodeKey"], "properties": {
   "nodeKey": {"type": "string", "minLength": 1},
   "namespace": {"type": "string", "maxLength": 256}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"nodeKey": {"type": "string"}, "deleted": {"type": "boolean"}}, "required": ["nodeKey", "deleted"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_delete_edge', handler => '@schema@_internal.graph_delete_edge_tool',
@@ -290,7 +306,11 @@ SELECT @schema@_internal.register_tool(
   "toKey": {"type": "string", "minLength": 1},
   "predicateKey": {"type": "string", "minLength": 1},
   "namespace": {"type": "string", "maxLength": 256}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"fromKey": {"type": "string"}, "toKey": {"type": "string"}, "predicateKey": {"type": "string"}, "deleted": {"type": "boolean"}}, "required": ["fromKey", "toKey", "predicateKey", "deleted"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_remove_evidence',
@@ -303,7 +323,11 @@ SELECT @schema@_internal.register_tool(
 {"type": "object", "additionalProperties": false, "required": ["scopeKey"], "properties": {
   "scopeKey": {"type": "string", "minLength": 1, "description": "A fact scope key, or claim:<id>"},
   "namespace": {"type": "string", "maxLength": 256}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"scopeKey": {"type": "string"}, "nodeEvidenceRemoved": {"type": "integer"}, "edgeEvidenceRemoved": {"type": "integer"}, "edgesDeleted": {"type": "integer"}, "nodesDeleted": {"type": "integer"}}, "required": ["scopeKey", "nodeEvidenceRemoved", "edgeEvidenceRemoved", "edgesDeleted", "nodesDeleted"]}
+$json$,
+    read_only => false, destructive => true, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_search_nodes', handler => '@schema@_internal.graph_search_nodes_tool',
@@ -319,7 +343,11 @@ SELECT @schema@_internal.register_tool(
   "seeds": {"type": "array", "maxItems": 100, "items": {"type": "string"}},
   "depth": {"type": "integer", "minimum": 1, "maximum": 5, "description": "Default 1"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 50"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "nodes": {"type": "array", "items": {"type": "object", "properties": {"nodeKey": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"}, "aliases": {"type": "array", "items": {"type": "string"}}, "namespace": {"type": ["string", "null"]}, "distance": {"type": ["integer", "null"]}, "evidence": {"type": "array", "items": {"type": "string"}}, "staleEvidence": {"type": "array", "items": {"type": "string"}}, "createdBy": {"type": ["string", "null"]}, "createdAt": {"type": "string", "format": "date-time"}, "updatedAt": {"type": "string", "format": "date-time"}}, "required": ["nodeKey", "kind", "name", "aliases", "namespace", "distance", "evidence", "staleEvidence", "createdBy", "createdAt", "updatedAt"]}}}, "required": ["count", "nodes"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_search_edges', handler => '@schema@_internal.graph_search_edges_tool',
@@ -335,7 +363,11 @@ SELECT @schema@_internal.register_tool(
   "minConfidence": {"type": "number", "minimum": 0, "maximum": 1},
   "namespace": {"type": "string", "maxLength": 256},
   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "description": "Default 50"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"count": {"type": "integer"}, "edges": {"type": "array", "items": {"type": "object", "properties": {"fromKey": {"type": "string"}, "toKey": {"type": "string"}, "predicate": {"type": "string"}, "predicateKey": {"type": "string"}, "confidence": {"type": "number"}, "observations": {"type": "integer"}, "namespace": {"type": ["string", "null"]}, "evidence": {"type": "array", "items": {"type": "string"}}, "staleEvidence": {"type": "array", "items": {"type": "string"}}, "assertedBy": {"type": "array", "items": {"type": "string"}}, "firstSeen": {"type": "string", "format": "date-time"}, "lastSeen": {"type": "string", "format": "date-time"}}, "required": ["fromKey", "toKey", "predicate", "predicateKey", "confidence", "observations", "namespace", "evidence", "staleEvidence", "assertedBy", "firstSeen", "lastSeen"]}}}, "required": ["count", "edges"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_neighbourhood', handler => '@schema@_internal.graph_neighbourhood_tool',
@@ -353,7 +385,11 @@ SELECT @schema@_internal.register_tool(
   "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Max nodes (default 100)"},
   "valid_at": {"type": "string", "format": "date-time", "description": "Claim edges true at this instant (default now)"},
   "known_at": {"type": "string", "format": "date-time", "description": "Claim edges as believed at this past instant (default now)"}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"nodes": {"type": "array", "items": {"type": "object", "properties": {"nodeKey": {"type": "string"}, "kind": {"type": "string"}, "name": {"type": "string"}, "distance": {"type": "integer"}}, "required": ["nodeKey", "distance"]}}, "edges": {"type": "array", "items": {"type": "object", "properties": {"fromKey": {"type": "string"}, "toKey": {"type": "string"}, "predicate": {"type": "string"}, "predicateKey": {"type": "string"}, "evidence": {"type": "array", "items": {"type": "string"}}}, "required": ["fromKey", "toKey"]}}}, "required": ["nodes", "edges"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
 
 SELECT @schema@_internal.register_tool(
     layer => 'graph', name => 'graph_stats', handler => '@schema@_internal.graph_stats_tool',
@@ -363,4 +399,8 @@ SELECT @schema@_internal.register_tool(
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
   "namespace": {"type": "string", "maxLength": 256}}}
-$json$);
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"namespace": {"type": ["string", "null"]}, "nodeCount": {"type": "integer"}, "edgeCount": {"type": "integer"}, "uncrawledFacts": {"type": "integer"}, "lastCrawledAt": {"type": ["string", "null"], "format": "date-time"}}, "required": ["namespace", "nodeCount", "edgeCount", "uncrawledFacts", "lastCrawledAt"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);

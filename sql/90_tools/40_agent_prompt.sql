@@ -12,17 +12,15 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
-    kind text := @schema@_internal.context_kind();
     offered text [];
     lines text [];
     skills text;
 BEGIN
     max_skills := @schema@_internal.check_limit(max_skills, 'max_skills', 0, 50);
-    -- The tools the kind may call, as tool_definitions says: the prompt never mentions one
-    -- the caller would be refused.
+    -- The tools the caller is offered (available_tools, as an MCP host lists them): the
+    -- prompt never mentions one it would be refused.
     SELECT pg_catalog.array_agg(d ->> 'name') INTO offered
-      FROM pg_catalog.jsonb_array_elements(@schema@.tool_definitions()) AS d
-     WHERE d -> 'kinds' ? kind;
+      FROM pg_catalog.jsonb_array_elements(@schema@.available_tools()) AS d;
     lines := ARRAY[
         '## Memory',
         '',
@@ -85,7 +83,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.agent_prompt(integer) IS
 'The memory section of an agent''s system prompt (markdown) for the caller: guidance for the '
-'tools its kind may call (writes, spawn-tree reads, search_skills, facts_search by meaning when '
-'the tenant has an embedding model, the graph), and, when the kind has no search_skills, up '
-'to max_skills (0..50, default 5) shared skills/ facts it may read, pushed inline: the ones '
-'updated last, listed by key.';
+'tools available_tools offers it (writes, spawn-tree reads, search_skills, facts_search by '
+'meaning when the tenant has an embedding model, the graph), and, when it has no '
+'search_skills, up to max_skills (0..50, default 5) shared skills/ facts it may read, pushed '
+'inline: the ones updated last, listed by key.';

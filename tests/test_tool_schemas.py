@@ -1,0 +1,162 @@
+"""The registry carries what a host needs: every tool states its output schema and its
+behaviour hints, each tool's real results validate against its output schema, and
+available_tools() offers a caller exactly what its kind and its tenant's data allow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from pgfacts import tools
+
+from .conftest import Database
+from .support.caller import Caller
+
+EMBED = "(register a model and embed the facts)"
+# A sample of calls per tool, (kind, arguments), in an order that leaves something for the
+# next call to find: results with rows and results without, both forms where a tool has two.
+SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
+    ("store_fact", "agent", {"key": "notes/plan", "value": "alpha plan", "tags": ["t"]}),
+    ("store_fact", "agent", {"facts": [{"key": "notes/b", "value": {"n": 1}}]}),
+    ("store_fact", "agent", {"key": "kb/alpha", "value": "alpha shared", "shared": True}),
+    ("read_facts", "agent", {}),
+    ("read_facts", "agent", {"key_pattern": "none/*"}),
+    ("read_facts", "agent", {"scopeKeys": ["shared:kb/alpha"]}),
+    ("fact_history", "agent", {"key": "notes/plan"}),
+    ("facts_search", "agent", {"query": "alpha"}),
+    ("facts_search", "agent", {"query": ""}),
+    ("facts_similar", "agent", {"scopeKey": "shared:kb/alpha"}),  # lexical: no model yet
+    (EMBED, "", {}),
+    ("facts_search", "agent", {"query": "alpha", "vector": [1, 0, 0, 0], "model": "toy-4"}),
+    ("facts_similar", "agent", {"scopeKey": "shared:kb/alpha"}),
+    ("facts_similar", "agent", {"scopeKey": "shared:unknown"}),
+    ("search_skills", "agent", {"query": "deploy"}),
+    (
+        "graph_upsert_node",
+        "crawler",
+        {"kind": "person", "name": "Ana", "evidence": ["shared:kb/alpha"]},
+    ),
+    ("graph_upsert_node", "crawler", {"kind": "person", "name": "Bo", "namespace": "corpus/x"}),
+    ("graph_upsert_node", "crawler", {"kind": "person", "name": "Cy"}),
+    (
+        "graph_upsert_edge",
+        "crawler",
+        {"fromKey": "person:ana", "toKey": "person:cy", "predicate": "knows"},
+    ),
+    ("graph_search_nodes", "agent", {}),
+    ("graph_search_nodes", "agent", {"seeds": ["person:ana"], "depth": 2}),
+    ("graph_search_edges", "agent", {}),
+    ("graph_neighbourhood", "agent", {"nodeKey": "person:ana"}),
+    ("graph_neighbourhood", "agent", {"nodeKey": "person:nobody"}),
+    ("graph_stats", "tuner", {}),
+    ("graph_stats", "tuner", {"namespace": "corpus/x"}),
+    ("graph_merge_nodes", "crawler", {"fromKey": "person:cy", "intoKey": "person:ana"}),
+    (
+        "graph_delete_edge",
+        "crawler",
+        {"fromKey": "person:ana", "toKey": "person:ana", "predicateKey": "know"},
+    ),
+    ("graph_remove_evidence", "crawler", {"scopeKey": "shared:kb/alpha"}),
+    ("graph_delete_node", "crawler", {"nodeKey": "person:bo"}),
+    ("delete_fact", "agent", {"key": "notes/b"}),
+    ("delete_fact", "agent", {"key": "notes/*", "pattern": True}),
+    ("facts_read_uncrawled", "crawler", {}),
+    ("facts_set_crawled", "crawler", {"scopeKeys": [{"scopeKey": "shared:kb/alpha", "etag": 1}]}),
+    ("facts_set_crawled", "crawler", {"keyPrefix": "notes"}),
+    ("facts_stats", "facts_manager", {}),
+    ("facts_tombstone_stats", "facts_manager", {}),
+    ("facts_purge_tombstones", "facts_manager", {"ttlSeconds": 0}),
+    ("facts_force_purge", "operator", {"cutoff": "2020-01-01T00:00:00Z"}),
+    ("delete_session", "facts_manager", {"session_id": "s1"}),
+]
+
+
+def _embed_everything(op: Caller) -> None:
+    op.one("SELECT pgfacts.register_embedding_model('toy-4', 4)")
+    ids = op.rows("SELECT item_id FROM pgfacts.search('alpha', item_kinds => '{fact}')")
+    rows = [{"item_kind": "fact", "item_id": r[0], "embedding": [1, 0, 0, 0]} for r in ids]
+    op.one("SELECT pgfacts.set_embeddings('toy-4', %s)", Jsonb(rows))
+
+
+def test_every_tool_states_its_output_schema_and_hints(db: Database) -> None:
+    with db.connect("app") as conn:
+        rows = conn.execute(
+            "SELECT name, output_schema, read_only, destructive, idempotent "
+            "FROM pgfacts_internal.tools ORDER BY position"
+        ).fetchall()
+    assert rows, "no tools registered"
+    for name, schema, read_only, destructive, idempotent in rows:
+        assert schema["type"] == "object" and schema["properties"], name
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert None not in (read_only, destructive, idempotent), name
+        assert not (read_only and destructive), name
+    # Every tool has samples below, so none escapes the validation.
+    assert {r[0] for r in rows} == {name for name, _, _ in SAMPLES} - {EMBED}
+
+
+def test_every_result_validates_against_its_output_schema(db: Database) -> None:
+    caller = Caller(db, session="s1")
+    definitions = {d["name"]: d for d in caller.one("SELECT pgfacts.tool_definitions()")}
+    modes = []
+    for name, kind, args in SAMPLES:
+        if name == EMBED:
+            _embed_everything(Caller(db, kind="facts_manager"))
+            continue
+        result = caller(name, args, kind=kind)
+        jsonschema.validate(result, definitions[name]["output_schema"])
+        if name == "facts_similar" and result["count"]:
+            modes.append(result["mode"])
+    assert modes == ["lexical", "semantic"]
+
+
+def test_the_formats_carry_the_hints_mcp_has_room_for(db: Database) -> None:
+    definitions = Caller(db).one("SELECT pgfacts.tool_definitions()")
+    mcp = {t["name"]: t for t in tools.render(definitions, "mcp")}
+    assert mcp["read_facts"]["annotations"] == {
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
+    assert mcp["delete_fact"]["annotations"]["destructiveHint"] is True
+    assert mcp["store_fact"]["outputSchema"]["required"] == ["stored"]
+    # OpenAI and Anthropic take no result schema or hints: unknown fields are refused there.
+    assert set(tools.render(definitions, "openai")[0]["function"]) == {
+        "name",
+        "description",
+        "parameters",
+    }
+    assert set(tools.render(definitions, "anthropic")[0]) == {"name", "description", "input_schema"}
+
+
+def _available(db: Database, kind: str, tenant: str = "t1") -> list[str]:
+    return [
+        t["name"]
+        for t in Caller(db, kind=kind, tenant=tenant).one("SELECT pgfacts.available_tools()")
+    ]
+
+
+def test_available_tools_follow_the_kind_and_the_tenants_embedding_model(db: Database) -> None:
+    definitions = Caller(db).one("SELECT pgfacts.tool_definitions()")
+    for kind in ("agent", "facts_manager", "crawler", "tuner", "operator"):
+        offered = _available(db, kind)
+        allowed = [d["name"] for d in tools.for_kind(definitions, kind)]
+        assert offered == [n for n in allowed if n != "facts_similar"], kind
+    crawl = {"facts_read_uncrawled", "facts_set_crawled"}
+    assert crawl <= set(_available(db, "crawler")) and crawl <= set(_available(db, "facts_manager"))
+    assert not crawl & set(_available(db, "agent"))
+    Caller(db, kind="facts_manager").one("SELECT pgfacts.register_embedding_model('toy-4', 4)")
+    assert "facts_similar" in _available(db, "agent")
+    assert "facts_similar" not in _available(db, "agent", tenant="t2")
+    tool = Caller(db).one("SELECT pgfacts.available_tools()")[0]
+    assert set(tool) == {"name", "description", "input_schema", "output_schema", "hints"}
+
+
+def test_available_tools_needs_a_tenant(db: Database) -> None:
+    with db.connect("app") as conn, pytest.raises(psycopg.Error) as refused:
+        conn.execute("SELECT pgfacts.available_tools()")
+    assert refused.value.sqlstate == "42501"
