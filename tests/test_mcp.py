@@ -349,3 +349,25 @@ def test_the_shared_skills_are_resources(db: Database) -> None:
                     await client.read_resource("pgfacts://skills/none")
 
     serve(db, test)
+
+
+def test_the_memory_prompt_is_the_callers_agent_prompt(db: Database) -> None:
+    expected = {
+        kind: Caller(db, kind=kind, session="s1").one("SELECT pgfacts.agent_prompt(2)")
+        for kind in ("agent", "tuner")
+    }
+
+    async def test(connect: Callable[..., Client]) -> None:
+        for mode in MODES:
+            for kind, text in expected.items():
+                async with connect(kind, mode) as client:
+                    [prompt] = (await client.list_prompts()).prompts
+                    assert prompt.name == "memory"
+                    got = await client.get_prompt("memory", {"max_skills": "2"})
+                    assert got.messages[0].content.text == text  # type: ignore[union-attr]
+                    with pytest.raises(MCPError):
+                        await client.get_prompt("memory", {"max_skills": "99"})  # SQL: 22023
+                    with pytest.raises(MCPError):
+                        await client.get_prompt("other")
+
+    serve(db, test)

@@ -44,6 +44,7 @@ IDENTITY_HEADERS = {
 SCHEMA_TTL_SECONDS = 30.0
 # The curated skills (shared facts under skills/) as resources pgfacts://skills/<name>.
 SKILLS = "skills/"
+MEMORY_PROMPT = "memory"  # agent_prompt(): the memory section of a system prompt
 SKILL_URI = "pgfacts://skills/"
 
 Scope = MutableMapping[str, Any]
@@ -101,6 +102,8 @@ class PgfactsMCP:
             on_call_tool=self.call_tool,
             on_list_resources=self.list_resources,
             on_read_resource=self.read_resource,
+            on_list_prompts=self.list_prompts,
+            on_get_prompt=self.get_prompt,
         )
 
     # -- identity ----------------------------------------------------------------------------
@@ -205,6 +208,53 @@ class PgfactsMCP:
         text = json.dumps(found["facts"][0]["value"])
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)]
+        )
+
+    # -- the memory section of the system prompt (agent_prompt), as an MCP prompt -----------
+
+    async def list_prompts(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(
+            prompts=[
+                types.Prompt(
+                    name=MEMORY_PROMPT,
+                    description="How to use this memory, for what this caller can do "
+                    "(pgfacts prompt)",
+                    arguments=[
+                        types.PromptArgument(
+                            name="max_skills",
+                            description="skills pushed inline when there is no skill search "
+                            "(0 to 50, default 5)",
+                            required=False,
+                        )
+                    ],
+                )
+            ]
+        )
+
+    async def get_prompt(
+        self, ctx: Any, params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        if params.name != MEMORY_PROMPT:
+            raise _mcp_error(
+                PgfactsError(f"no prompt {params.name!r}", hint=f"the prompt is {MEMORY_PROMPT}")
+            )
+        given = (params.arguments or {}).get("max_skills", "5")
+        try:
+            # SQL checks the range; a value that is no integer is refused here alike.
+            if not str(given).lstrip("-").isdigit():
+                raise PgfactsError(
+                    f"max_skills must be an integer, not {str(given)[:64]!r}", sqlstate="22023"
+                )
+            text = await self.store_for(ctx).agent_prompt(max_skills=int(given))
+        except PgfactsError as exc:
+            raise _mcp_error(exc) from exc
+        return types.GetPromptResult(
+            description="The memory section of the system prompt",
+            messages=[
+                types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))
+            ],
         )
 
     async def _validator(self, name: str) -> jsonschema.protocols.Validator | None:
