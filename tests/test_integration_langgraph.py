@@ -30,10 +30,16 @@ from hypothesis import strategies as st
 from langgraph.store.base import GetOp, ListNamespacesOp, MatchCondition, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
-from pgfacts import Context, FactStore, InvalidParameter
-from pgfacts.integrations.langgraph import PgfactsStore, decode_label, encode_label
+from pgfacts import Context, FactStore, InvalidParameter, PermissionDenied
+from pgfacts.integrations.langgraph import (
+    WINDOW,
+    PgfactsStore,
+    TooManyItems,
+    decode_label,
+    encode_label,
+)
 
-from .conftest import Database
+from .conftest import Clones, Database
 from .support.example_tenant import fresh_tenant
 
 TRICKY = ["foo", "foobar", "fo", "a_c", "abc", "a%", "axc", "*", "%", "_", "a\\", "a/b", "~2F"]
@@ -86,13 +92,19 @@ steps = st.lists(op | st.lists(op, min_size=2, max_size=4), min_size=1, max_size
 
 
 def _context(tenant: str, **fields: Any) -> Context:
-    return Context(tenant=tenant, agent_id="assistant", **fields)
+    return Context(tenant=tenant, **{"agent_id": "assistant", **fields})
 
 
-@pytest.fixture
-def facts(db: Database) -> Iterator[FactStore]:
+@pytest.fixture(scope="module")
+def facts(clones: Clones) -> Iterator[FactStore]:
+    """One database for the module's tests, each test (and each example) in a tenant of its
+    own: what a fresh database would answer (tests/support/example_tenant.py), without a
+    clone per test."""
+    name = clones.take()
+    db = Database(name=name, admin_dsn=clones.server_dsn)
     with FactStore(db.dsn("app"), context=_context("t1", session_id="s1")) as store:
         yield store
+    clones.drop(name)
 
 
 def _store(facts: FactStore, tenant: str | None = None, **kw: Any) -> PgfactsStore:
@@ -151,7 +163,7 @@ def _drop_empty_namespaces(memory: InMemoryStore) -> None:
 
 
 @settings(
-    max_examples=int(os.environ.get("PGFACTS_EXAMPLES", "25")),
+    max_examples=int(os.environ.get("PGFACTS_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -251,6 +263,11 @@ def test_an_item_is_a_fact_under_the_root(facts: FactStore) -> None:
     )
     item = store.get(("users", "u/1"), "prefs")
     assert item is not None and item.created_at == fact.created_at
+    store.put(("users", "u/1"), "prefs", {"theme": "light", "big": 1e300, "zero": -0.0})
+    again = store.get(("users", "u/1"), "prefs")
+    assert again is not None and again.created_at == item.created_at  # an overwrite keeps it
+    assert again.updated_at > item.updated_at
+    assert again.value == {"theme": "light", "big": 10**300, "zero": 0.0}  # as jsonb keeps it
 
 
 def test_ttl_is_refused(facts: FactStore) -> None:
@@ -284,6 +301,43 @@ def test_the_database_decides_the_limits(facts: FactStore) -> None:
         store.put(("a",), "k" * 600, {"v": 1})
     with pytest.raises(InvalidParameter):
         store.search(("a",), query="words", limit=500)  # search's limit is 1 to 100
+    for value in ({"text": "a \x00 b"}, {"n": float("nan")}, {"n": float("inf")}):
+        with pytest.raises(InvalidParameter):
+            store.put(("a",), "k", value)
+    with pytest.raises(ValueError, match="negative"):
+        store.search(("a",), offset=-1)
+
+
+def test_the_database_decides_who_may_change_an_item(facts: FactStore) -> None:
+    """Any writer overwrites a shared item; only the agent that created it deletes it, and a
+    tuner writes nothing (concepts.md, "Roles")."""
+    tenant = fresh_tenant("lg")
+    ana = _store(facts, tenant)
+    bob = PgfactsStore(facts.with_context(**vars(_context(tenant, agent_id="bob"))))
+    tuner = PgfactsStore(facts.with_context(**vars(_context(tenant, agent_kind="tuner"))))
+    ana.put(("notes",), "n", {"v": 1})
+    bob.put(("notes",), "n", {"v": 2})
+    with pytest.raises(PermissionDenied):
+        bob.delete(("notes",), "n")
+    with pytest.raises(PermissionDenied):
+        tuner.put(("notes",), "m", {"v": 3})
+    assert tuner.get(("notes",), "n").value == {"v": 2}  # type: ignore[union-attr]
+    ana.delete(("notes",), "n")
+    assert bob.get(("notes",), "n") is None
+
+
+def test_a_full_read_window_is_refused_not_cut(facts: FactStore) -> None:
+    """Searches without a query and listings read at most WINDOW items: more is an error,
+    never a page of the wrong items."""
+    store = _store(facts)
+    store.batch([PutOp(("big", str(i % 7)), str(i), {"i": i}) for i in range(WINDOW)])
+    store.put(("small",), "k", {"i": 0})
+    with pytest.raises(TooManyItems):
+        store.search(("big",), limit=1)
+    with pytest.raises(TooManyItems):
+        store.list_namespaces(prefix=("big",))
+    assert [i.key for i in store.search(("small",))] == ["k"]
+    assert len(store.search(("big",), query="anything at all", limit=5)) <= 5
 
 
 def test_tenants_and_sessions_are_apart(facts: FactStore) -> None:
