@@ -329,6 +329,22 @@ def test_an_item_is_a_fact_under_the_root(facts: FactStore) -> None:
     assert again.value == {"theme": "light", "big": 10**300, "zero": 0.0}  # as jsonb keeps it
 
 
+def test_over_the_callers_connection_a_batch_is_part_of_its_transaction(
+    facts: FactStore,
+) -> None:
+    tenant = fresh_tenant("lg")
+    pooled = _store(facts, tenant)
+    with facts._conn() as conn:  # a connection of the test's own, as an app would hold
+        store = PgfactsStore(FactStore(connection=conn, context=_context(tenant)))
+        with pytest.raises(RuntimeError), conn.transaction():
+            store.put(("a",), "k", {"v": 1})
+            assert store.get(("a",), "k") is not None
+            raise RuntimeError("the caller rolls back")
+        assert store.get(("a",), "k") is None and pooled.get(("a",), "k") is None
+        store.put(("a",), "k", {"v": 2})  # no transaction open: the batch commits itself
+    assert pooled.get(("a",), "k").value == {"v": 2}  # type: ignore[union-attr]
+
+
 def test_ttl_is_refused(facts: FactStore) -> None:
     store = _store(facts)
     with pytest.raises(NotImplementedError, match="TTL"):
@@ -432,6 +448,9 @@ def test_search_with_a_query_ranks_by_pgfacts_search(facts: FactStore) -> None:
     assert hits[0].score is not None and hits[0].value["kind"] == "drink"
     assert store.search(("docs",), query="tea", filter={"kind": "ops"}) == []
     assert [h.key for h in store.search((), query="helm")] == ["deploy"]
+    store.put(("twins",), "a", {"text": "identical words"})
+    store.put(("twins",), "b", {"text": "identical words"})
+    assert len(store.search(("twins",), query="identical words")) == 1  # one content, one hit
 
 
 def test_abatch_runs_the_same_batch(facts: FactStore) -> None:

@@ -22,7 +22,6 @@ import asyncio
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from langgraph.store.base import (
@@ -105,12 +104,6 @@ def _pattern_literal(text: str) -> str:
 class TooManyItems(RuntimeError):
     """A search without a query or a namespace listing found the read window full: more
     than ``WINDOW`` visible items under the prefix, so its answer could not be complete."""
-
-
-@dataclass(frozen=True)
-class _Put:
-    key: str
-    value: dict[str, Any] | None
 
 
 class PgfactsStore(BaseStore):
@@ -201,7 +194,7 @@ class PgfactsStore(BaseStore):
                 raise ValueError("limit and offset must not be negative")
         with self._transaction() as facts:
             results: list[Result] = []
-            puts: dict[str, _Put] = {}
+            puts: dict[str, dict[str, Any] | None] = {}  # fact key: value, None to delete
             for op in ops:
                 if isinstance(op, GetOp):
                     results.append(self._get(facts, op))
@@ -210,14 +203,13 @@ class PgfactsStore(BaseStore):
                 elif isinstance(op, ListNamespacesOp):
                     results.append(self._list_namespaces(facts, op))
                 elif isinstance(op, PutOp):
-                    key = self.fact_key(op.namespace, op.key)
+                    # Of several writes of one item the last counts.
                     value = dict(op.value) if op.value is not None else None
-                    puts.pop(key, None)  # the last write counts, in its place
-                    puts[key] = _Put(key, value)
+                    puts[self.fact_key(op.namespace, op.key)] = value
                     results.append(None)
                 else:
                     raise ValueError(f"unknown operation {op!r}")
-            self._write(facts, list(puts.values()))
+            self._write(facts, puts)
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
@@ -228,23 +220,27 @@ class PgfactsStore(BaseStore):
     @contextmanager
     def _transaction(self) -> Iterator[FactStore]:
         """A FactStore on one connection inside one transaction (a savepoint when the
-        FactStore was given the caller's own connection), so a batch is all or nothing."""
+        FactStore was given the caller's own connection), so a batch is all or nothing.
+        (The FactStore's connection and schema check are its private parts, used here, in
+        the same package, because the client runs each call in a transaction of its own.)"""
         with self.facts._conn() as conn, conn.transaction():
             facts = FactStore(connection=conn, context=self.facts.context, schema=self.facts.schema)
             facts._schema_checked = self._schema_checked  # checked once per store, not per batch
             yield facts
             self._schema_checked = facts._schema_checked
 
-    def _write(self, facts: FactStore, puts: list[_Put]) -> None:
+    def _write(self, facts: FactStore, puts: dict[str, dict[str, Any] | None]) -> None:
         shared = self.scope == "shared"
         stored = [
-            {"key": p.key, "value": p.value, "shared": shared} for p in puts if p.value is not None
+            {"key": key, "value": value, "shared": shared}
+            for key, value in puts.items()
+            if value is not None
         ]
         if stored:
-            facts.store_facts(stored)
-        for put in puts:
-            if put.value is None:
-                facts.delete_fact(put.key, shared=shared)
+            facts.store_facts(stored)  # one call: the database checks the batch as a whole
+        for key, value in puts.items():
+            if value is None:
+                facts.delete_fact(key, shared=shared)
 
     def _get(self, facts: FactStore, op: GetOp) -> Item | None:
         key = self.fact_key(op.namespace, op.key)
