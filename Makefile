@@ -59,7 +59,8 @@ unit: db-up
 test-long: db-up
 	PGFACTS_EXAMPLES=300 PGFACTS_FUZZ_EXAMPLES=20000 PGFACTS_GRAPH_OPERATIONS=10000 \
 	  $(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_fuzz.py \
-	  tests/test_knowledge_streams.py tests/test_knowledge_purge.py tests/test_graph_projection.py
+	  tests/test_knowledge_streams.py tests/test_knowledge_purge.py tests/test_graph_projection.py \
+	  tests/test_integration_langgraph.py
 
 bench-smoke: db-up
 	$(PY) -m bench --size smoke

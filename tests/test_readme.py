@@ -44,7 +44,7 @@ def test_the_python_doc_snippets_run(
     db: Database, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     blocks = FENCE.findall(PYTHON_DOC.read_text())
-    assert len(blocks) == 3  # the two surfaces, typed rows, async
+    assert len(blocks) == 4  # the two surfaces, typed rows, async, the LangGraph store
     monkeypatch.setenv("PGFACTS_DSN", db.dsn("app"))
     namespace: dict[str, Any] = {}
     for block in blocks:
@@ -54,3 +54,10 @@ def test_the_python_doc_snippets_run(
     assert printed[1] == "shared:notes/deploy"
     assert printed[2] == "Kyiv 2026-01-01 None"
     assert printed[3].startswith("[('notes/a', 1), ")
+    assert printed[5:] == [  # after the async block's two lines
+        "{'n': 1, 'text': 'likes green tea'}",
+        "['m2']",
+        "m1",
+        "[('users', 'u/1', 'memories')]",
+        "langgraph/users/u~2F1/memories/m1",
+    ]
