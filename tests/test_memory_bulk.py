@@ -275,21 +275,33 @@ def distinct_words(size: int) -> str:
 
 
 def test_a_poisoned_chunk_falls_back_to_one_record_at_a_time(call: Caller, db: Database) -> None:
-    # Under the 1 MiB value cap, but its search vector is over PostgreSQL's 1 MB tsvector
-    # limit: a write of it fails (54000) after every check passed.
+    # Two records that pass every check and fail their write: one a constraint this test
+    # adds refuses (class 23, which must not reach the caller), one under the 1 MiB value
+    # cap whose search vector is over PostgreSQL's 1 MB tsvector limit (54000; should the
+    # retrieval layer ever cap the search document, this one is no longer a poison).
+    with db.admin() as admin:
+        admin.execute(
+            "ALTER TABLE pgfacts_internal.facts ADD CONSTRAINT test_poison "
+            "CHECK (key <> 'k/0300') NOT VALID"
+        )
     poison = distinct_words(800_000)
     records: list[Any] = [{"key": f"k/{i:04}", "value": i} for i in range(1, 1201)]
-    records[699] = {"key": "k/0700", "value": poison}  # in the second chunk of 500
+    records[699] = {"key": "k/0700", "value": poison}  # chunks of 500 in key order
     records[1099] = {"key": "", "value": 0}
     result = call("bulk_store_facts", {"records": records}, session="s1")
-    [write, bad] = result["failures"]
-    assert (write["position"], write["reason"], write["sqlstate"]) == (700, "write_failed", "54000")
-    assert write["message"].startswith("the write failed: 'string is too long for tsvector")
-    assert bad["position"] == 1100
-    assert (result["accepted_count"], result["committed_count"]) == (1199, 1198)
-    assert count_facts(db) == 1198
-    # The failure file carries the poisoned record whole, so a fixed one can be sent again.
-    assert json.loads(result["failed_file"])[0]["value"] == poison
+    [check, tsvector, bad] = result["failures"]
+    assert (check["position"], check["reason"], check["sqlstate"]) == (300, "write_failed", "23514")
+    # PostgreSQL's message, cut as shown() cuts input: a trigger's could hold a value.
+    assert check["message"] == (
+        'the write failed: \'new row for relation "facts" violates check constraint "test_po\'...'
+    )
+    assert (tsvector["position"], tsvector["sqlstate"]) == (700, "54000")
+    assert tsvector["message"].startswith("the write failed: 'string is too long for tsvector")
+    assert (bad["position"], bad["reason"]) == (1100, "bad_key")
+    assert (result["accepted_count"], result["committed_count"]) == (1199, 1197)
+    assert count_facts(db) == 1197
+    # The failure file carries a poisoned record whole, so a fixed one can be sent again.
+    assert json.loads(result["failed_file"])[1]["value"] == poison
 
 
 BAD_SOURCES = [
