@@ -869,6 +869,13 @@ CREATE FUNCTION pgfacts.bind_tenant_login(login name, tenant text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.bind_tenant_login(name,text) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts.bulk_store_facts(records jsonb DEFAULT NULL::jsonb, source bytea DEFAULT NULL::bytea, sha256 text DEFAULT NULL::text, expected_count integer DEFAULT NULL::integer, key_prefix text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.bulk_store_facts(jsonb,bytea,text,integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.bulk_store_facts(jsonb,bytea,text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.call_tool(name text, args jsonb DEFAULT '{}'::jsonb, context jsonb DEFAULT NULL::jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1481,6 +1488,61 @@ CREATE FUNCTION pgfacts_internal.await_lock_holders(key bigint, exclusive boolea
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_checks(items jsonb, kind text, session text, max_bytes bigint, key_prefix text)
+    RETURNS TABLE(ord bigint, item jsonb, scope_key text, reason text)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_error_is_fatal(sqlstate text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.bulk_error_is_fatal(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_error_is_fatal(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_failure_message(reason text, item jsonb, kind text, max_bytes bigint, key_prefix text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_failure_message(text,jsonb,text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_failure_message(text,jsonb,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_input(tenant text, records jsonb, source bytea, sha256 text, expected_count integer, OUT items jsonb, OUT source_kind text, OUT digest text)
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_input(text,jsonb,bytea,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_input(text,jsonb,bytea,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_parse_source(source bytea)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_parse_source(bytea) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_parse_source(bytea) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_report(input_count integer, source_kind text, digest text, accepted integer, failed_ords bigint[], failed_reasons text[], failed_messages text[], failed_items jsonb[], write_failures jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_report(integer,text,text,integer,bigint[],text[],text[],jsonb[],jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_report(integer,text,text,integer,bigint[],text[],text[],jsonb[],jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_store_facts_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.bulk_write(items jsonb[], ords bigint[], tenant text, session text, agent text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.camel_case(name text)
     RETURNS text

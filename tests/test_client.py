@@ -147,6 +147,7 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "fact_history",
         "facts_read_uncrawled",
         "facts_set_crawled",
+        "bulk_store_facts",
         "facts_stats",
         "facts_tombstone_stats",
         "facts_purge_tombstones",

@@ -11,6 +11,7 @@ tenant's data.
 from __future__ import annotations
 
 import collections
+import hashlib
 import json
 import os
 import random
@@ -338,6 +339,37 @@ def tool_calls(
     return name, args, draw(contexts())
 
 
+# bulk_store_facts gets record-shaped input too (random arguments rarely are): records
+# inline or as a source's text, its sha256 right or wrong, and the optional checks.
+bulk_record = st.one_of(
+    any_json,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "key": st.one_of(st.sampled_from(["k", "k", "intake/x", "skills/x"]), text, any_json),
+            "value": any_json,
+            "tags": st.one_of(st.lists(text, max_size=3), any_json),
+            "shared": st.one_of(st.booleans(), any_json),
+            "_error": any_json,
+        },
+    ),
+)
+
+
+@st.composite
+def bulk_calls(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    records = draw(st.lists(bulk_record, max_size=6))
+    args: dict[str, Any] = {"records": records}
+    if draw(st.booleans()):
+        source = json.dumps(records)
+        right = hashlib.sha256(source.encode()).hexdigest()
+        args = {"source": source, "sha256": right if draw(st.booleans()) else draw(text)}
+    for name in ("expected_count", "key_prefix"):
+        if draw(st.integers(0, 3)) == 0:
+            args[name] = draw(st.one_of(st.integers(-1, 7), st.just("k"), text, any_json))
+    return "bulk_store_facts", args, draw(contexts())
+
+
 def knowledge_calls(
     ids: dict[str, list[int]],
 ) -> st.SearchStrategy[tuple[str, str, tuple[Any, ...]]]:
@@ -455,6 +487,7 @@ def test_fuzz_tools_and_knowledge_as_a_tenant_bound_login(db: Database) -> None:
         }
     cases = st.one_of(
         tool_calls(tools).map(lambda c: ("tool", c)),
+        bulk_calls().map(lambda c: ("tool", c)),
         knowledge_calls(harness.ids).map(lambda c: ("knowledge", c)),
         st.tuples(contexts(), st.sampled_from(KINDS)).map(lambda c: ("context", c)),
     )

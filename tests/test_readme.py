@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -41,11 +42,15 @@ PYTHON_DOC = README.parent / "docs" / "python.md"
 
 
 def test_the_python_doc_snippets_run(
-    db: Database, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
     blocks = FENCE.findall(PYTHON_DOC.read_text())
-    assert len(blocks) == 4  # the two surfaces, typed rows, async, the LangGraph store
+    assert len(blocks) == 5  # the two surfaces, typed rows, async, bulk writes, LangGraph
     monkeypatch.setenv("PGFACTS_DSN", db.dsn("app"))
+    monkeypatch.chdir(tmp_path)  # the bulk snippet writes its files where it runs
     namespace: dict[str, Any] = {}
     for block in blocks:
         exec(compile(block, str(PYTHON_DOC), "exec"), namespace)
@@ -54,10 +59,12 @@ def test_the_python_doc_snippets_run(
     assert printed[1] == "shared:notes/deploy"
     assert printed[2] == "Kyiv 2026-01-01 None"
     assert printed[3].startswith("[('notes/a', 1), ")
-    assert printed[5:] == [  # after the async block's two lines
+    assert printed[5] == "1 1 ['']"  # after the async block's two lines: bulk writes
+    assert printed[6:] == [  # the LangGraph store
         "{'n': 1, 'text': 'likes green tea'}",
         "['m2']",
         "m1",
         "[('users', 'u/1', 'memories')]",
         "langgraph/users/u~2F1/memories/m1",
     ]
+    assert json.loads((tmp_path / "harvest.failed.json").read_text())[0]["key"] == ""

@@ -31,6 +31,8 @@ def test_every_layer_registers_its_settings_in_order(db: Database) -> None:
     ] == [
         ("10_memory", "value_max_bytes", "integer", "1", "67108864", 1048576),
         ("10_memory", "tombstone_ttl_seconds", "integer", "1", "315360000", 21600),
+        ("10_memory", "bulk_max_records", "integer", "1", "100000", 50000),
+        ("10_memory", "bulk_max_bytes", "integer", "1", "134217728", 33554432),
         ("20_knowledge", "confidence_floor", "number", "0", "1", 0.55),
     ]
 
@@ -40,7 +42,8 @@ def test_an_unknown_setting_names_the_registered_ones(db: Database) -> None:
         conn.execute("SELECT pgfacts.set_setting('nonsense', '1')")
     assert info.value.diag.message_primary == "unknown setting 'nonsense'"
     assert info.value.diag.message_hint == (
-        "one of: value_max_bytes, tombstone_ttl_seconds, confidence_floor"
+        "one of: value_max_bytes, tombstone_ttl_seconds, bulk_max_records, bulk_max_bytes, "
+        "confidence_floor"
     )
 
 

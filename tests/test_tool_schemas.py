@@ -23,6 +23,12 @@ SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("store_fact", "agent", {"key": "notes/plan", "value": "alpha plan", "tags": ["t"]}),
     ("store_fact", "agent", {"facts": [{"key": "notes/b", "value": {"n": 1}}]}),
     ("store_fact", "agent", {"key": "kb/alpha", "value": "alpha shared", "shared": True}),
+    (
+        "bulk_store_facts",
+        "agent",
+        {"records": [{"key": "bulk/a", "value": 1}, {"key": "skills/x", "value": 2}]},
+    ),
+    ("bulk_store_facts", "agent", {"records": [{"key": "bulk/b", "value": [2]}]}),
     ("read_facts", "agent", {}),
     ("read_facts", "agent", {"key_pattern": "none/*"}),
     ("read_facts", "agent", {"scopeKeys": ["shared:kb/alpha"]}),

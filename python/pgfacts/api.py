@@ -140,6 +140,28 @@ def store_facts(self: StoreBase, facts: Sequence[Mapping[str, Any]]) -> Call[JSO
     return _value(self, queries.STORE_FACTS, facts=Jsonb([dict(f) for f in facts]))
 
 
+def bulk_store_facts(
+    self: StoreBase,
+    records: Sequence[Any] | None = None,
+    *,
+    source: bytes | None = None,
+    sha256: str | None = None,
+    expected_count: int | None = None,
+    key_prefix: str | None = None,
+) -> Call[JSONObject]:
+    """Many facts, the valid ones committed: ``records`` inline, or ``source``, a file's
+    bytes as read (SQL checks them against ``sha256``, decodes and parses them)."""
+    return _value(
+        self,
+        queries.BULK_STORE_FACTS,
+        records=Jsonb(list(records)) if records is not None else None,
+        source=bytes(source) if source is not None else None,
+        sha256=sha256,
+        expected_count=expected_count,
+        key_prefix=key_prefix,
+    )
+
+
 def read_facts(
     self: StoreBase,
     *,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import psycopg
@@ -278,6 +279,62 @@ def tool_cmd(
     except PgfactsError as exc:
         _fail(exc, as_json=True)
     print(json.dumps(result))
+
+
+@app.command("bulk-store-facts")
+def bulk_store_facts_cmd(
+    file: Annotated[str, typer.Argument(help="a JSON array of records; - reads standard input")],
+    sha256: Annotated[
+        str, typer.Option("--sha256", help="the sha256 of FILE's bytes (sha256sum FILE)")
+    ],
+    expected_count: Annotated[
+        int | None, typer.Option("--expected-count", help="refuse unless FILE holds this many")
+    ] = None,
+    key_prefix: Annotated[
+        str | None, typer.Option("--key-prefix", help="a literal prefix every key must have")
+    ] = None,
+    failed_file: Annotated[
+        str | None,
+        typer.Option("--failed-file", help="where the failed records go; default FILE.failed.json"),
+    ] = None,
+    tenant: Annotated[str | None, typer.Option("--tenant", help="default PGFACTS_TENANT")] = None,
+    session: Annotated[str | None, typer.Option("--session")] = None,
+    parent: Annotated[str | None, typer.Option("--parent", help="parent session id")] = None,
+    agent: Annotated[str | None, typer.Option("--agent")] = None,
+    kind: Annotated[str, typer.Option("--kind", help="agent kind")] = "agent",
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+) -> None:
+    """Store the facts of a file (bulk_store_facts): the valid ones are committed; the
+    failed ones are written to --failed-file, itself valid input, whose path the printed
+    JSON gives as failed_file. Exit 0 when every record was stored, 2 when some failed.
+
+    The file goes to SQL as its bytes: SQL checks them against --sha256, decodes and
+    parses them.
+    """
+    context = _context_options(tenant, session, parent, agent, kind)
+    try:
+        source = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as exc:
+        _fail(
+            PgfactsError(f"cannot read {file!r}: {exc.strerror or exc}", sqlstate="22023"),
+            as_json=True,
+        )
+    try:
+        with FactStore(dsn, context=context, schema=schema) as store:
+            result = store.bulk_store_facts(
+                source=source, sha256=sha256, expected_count=expected_count, key_prefix=key_prefix
+            )
+    except PgfactsError as exc:
+        _fail(exc, as_json=True)
+    if result["failed_file"] is not None:
+        path = failed_file or ("stdin" if file == "-" else file) + ".failed.json"
+        # The text SQL made, as UTF-8: the bytes failed_file_sha256 is the hash of.
+        Path(path).write_bytes(result["failed_file"].encode("utf-8"))
+        result = {**result, "failed_file": path}
+    print(json.dumps(result))
+    if result["failed_count"]:
+        raise typer.Exit(2)
 
 
 @app.command("tools")

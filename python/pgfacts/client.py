@@ -89,6 +89,28 @@ class Tools(Generic[R]):
         """The store_fact tool's batch form ({facts: [...]})."""
         return self.call("store_fact", {"facts": [dict(f) for f in facts]})
 
+    def bulk_store_facts(
+        self,
+        records: Sequence[Any] | None = None,
+        *,
+        source: str | None = None,
+        sha256: str | None = None,
+        expected_count: int | None = None,
+        key_prefix: str | None = None,
+    ) -> R:
+        """The bulk_store_facts tool: records inline, or ``source``, a file's text, with the
+        sha256 of its UTF-8 bytes."""
+        return self.call(
+            "bulk_store_facts",
+            _args(
+                records=list(records) if records is not None else None,
+                source=source,
+                sha256=sha256,
+                expected_count=expected_count,
+                key_prefix=key_prefix,
+            ),
+        )
+
     def read_facts(
         self,
         *,
@@ -610,6 +632,7 @@ class FactStore(StoreBase):
     # -- working memory ----------------------------------------------------------------------
     store_fact = _sync(api.store_fact)
     store_facts = _sync(api.store_facts)
+    bulk_store_facts = _sync(api.bulk_store_facts)
     read_facts = _sync(api.read_facts)
     read_facts_by_scope_keys = _sync(api.read_facts_by_scope_keys)
     fact_history = _sync(api.fact_history)
@@ -785,6 +808,7 @@ class AsyncFactStore(StoreBase):
     # -- working memory ----------------------------------------------------------------------
     store_fact = _async(api.store_fact)
     store_facts = _async(api.store_facts)
+    bulk_store_facts = _async(api.bulk_store_facts)
     read_facts = _async(api.read_facts)
     read_facts_by_scope_keys = _async(api.read_facts_by_scope_keys)
     fact_history = _async(api.fact_history)

@@ -116,6 +116,11 @@ STORE_FACT = (
     "shared => %(shared)s)"
 )
 STORE_FACTS = "SELECT {schema}.store_facts(facts => %(facts)s)"
+BULK_STORE_FACTS = """
+SELECT {schema}.bulk_store_facts(
+    records => %(records)s, source => %(source)s::bytea, sha256 => %(sha256)s,
+    expected_count => %(expected_count)s::integer, key_prefix => %(key_prefix)s::text)
+"""
 READ_FACTS = """
 SELECT * FROM {schema}.read_facts(
     key_pattern => %(key_pattern)s, tags => %(tags)s::text[], session_id => %(session_id)s,

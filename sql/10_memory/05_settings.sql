@@ -8,3 +8,14 @@ SELECT @schema@_internal.register_setting(
     '10_memory', 'tombstone_ttl_seconds', 'integer', 1, 315360000, '21600',
     'How long, in seconds, a tombstone no crawler reconciled is kept (purge_tombstones, '
     'tombstone_stats, run_maintenance).');
+
+-- bulk_store_facts' caps on one call (PilotSwarm's: 50,000 records, 32 MiB). One call is one
+-- transaction holding its rows' locks until it commits, so the caps bound that too.
+SELECT @schema@_internal.register_setting(
+    '10_memory', 'bulk_max_records', 'integer', 1, 100000, '50000',
+    'The most records one bulk_store_facts call takes.');
+
+SELECT @schema@_internal.register_setting(
+    '10_memory', 'bulk_max_bytes', 'integer', 1, 134217728, '33554432',
+    'The most bytes one bulk_store_facts call takes: a source''s bytes, or the JSON text of '
+    'records given inline.');

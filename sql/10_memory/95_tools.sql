@@ -346,6 +346,65 @@ $json$,
 $json$,
     read_only => false, destructive => false, idempotent => true);
 
+CREATE OR REPLACE FUNCTION @schema@_internal.bulk_store_facts_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- source is the file's text here (JSON has no bytes); its sha256 is of the UTF-8 bytes.
+    -- The answer keeps PilotSwarm's snake_case keys (accepted_count, failed_sample, ...).
+    RETURN @schema@.bulk_store_facts(
+        records => CASE WHEN pg_catalog.jsonb_typeof(args -> 'records') <> 'null'
+                        THEN args -> 'records' END,
+        source => pg_catalog.convert_to(@schema@_internal.arg_text(args, 'source'), 'UTF8'),
+        sha256 => @schema@_internal.arg_text(args, 'sha256'),
+        expected_count => @schema@_internal.arg_int(args, 'expected_count'),
+        key_prefix => @schema@_internal.arg_text(args, 'key_prefix'));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.bulk_store_facts_tool(jsonb) IS
+'The bulk_store_facts tool: records inline, or source (a file''s text) with its sha256.';
+
+SELECT @schema@_internal.register_tool(
+    layer => 'memory', name => 'bulk_store_facts', handler => '@schema@_internal.bulk_store_facts_tool',
+    api_functions => '{"@schema@.bulk_store_facts(jsonb,bytea,text,integer,text)"}',
+    description => 'Store many facts in one call (by default up to 50,000 records or 32 MiB): '
+        'records inline, or source, a file''s text, with its sha256 so nothing changed on the '
+        'way. Valid records are written; each other one is reported by position with a reason, '
+        'and failed_file holds the failed records (annotated with _error) to fix and send '
+        'again. The first valid record of a key in a scope wins.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "properties": {
+  "records": {"type": "array", "description": "The records: [{key, value, tags?, shared?}] (or source)",
+              "items": {"type": "object", "required": ["key", "value"],
+                        "properties": {"key": {"type": "string", "minLength": 1, "maxLength": 512}, "value": {},
+                                       "tags": {"type": "array", "items": {"type": "string"}},
+                                       "shared": {"type": "boolean"},
+                                       "_error": {"description": "A failure file's annotation, ignored"}}}},
+  "source": {"type": "string", "description": "A file's text holding the JSON array of records (instead of records)"},
+  "sha256": {"type": "string", "pattern": "^[0-9a-fA-F]{64}$", "description": "sha256 of source's UTF-8 bytes; required with source"},
+  "expected_count": {"type": "integer", "minimum": 0, "description": "Refuse the call unless the input holds this many records"},
+  "key_prefix": {"type": "string", "minLength": 1, "maxLength": 512, "description": "A literal prefix every key must have (prefix_violation otherwise)"}}}
+$json$,
+    output_schema => $json$
+{"type": "object", "required": ["source", "record_count", "accepted_count", "committed_count",
+                                "failed_count", "failures", "failed_sample"],
+ "properties": {
+  "source": {"type": "string"}, "sha256": {"type": ["string", "null"]},
+  "record_count": {"type": "integer"}, "accepted_count": {"type": "integer"},
+  "committed_count": {"type": "integer"}, "failed_count": {"type": "integer"},
+  "failures": {"type": "array", "items": {"type": "object", "required": ["position", "reason", "message"],
+               "properties": {"position": {"type": "integer"}, "reason": {"type": "string"},
+                              "message": {"type": "string"}, "sqlstate": {"type": "string"}}}},
+  "failed_sample": {"type": "array", "items": {"type": "string"}},
+  "failed_file": {"type": ["string", "null"]}, "failed_file_sha256": {"type": ["string", "null"]}}}
+$json$,
+    read_only => false, destructive => false, idempotent => false);
+
 -- Statistics and purges for the facts manager, the tuner and operators.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.facts_stats_tool(args jsonb)

@@ -17,6 +17,8 @@ SELECT @schema@_internal.register_api('@schema@.end_session(text)', @schema@_int
 SELECT @schema@_internal.register_api('@schema@.store_fact(text,jsonb,text[],boolean)',
                                       @schema@_internal.writer_kinds());
 SELECT @schema@_internal.register_api('@schema@.store_facts(jsonb)', @schema@_internal.writer_kinds());
+SELECT @schema@_internal.register_api('@schema@.bulk_store_facts(jsonb,bytea,text,integer,text)',
+                                      @schema@_internal.writer_kinds());
 SELECT @schema@_internal.register_api('@schema@.delete_fact(text,boolean,boolean,text)',
                                       @schema@_internal.writer_kinds());
 
