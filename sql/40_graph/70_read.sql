@@ -27,6 +27,15 @@ BEGIN
         RAISE EXCEPTION 'a seed is a node key, a fact scope key or claim:<id> of at most 1300 bytes'
             USING ERRCODE = '22023';
     END IF;
+    -- Node keys alone (a neighbourhood's node_key): their names are all there is to read.
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(seeds) AS s
+                    WHERE pg_catalog.starts_with(s, 'shared:') OR pg_catalog.starts_with(s, 'session:')
+                       OR pg_catalog.starts_with(s, 'claim:')) THEN
+        RETURN ARRAY(SELECT DISTINCT n.node_id FROM @schema@_internal.graph_node_names AS nm
+                       JOIN @schema@_internal.graph_nodes AS n
+                         ON n.tenant = nm.tenant AND n.node_key = nm.node_key
+                      WHERE nm.tenant = seed_nodes.tenant AND nm.name_key = ANY (seeds));
+    END IF;
     SELECT pg_catalog.array_agg(s) FILTER (WHERE pg_catalog.starts_with(s, 'shared:')
                                           OR pg_catalog.starts_with(s, 'session:')),
            pg_catalog.array_agg(s) FILTER (WHERE NOT (pg_catalog.starts_with(s, 'shared:')

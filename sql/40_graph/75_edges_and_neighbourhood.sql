@@ -152,6 +152,7 @@ DECLARE
     wanted_ns text := @schema@_internal.graph_namespace(namespace);
     starts text [] := pg_catalog.array_remove(node_key || coalesce(seeds, '{}'), NULL);
     start bigint [];
+    entity_start bigint [] := '{}';
     reached bigint [];
     reached_hops integer [];
     chosen bigint [];
@@ -174,6 +175,12 @@ BEGIN
     PERFORM @schema@_internal.settle_known_at(reader.tenant, known_at);
     start := @schema@_internal.seed_nodes(reader.tenant, starts, reader.kind, reader.with_shared,
                                           reader.every_session, reader.sessions);
+    -- Claim edges start at entity:<id> and claim:<id> seeds only: without one, neither the
+    -- claims' walk nor their edges are read (each gated by a one-time filter below).
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(starts) AS s
+                WHERE pg_catalog.starts_with(s, 'entity:') OR pg_catalog.starts_with(s, 'claim:')) THEN
+        entity_start := @schema@_internal.entity_seeds(reader.tenant, starts);
+    END IF;
     -- The start nodes always, then the nearest others in the namespace, up to limit nodes:
     -- stored nodes through stored edges, entity nodes through the claim edges in view (no
     -- edge joins the two). Without a namespace every node reached counts, so the walk
@@ -197,10 +204,10 @@ BEGIN
                  WHERE r.distance = 0 OR @schema@_internal.namespace_matches(n.namespace, wanted_ns)
                 UNION ALL
                 SELECT r.entity_id, r.distance, @schema@_internal.entity_node_key(r.entity_id), true
-                  FROM @schema@_internal.claim_reach(reader.tenant,
-                           @schema@_internal.entity_seeds(reader.tenant, starts), depth, valid_at,
-                           known_at) AS r
-                 WHERE r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns)) AS u
+                  FROM @schema@_internal.claim_reach(reader.tenant, entity_start, depth, valid_at,
+                                                     known_at) AS r
+                 WHERE pg_catalog.cardinality(entity_start) > 0
+                   AND (r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns))) AS u
              ORDER BY u.distance, u.key
              LIMIT "limit") AS x;
     SELECT coalesce(pg_catalog.array_agg(u.id) FILTER (WHERE NOT u.entity), '{}'),
@@ -234,7 +241,8 @@ BEGIN
                    UNION ALL
                    SELECT k.from_key, k.predicate_key, k.to_key, k.claim_id, k.edge
                      FROM @schema@_internal.claim_edges_between(reader.tenant,
-                              entity_ids, valid_at, known_at) AS k) AS y))
+                              entity_ids, valid_at, known_at) AS k
+                    WHERE pg_catalog.cardinality(entity_ids) > 0) AS y))
       INTO result;
     RETURN result;
 END
