@@ -373,9 +373,10 @@ SELECT jsonb_build_object(
 )
 # graph_search_nodes' answer to name_like (and kind) by a plain trigram SELECT over the
 # node names (graph_node_names_name_trgm_idx, the part of each name key after its kind):
-# the keys of the names that hold the fragment (without a kind, only the first limit of
-# them by key are needed), their nodes by key, the first limit, with their evidence as the
-# reader sees it.
+# the keys of the names that hold the fragment (found first: a limit there would make the
+# planner walk the names in key order until enough match; without a kind, only the first
+# limit of them by key are needed), their nodes by key, the first limit, with their
+# evidence as the reader sees it.
 NAME_SEARCH = (
     """
 WITH hits AS MATERIALIZED (
@@ -384,9 +385,11 @@ WITH hits AS MATERIALIZED (
       FROM pgfacts_internal.graph_nodes AS n
      WHERE n.tenant = %(tenant)s
        AND n.node_key = ANY (ARRAY(
-           SELECT DISTINCT nm.node_key FROM pgfacts_internal.graph_node_names AS nm
-            WHERE nm.tenant = %(tenant)s
-              AND substr(nm.name_key, strpos(nm.name_key, ':') + 1) LIKE %(like)s
+           WITH found AS MATERIALIZED (
+               SELECT nm.node_key FROM pgfacts_internal.graph_node_names AS nm
+                WHERE nm.tenant = %(tenant)s
+                  AND substr(nm.name_key, strpos(nm.name_key, ':') + 1) LIKE %(like)s)
+           SELECT DISTINCT f.node_key FROM found AS f
             ORDER BY 1
             LIMIT CASE WHEN %(kind)s::text IS NULL THEN %(limit)s END))
        AND (%(kind)s::text IS NULL OR n.kind_key = %(kind)s::text)

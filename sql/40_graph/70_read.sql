@@ -153,16 +153,19 @@ AS $fn$
     -- Under row level security LIKE (not leakproof) could not use the names' trigram index
     -- (graph_node_names_name_trgm_idx): the searcher bypasses it and names the tenant
     -- itself. strpos rechecks the literal substring (LIKE's escapes apart). lim: the first
-    -- that many by key (a search with no other filter keeps no more).
-    SELECT DISTINCT nm.node_key FROM @schema@_internal.graph_node_names AS nm
-     WHERE nm.tenant = for_tenant
-       AND pg_catalog.substr(nm.name_key, pg_catalog.strpos(nm.name_key, ':') + 1)
-           LIKE '%' || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
-                           pattern, '\', '\\'), '%', '\%'), '_', '\_') || '%'
-       AND pg_catalog.strpos(pg_catalog.substr(nm.name_key,
-                                               pg_catalog.strpos(nm.name_key, ':') + 1), pattern) > 0
-     ORDER BY 1
-     LIMIT lim
+    -- that many by key (a search with no other filter keeps no more); the names are found
+    -- first (MATERIALIZED), so the limit never turns the plan into a walk of the tenant's
+    -- names in key order that stops at the lim-th match.
+    WITH found AS MATERIALIZED (
+        SELECT nm.node_key FROM @schema@_internal.graph_node_names AS nm
+         WHERE nm.tenant = for_tenant
+           AND pg_catalog.substr(nm.name_key, pg_catalog.strpos(nm.name_key, ':') + 1)
+               LIKE '%' || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+                               pattern, '\', '\\'), '%', '\%'), '_', '\_') || '%'
+           AND pg_catalog.strpos(pg_catalog.substr(nm.name_key,
+                                                   pg_catalog.strpos(nm.name_key, ':') + 1), pattern) > 0
+    )
+    SELECT DISTINCT f.node_key FROM found AS f ORDER BY 1 LIMIT lim
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.graph_name_candidates(text, text, integer) IS
