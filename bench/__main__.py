@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from . import foundation, knowledge, retrieval, retrieval_quality, working_memory
+from . import foundation, graph, knowledge, retrieval, retrieval_quality, working_memory
 from .runner import SIZES, bench_database, print_table
 
 WORKLOADS = {
@@ -15,6 +15,7 @@ WORKLOADS = {
     "knowledge": ("knowledge: ingest claims, as_of, history", knowledge.run),
     "retrieval": ("retrieval: nearest, hybrid search, storage options", retrieval.run),
     "retrieval_quality": ("retrieval: the labelled set through search()", retrieval_quality.run),
+    "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
 }
 
 

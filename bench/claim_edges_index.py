@@ -4,13 +4,18 @@ ingest.
 Claim edges (sql/40_graph/72_claim_edges.sql) need one index, claims_object_entity_idx
 (migration 0036: the claims by their object entity, partial on object_entity_id IS NOT
 NULL), to walk an edge from its object end. This measures it the way a before/after run of
-the knowledge bench cannot on a shared 2-core machine: one database with pgfacts
-installed, a copy of it without the index, and 5-claim ingests into the two taking turns,
-call by call (``timed_together``), so that whatever slows the machine falls on both alike.
-Each episode is ingested into both, in the same order: every claim's object an entity (the
-worst case, every claim adds an index entry), then 5 claims with value objects (which the
-partial index leaves alone). A preload gives the index some size first. Prints p50/p95 of
-each and the differences.
+the knowledge bench cannot on a shared 2-core machine: 5-claim ingests with the index and
+without it taking turns, call by call (``timed_together``), so that whatever slows the
+machine falls on both alike. Each episode is ingested into both sides, in the same order:
+every claim's object an entity (the worst case, every claim adds an index entry), then 5
+claims with value objects (which the partial index leaves alone). A preload gives the
+index some size first. Prints p50/p95 of each and the differences.
+
+Run alone, the two sides are two databases: one with pgfacts installed and a copy of it
+without the index. The graph workload (bench/graph.py) measures the same in its own
+database, with two tenants and the index's predicate leaving one of them out
+(``without_tenant``), which costs no copy of the database; both call ``setup`` and
+``measure`` here.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -28,65 +34,111 @@ from .runner import Result, bench_database, database_copy, print_table, timed_to
 
 ENTITIES = 2000
 PRELOAD = 2000  # episodes of 5 entity-object claims before the measurement
+INDEX = "pgfacts_internal.claims_object_entity_idx"
+INDEX_DDL = (
+    "CREATE INDEX claims_object_entity_idx ON pgfacts_internal.claims (tenant, object_entity_id) "
+    "WHERE object_entity_id IS NOT NULL"
+)
 
 
-def ingest(conn: psycopg.Connection[Any], serial: int, claims: list[Any]) -> None:
-    """BEGIN, set_context, ingest, COMMIT, pipelined: one round trip (episode doc/<serial>)."""
-    in_transaction(conn, INGEST, (Jsonb(episode_source(serial)), Jsonb(claims)))
+@dataclass(frozen=True)
+class Side:
+    """Where one side ingests: a database and a tenant, with the entity ids setup made
+    there (claims name entities by their position in it, so both sides get the same)."""
+
+    dsn: str
+    tenant: str
+    entities: list[int]
 
 
-def claims_of(rng: random.Random, serial: int, entity_objects: bool) -> list[dict[str, Any]]:
+def without_tenant(tenant: str) -> str:
+    """The index (migration 0036's) with ``tenant``'s claims left out: that tenant's
+    ingests maintain no entry, as if there were no index, in the same table as the
+    others' (its one extra condition costs both sides the same)."""
+    return f"{INDEX_DDL} AND tenant <> '{tenant}'"
+
+
+def ingest(conn: psycopg.Connection[Any], side: Side, serial: int, claims: list[Any]) -> None:
+    """BEGIN, set_context, ingest, COMMIT, pipelined: one round trip (episode doc/<serial>);
+    the claims' entities are positions in ``side.entities``."""
+    ids = side.entities
+    concrete = [
+        {**c, "subject": ids[c["subject"]]}
+        | ({"object_entity": ids[c["object_entity"]]} if "object_entity" in c else {})
+        for c in claims
+    ]
+    in_transaction(
+        conn, INGEST, (Jsonb(episode_source(serial)), Jsonb(concrete)), tenant=side.tenant
+    )
+
+
+def claims_of(
+    rng: random.Random, serial: int, entity_objects: bool, entities: int
+) -> list[dict[str, Any]]:
     """Five claims: works_with (many) between two entities, or lives_in (one) a city."""
     day = f"2026-{1 + serial % 12:02}-{1 + serial % 28:02}"
     out = []
     for _ in range(5):
-        subject = rng.randint(1, ENTITIES)
+        subject = rng.randrange(entities)
         if entity_objects:
-            claim = {"predicate": "works_with", "object_entity": rng.randint(1, ENTITIES)}
+            claim = {"predicate": "works_with", "object_entity": rng.randrange(entities)}
         else:
             claim = {"predicate": "lives_in", "object": f"city-{rng.randint(1, 50)}"}
         out.append({"subject": subject, "valid_from": day, **claim})
     return out
 
 
-def setup(dsn: str) -> None:
+def setup(dsn: str, tenant: str = TENANT, entities: int = ENTITIES, preload: int = PRELOAD) -> Side:
+    """The tenant's predicates and entities, and ``preload`` episodes of entity claims."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("BEGIN")
-        conn.execute(CONTEXT, (TENANT, "operator"))
+        conn.execute(CONTEXT, (tenant, "operator"))
         conn.execute("SELECT pgfacts.define_predicate('works_with', 'many')")
         conn.execute("SELECT pgfacts.define_predicate('lives_in', 'one')")
-        conn.execute(
+        rows = conn.execute(
             "SELECT pgfacts.ensure_entity('person', 'name-' || i, external_ref => 'p/' || i) "
             "FROM generate_series(1, %s) AS i ORDER BY i",
-            (ENTITIES,),
-        )
+            (entities,),
+        ).fetchall()
         conn.execute("COMMIT")
+        side = Side(dsn, tenant, [int(row[0]) for row in rows])
         rng = random.Random(7)
-        for serial in range(PRELOAD):
-            ingest(conn, serial, claims_of(rng, serial, entity_objects=True))
+        for serial in range(preload):
+            ingest(conn, side, serial, claims_of(rng, serial, True, entities))
         conn.execute("VACUUM ANALYZE pgfacts_internal.claims")
+    return side
 
 
-def measure(with_index: str, without: str, episodes: int, entity_objects: bool) -> list[Result]:
+def measure(
+    with_index: Side,
+    without: Side,
+    episodes: int,
+    entity_objects: bool,
+    preload: int = PRELOAD,
+    warmup: int = 20,
+) -> list[Result]:
     label = "entity objects" if entity_objects else "value objects"
     rng = random.Random(11 if entity_objects else 13)
-    start = PRELOAD + (0 if entity_objects else 10 * episodes)
-    batches = [claims_of(rng, start + i, entity_objects) for i in range(episodes + 20)]
+    start = preload + (0 if entity_objects else 10 * episodes)
+    count = len(with_index.entities)
+    batches = [claims_of(rng, start + i, entity_objects, count) for i in range(episodes + warmup)]
     with (
-        psycopg.connect(with_index, autocommit=True) as a,
-        psycopg.connect(without, autocommit=True) as b,
+        psycopg.connect(with_index.dsn, autocommit=True) as a,
+        psycopg.connect(without.dsn, autocommit=True) as b,
     ):
         turn = {"a": 0, "b": 0}
 
-        def into(conn: psycopg.Connection[Any], side: str) -> Any:
+        def into(conn: psycopg.Connection[Any], side: Side, name: str) -> Any:
             def once() -> None:
-                serial = turn[side]
-                turn[side] += 1
-                ingest(conn, start + serial, batches[serial])
+                serial = turn[name]
+                turn[name] += 1
+                ingest(conn, side, start + serial, batches[serial])
 
             return once
 
-        on, off = timed_together([into(a, "a"), into(b, "b")], repeat=episodes, warmup=20)
+        on, off = timed_together(
+            [into(a, with_index, "a"), into(b, without, "b")], repeat=episodes, warmup=warmup
+        )
     diff50 = statistics.median(on) - statistics.median(off)
     # Round by round the two ran back to back: the median of those paired differences is
     # the steadier estimate on a machine others load.
@@ -108,12 +160,13 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=2000)
     args = parser.parse_args()
     with bench_database() as dsn:
-        setup(dsn)
+        side = setup(dsn)
         with database_copy(dsn) as copy:
             with psycopg.connect(copy, autocommit=True) as conn:
-                conn.execute("DROP INDEX pgfacts_internal.claims_object_entity_idx")
-            results = measure(dsn, copy, args.episodes, entity_objects=True)
-            results += measure(dsn, copy, args.episodes, entity_objects=False)
+                conn.execute(f"DROP INDEX {INDEX}")
+            copied = Side(copy, side.tenant, side.entities)  # the same rows, ids included
+            results = measure(side, copied, args.episodes, entity_objects=True)
+            results += measure(side, copied, args.episodes, entity_objects=False)
     print_table("claims_object_entity_idx: its cost to a 5-claim ingest", results)
     for r in results:
         if r.note:

@@ -430,12 +430,14 @@ def episode_source(episode: int) -> dict[str, str]:
     }
 
 
-def in_transaction(conn: psycopg.Connection[Any], sql: str, params: Any) -> list[Any]:
+def in_transaction(
+    conn: psycopg.Connection[Any], sql: str, params: Any, tenant: str = TENANT
+) -> list[Any]:
     """BEGIN, set_context, ``sql``, COMMIT, pipelined: one round trip; ``sql``'s rows."""
     try:
         with conn.pipeline():
             conn.execute("BEGIN")
-            conn.execute(CONTEXT, (TENANT, "operator"))
+            conn.execute(CONTEXT, (tenant, "operator"))
             cursor = conn.execute(sql, params)
             conn.execute("COMMIT")
     except psycopg.Error:

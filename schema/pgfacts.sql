@@ -452,11 +452,11 @@ ALTER TABLE pgfacts_internal.graph_edges OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.graph_edges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_edges FORCE ROW LEVEL SECURITY;
 CREATE INDEX graph_edges_predicate_idx ON pgfacts_internal.graph_edges USING btree (tenant, predicate_key);
-CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id);
+CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id) INCLUDE (from_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_row_changed('edge');
-CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_row_changed('edge');
+CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
+CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_edges IS 'Graph edges, unique per (from, predicate key, to): confidence combined by noisy-OR, observations counted once per new evidence';
 
@@ -493,10 +493,11 @@ CREATE TABLE pgfacts_internal.graph_node_names (
 ALTER TABLE pgfacts_internal.graph_node_names OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.graph_node_names ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_node_names FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_node_names_name_trgm_idx ON pgfacts_internal.graph_node_names USING gin (tenant, substr(name_key, (strpos(name_key, ':'::text) + 1)) gin_trgm_ops);
 CREATE INDEX graph_node_names_node_idx ON pgfacts_internal.graph_node_names USING btree (tenant, node_key);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-GRANT SELECT ON TABLE pgfacts_internal.graph_node_names TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.graph_node_names TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_node_names IS 'The names (own, aliases, merged-away keys) each graph node resolves from, unique per tenant';
 
 CREATE TABLE pgfacts_internal.graph_nodes (
@@ -522,12 +523,13 @@ CREATE TABLE pgfacts_internal.graph_nodes (
 ALTER TABLE pgfacts_internal.graph_nodes OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.graph_nodes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_nodes FORCE ROW LEVEL SECURITY;
+CREATE INDEX graph_nodes_id_key_idx ON pgfacts_internal.graph_nodes USING btree (tenant, node_id) INCLUDE (node_key, namespace);
 CREATE INDEX graph_nodes_kind_idx ON pgfacts_internal.graph_nodes USING btree (tenant, kind_key);
 CREATE INDEX graph_nodes_namespace_idx ON pgfacts_internal.graph_nodes USING btree (tenant, namespace);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_row_changed('node');
-CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_row_changed('node');
+CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
+CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_nodes IS 'Graph nodes (kind, name, aliases, namespace): ids and structure, never fact values';
 
@@ -1060,7 +1062,8 @@ GRANT EXECUTE ON FUNCTION pgfacts.graph_merge_nodes(text,text,text,text) TO pgfa
 CREATE FUNCTION pgfacts.graph_neighbourhood(node_key text DEFAULT NULL::text, depth integer DEFAULT 1, seeds text[] DEFAULT NULL::text[], namespace text DEFAULT NULL::text, "limit" integer DEFAULT 100, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
@@ -1095,7 +1098,8 @@ GRANT EXECUTE ON FUNCTION pgfacts.graph_search_edges(text,text,text,text,double 
 CREATE FUNCTION pgfacts.graph_search_nodes(kind text DEFAULT NULL::text, name_like text DEFAULT NULL::text, namespace text DEFAULT NULL::text, seeds text[] DEFAULT NULL::text[], depth integer DEFAULT 1, "limit" integer DEFAULT 50)
     RETURNS TABLE(node_key text, node_kind text, node_name text, aliases text[], node_namespace text, distance integer, evidence text[], stale_evidence text[], created_by text, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
@@ -2100,13 +2104,6 @@ CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.evidence_seen(tenant text, sources text[], subjects bigint[], predicates text[], kind text, with_shared boolean, every_session boolean, sessions text[], OUT evidence text[], OUT stale_evidence text[])
-    RETURNS record
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.evidence_seen(text,text[],bigint[],text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.evidence_seen(text,text[],bigint[],text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
-
 CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -2340,6 +2337,13 @@ CREATE FUNCTION pgfacts_internal.graph_delete_node_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.graph_edge_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_edge_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edge_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.graph_edge_properties(edge_id bigint, predicate_key text, confidence double precision, namespace text)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -2354,12 +2358,12 @@ CREATE FUNCTION pgfacts_internal.graph_edges_between(tenant text, nodes bigint[]
 ALTER FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.graph_evidence_of(tenant text, node_id bigint, edge_id bigint, kind text, with_shared boolean, every_session boolean, sessions text[], OUT evidence text[], OUT stale_evidence text[])
-    RETURNS record
+CREATE FUNCTION pgfacts_internal.graph_evidence_seen(tenant text, node_ids bigint[], edge_ids bigint[], kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS TABLE(node_id bigint, edge_id bigint, evidence text[], stale_evidence text[])
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.graph_evidence_of(text,bigint,bigint,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_evidence_of(text,bigint,bigint,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.graph_evidence_seen(text,bigint[],bigint[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_evidence_seen(text,bigint[],bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_kind_key(kind text)
     RETURNS text
@@ -2380,6 +2384,13 @@ CREATE FUNCTION pgfacts_internal.graph_merge_nodes_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.graph_name_candidates(for_tenant text, pattern text, lim integer)
+    RETURNS TABLE(node_key text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_name_candidates(text,text,integer) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_name_candidates(text,text,integer) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.graph_namespace(namespace text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2393,6 +2404,13 @@ CREATE FUNCTION pgfacts_internal.graph_neighbourhood_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.graph_node_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.graph_node_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_node_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_node_properties(node_id bigint, node_key text, kind_key text, namespace text)
     RETURNS jsonb
@@ -2443,12 +2461,12 @@ CREATE FUNCTION pgfacts_internal.graph_query_text(name text, hops integer)
 ALTER FUNCTION pgfacts_internal.graph_query_text(text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_text(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.graph_reach(tenant text, start bigint[], depth integer)
+CREATE FUNCTION pgfacts_internal.graph_reach(tenant text, start bigint[], depth integer, enough integer DEFAULT NULL::integer)
     RETURNS TABLE(node_id bigint, distance integer)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_reader(OUT tenant text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
@@ -2463,13 +2481,6 @@ CREATE FUNCTION pgfacts_internal.graph_remove_evidence_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
-
-CREATE FUNCTION pgfacts_internal.graph_row_changed()
-    RETURNS trigger
-    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.graph_row_changed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_row_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_search_edges_tool(args jsonb)
     RETURNS jsonb

@@ -4,6 +4,7 @@ nothing written."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -418,3 +419,26 @@ def test_out_of_range_reads_are_22023(call: Caller, tool: str, args: dict[str, A
     with pytest.raises(psycopg.Error) as info:
         call(tool, args)
     assert info.value.sqlstate == "22023"
+
+
+def test_the_tool_boundary_renames_keys_never_values(db: Database) -> None:
+    """camel_keys works on the document's text: a value that looks like a key stays as it
+    was written (it once came back as say "hiThere": ok)."""
+    doc = {
+        "node_key": "x",
+        "name": 'say "hi_there": ok',
+        "tail": "end, ",
+        "nested_map": {"evidence_keys": [{"scope_key": 'a, "b_c": d'}]},
+        "brace": '{"q_r": 1',
+    }
+    with db.admin() as admin:
+        [(got,)] = admin.execute(
+            "SELECT pgfacts_internal.camel_keys(%s::jsonb)", (json.dumps(doc),)
+        ).fetchall()
+    assert got == {
+        "nodeKey": "x",
+        "name": 'say "hi_there": ok',
+        "tail": "end, ",
+        "nestedMap": {"evidenceKeys": [{"scopeKey": 'a, "b_c": d'}]},
+        "brace": '{"q_r": 1',
+    }

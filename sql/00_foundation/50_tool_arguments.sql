@@ -205,17 +205,25 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    text_doc text := doc::text;
+    key text;
 BEGIN
-    -- Object keys only (values, node keys among them, are kept), at every depth.
-    IF pg_catalog.jsonb_typeof(doc) = 'object' THEN
-        RETURN (SELECT coalesce(pg_catalog.jsonb_object_agg(@schema@_internal.camel_case(o.key),
-                                    @schema@_internal.camel_keys(o.value)), '{}')
-                  FROM pg_catalog.jsonb_each(doc) AS o);
-    ELSIF pg_catalog.jsonb_typeof(doc) = 'array' THEN
-        RETURN (SELECT coalesce(pg_catalog.jsonb_agg(@schema@_internal.camel_keys(a.value) ORDER BY a.n), '[]')
-                  FROM pg_catalog.jsonb_array_elements(doc) WITH ORDINALITY AS a (value, n));
-    END IF;
-    RETURN doc;
+    -- Object keys only (values, node keys among them, are kept), at every depth, by the
+    -- document's canonical text. A key is '{"name": ' or ', "name": ' there, and nothing
+    -- inside a string can look like one: a '"' inside a string is escaped, so an unescaped
+    -- '{"' or ', "' either opens a key or closes a string, and a closing quote is never
+    -- followed by a name and '": '. Both the candidates and the replacements are anchored
+    -- so (a value holding '"a_b": ' keeps it). A walk of the document took a call per
+    -- value: ~20 ms for a neighbourhood of 50 nodes, against ~0.5 ms.
+    FOR key IN SELECT DISTINCT m[1]
+                 FROM pg_catalog.regexp_matches(text_doc, '(?:[{]|, )"([a-z0-9]+(?:_[a-z0-9]+)+)": ',
+                                                'g') AS m LOOP
+        text_doc := pg_catalog.replace(pg_catalog.replace(text_doc,
+                        '{"' || key || '": ', '{"' || @schema@_internal.camel_case(key) || '": '),
+                        ', "' || key || '": ', ', "' || @schema@_internal.camel_case(key) || '": ');
+    END LOOP;
+    RETURN text_doc::jsonb;
 END
 $fn$;
 

@@ -250,19 +250,21 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    own text := @schema@_internal.node_key_of(kind, name);
     merged text [];
 BEGIN
     -- Existing first, then the new ones, one per key, trimmed, never the node's own name;
-    -- a node keeps at most 1000.
+    -- a node keeps at most 1000. Each alias is keyed once (OFFSET 0 keeps the key computed
+    -- in the inner query, not again in every clause that names it).
     SELECT coalesce(pg_catalog.array_agg(a.alias ORDER BY a.first), '{}') INTO merged
-      FROM (SELECT pg_catalog.btrim(x.alias) AS alias, x.n AS first,
-                   pg_catalog.row_number() OVER (
-                       PARTITION BY @schema@_internal.node_key_of(kind, x.alias) ORDER BY x.n) AS nth
-              FROM pg_catalog.unnest(coalesce(existing, '{}') || coalesce(added, '{}'))
-                   WITH ORDINALITY AS x (alias, n)
-             WHERE @schema@_internal.node_key_of(kind, x.alias)
-                   <> @schema@_internal.node_key_of(kind, name)
-               AND pg_catalog.right(@schema@_internal.node_key_of(kind, x.alias), 1) <> ':') AS a
+      FROM (SELECT k.alias, k.first,
+                   pg_catalog.row_number() OVER (PARTITION BY k.key ORDER BY k.first) AS nth
+              FROM (SELECT pg_catalog.btrim(x.alias) AS alias, x.n AS first,
+                           @schema@_internal.node_key_of(kind, x.alias) AS key
+                      FROM pg_catalog.unnest(coalesce(existing, '{}') || coalesce(added, '{}'))
+                           WITH ORDINALITY AS x (alias, n)
+                    OFFSET 0) AS k
+             WHERE k.key <> own AND pg_catalog.right(k.key, 1) <> ':') AS a
      WHERE a.nth = 1;
     IF pg_catalog.cardinality(merged) > 1000 THEN
         RAISE EXCEPTION 'a node keeps at most 1000 aliases' USING ERRCODE = '22023';

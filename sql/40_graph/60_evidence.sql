@@ -147,46 +147,77 @@ COMMENT ON FUNCTION @schema@_internal.claim_label(text, text, bigint, text) IS
 'How a reader sees a claim source: claim:<id> of its newest believed row (stale when no row '
 'of the assertion is believed now), or assertion:<hash> when no row is left.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.evidence_seen(
-    tenant text, sources text [], subjects bigint [], predicates text [], kind text,
-    with_shared boolean, every_session boolean, sessions text [],
-    OUT evidence text [], OUT stale_evidence text []
-)
+-- Replaced by graph_evidence_seen, which resolves the evidence of many nodes and edges in
+-- one query instead of a function call (and a fact probe planned on its own) per row.
+DROP FUNCTION IF EXISTS @schema@_internal.evidence_seen(
+    text, text [], bigint [], text [], text, boolean, boolean, text []);
+
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_evidence_seen(
+    tenant text, node_ids bigint [], edge_ids bigint [], kind text, with_shared boolean,
+    every_session boolean, sessions text []
+) RETURNS TABLE (node_id bigint, edge_id bigint, evidence text [], stale_evidence text [])
 LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+#variable_conflict use_column
 BEGIN
     -- The evidence a reader may see, in the one fact-visibility rule (decided from each
-    -- scope key; claims are the tenant's); stale: a fact deleted (or purged) since, a claim
-    -- no longer believed. Topology is shared; evidence is not.
-    SELECT coalesce(pg_catalog.array_agg(x.label ORDER BY x.label), '{}'),
-           coalesce(pg_catalog.array_agg(x.label ORDER BY x.label) FILTER (WHERE x.stale), '{}')
-      INTO evidence, stale_evidence
-      FROM (SELECT CASE WHEN s.claim THEN (@schema@_internal.claim_label(tenant, s.source, s.subject,
-                                               s.predicate)).label ELSE s.source END AS label,
-                   CASE WHEN s.claim THEN (@schema@_internal.claim_label(tenant, s.source, s.subject,
-                                               s.predicate)).stale
-                        ELSE NOT EXISTS (
-                            SELECT 1 FROM @schema@_internal.facts AS f
-                             WHERE f.tenant = evidence_seen.tenant AND f.scope_key = s.source
-                               AND @schema@_internal.fact_scope(f.shared, f.session_id)
-                                   = @schema@_internal.scope_key_scope(s.source)
-                               AND f.key = @schema@_internal.scope_key_key(s.source)
-                               AND f.deleted_at IS NULL) END AS stale
-              FROM (SELECT u.source, u.subject, u.predicate,
-                           pg_catalog.starts_with(u.source, 'claim:') AS claim
-                      FROM ROWS FROM (pg_catalog.unnest(sources), pg_catalog.unnest(subjects),
-                                     pg_catalog.unnest(predicates)) AS u (source, subject, predicate)
-                   ) AS s
-             WHERE s.claim OR @schema@_internal.fact_source_readable(s.source, kind, with_shared,
-                                                                      every_session, sessions)) AS x;
+    -- scope key, before any lookup; claims are the tenant's); stale: a fact deleted (or
+    -- purged) since, a claim no longer believed. Topology is shared; evidence is not. The
+    -- sources come with the scope and key of the fact they name as plain values, so that
+    -- under row level security they probe the facts' scope index (an expression of the
+    -- source is not leakproof, and a lookup by it scanned the tenant's facts).
+    RETURN QUERY
+    WITH seen AS MATERIALIZED (
+        SELECT v.node_id, v.edge_id, v.source, v.claim_subject, v.claim_predicate,
+               pg_catalog.starts_with(v.source, 'claim:') AS claim,
+               @schema@_internal.scope_key_scope(v.source) AS scope,
+               @schema@_internal.scope_key_key(v.source) AS key
+          FROM (SELECT x.node_id, NULL::bigint AS edge_id, x.source, x.claim_subject,
+                       x.claim_predicate
+                  FROM @schema@_internal.graph_node_evidence AS x
+                 WHERE x.tenant = graph_evidence_seen.tenant
+                   AND x.node_id = ANY (graph_evidence_seen.node_ids)
+                UNION ALL
+                SELECT NULL::bigint, x.edge_id, x.source, x.claim_subject, x.claim_predicate
+                  FROM @schema@_internal.graph_edge_evidence AS x
+                 WHERE x.tenant = graph_evidence_seen.tenant
+                   AND x.edge_id = ANY (graph_evidence_seen.edge_ids)) AS v
+         WHERE pg_catalog.starts_with(v.source, 'claim:')
+            OR @schema@_internal.fact_source_readable(v.source, graph_evidence_seen.kind,
+                   graph_evidence_seen.with_shared, graph_evidence_seen.every_session,
+                   graph_evidence_seen.sessions)
+    ),
+    labelled AS (
+        -- A probe per source (OFFSET 0 keeps it one), whatever plan is cached.
+        SELECT s.node_id, s.edge_id, s.source AS label, f.fact_id IS NULL AS stale
+          FROM seen AS s
+          LEFT JOIN LATERAL (
+              SELECT x.fact_id FROM @schema@_internal.facts AS x
+               WHERE x.tenant = graph_evidence_seen.tenant
+                 AND @schema@_internal.fact_scope(x.shared, x.session_id) = s.scope
+                 AND x.key = s.key AND x.scope_key = s.source AND x.deleted_at IS NULL
+              OFFSET 0) AS f ON true
+         WHERE NOT s.claim
+        UNION ALL
+        SELECT s.node_id, s.edge_id, l.label, l.stale
+          FROM seen AS s
+         CROSS JOIN LATERAL @schema@_internal.claim_label(graph_evidence_seen.tenant, s.source,
+                                                         s.claim_subject, s.claim_predicate) AS l
+         WHERE s.claim
+    )
+    SELECT l.node_id, l.edge_id, pg_catalog.array_agg(l.label ORDER BY l.label),
+           coalesce(pg_catalog.array_agg(l.label ORDER BY l.label) FILTER (WHERE l.stale), '{}')
+      FROM labelled AS l
+     GROUP BY l.node_id, l.edge_id;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.evidence_seen(
-    text, text [], bigint [], text [], text, boolean, boolean, text []) IS
-'The evidence of a node or edge as a reader sees it: the scope keys it may read (the one '
-'fact-visibility rule) and claims as claim:<id>, sorted; stale_evidence those whose fact is '
-'deleted or whose claim is no longer believed.';
+COMMENT ON FUNCTION @schema@_internal.graph_evidence_seen(
+    text, bigint [], bigint [], text, boolean, boolean, text []) IS
+'The evidence of nodes (node_ids) and edges (edge_ids) as a reader sees it, a row per node '
+'or edge with any: the scope keys it may read (the one fact-visibility rule) and claims as '
+'claim:<id>, sorted; stale_evidence those whose fact is deleted or whose claim is no '
+'longer believed.';

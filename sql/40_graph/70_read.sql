@@ -27,6 +27,15 @@ BEGIN
         RAISE EXCEPTION 'a seed is a node key, a fact scope key or claim:<id> of at most 1300 bytes'
             USING ERRCODE = '22023';
     END IF;
+    -- Node keys alone (a neighbourhood's node_key): their names are all there is to read.
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.unnest(seeds) AS s
+                    WHERE pg_catalog.starts_with(s, 'shared:') OR pg_catalog.starts_with(s, 'session:')
+                       OR pg_catalog.starts_with(s, 'claim:')) THEN
+        RETURN ARRAY(SELECT DISTINCT n.node_id FROM @schema@_internal.graph_node_names AS nm
+                       JOIN @schema@_internal.graph_nodes AS n
+                         ON n.tenant = nm.tenant AND n.node_key = nm.node_key
+                      WHERE nm.tenant = seed_nodes.tenant AND nm.name_key = ANY (seeds));
+    END IF;
     SELECT pg_catalog.array_agg(s) FILTER (WHERE pg_catalog.starts_with(s, 'shared:')
                                           OR pg_catalog.starts_with(s, 'session:')),
            pg_catalog.array_agg(s) FILTER (WHERE NOT (pg_catalog.starts_with(s, 'shared:')
@@ -60,8 +69,11 @@ COMMENT ON FUNCTION @schema@_internal.seed_nodes(text, text [], text, boolean, b
 '(others dropped before any lookup, like unknown ones) and claim:<id> through the node and '
 'edge evidence citing them. At most 100 seeds.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.graph_reach(tenant text, start bigint [], depth integer)
-RETURNS TABLE (node_id bigint, distance integer)
+-- enough came with the neighbourhood's early stop: the old signature goes.
+DROP FUNCTION IF EXISTS @schema@_internal.graph_reach(text, bigint [], integer);
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_reach(
+    tenant text, start bigint [], depth integer, enough integer DEFAULT NULL
+) RETURNS TABLE (node_id bigint, distance integer)
 LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
@@ -72,26 +84,32 @@ DECLARE
     frontier bigint [] := seen;
     hop integer := 0;
 BEGIN
-    -- Breadth first over edges in both directions, each node at its shortest distance.
+    -- Breadth first over edges in both directions, each node at its shortest distance; with
+    -- enough, no further hop once that many nodes are known (a reader that keeps the
+    -- nearest enough, by distance, needs none farther). The new frontier is the neighbours
+    -- less the nodes seen, as a set difference (hashed), not a search of seen per neighbour.
     RETURN QUERY SELECT s, 0 FROM pg_catalog.unnest(seen) AS s;
-    WHILE hop < depth AND pg_catalog.cardinality(frontier) > 0 LOOP
+    WHILE hop < depth AND pg_catalog.cardinality(frontier) > 0
+          AND (enough IS NULL OR pg_catalog.cardinality(seen) < enough) LOOP
         hop := hop + 1;
-        SELECT coalesce(pg_catalog.array_agg(DISTINCT x.id), '{}') INTO frontier FROM (
-            SELECT e.to_id AS id FROM @schema@_internal.graph_edges AS e
-             WHERE e.tenant = graph_reach.tenant AND e.from_id = ANY (frontier)
-            UNION ALL
-            SELECT e.from_id FROM @schema@_internal.graph_edges AS e
-             WHERE e.tenant = graph_reach.tenant AND e.to_id = ANY (frontier)) AS x
-         WHERE NOT x.id = ANY (seen);
+        frontier := ARRAY(
+            SELECT x.id FROM (
+                SELECT e.to_id AS id FROM @schema@_internal.graph_edges AS e
+                 WHERE e.tenant = graph_reach.tenant AND e.from_id = ANY (frontier)
+                UNION ALL
+                SELECT e.from_id FROM @schema@_internal.graph_edges AS e
+                 WHERE e.tenant = graph_reach.tenant AND e.to_id = ANY (frontier)) AS x
+            EXCEPT
+            SELECT s FROM pg_catalog.unnest(seen) AS s);
         seen := seen || frontier;
         RETURN QUERY SELECT s, hop FROM pg_catalog.unnest(frontier) AS s;
     END LOOP;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.graph_reach(text, bigint [], integer) IS
+COMMENT ON FUNCTION @schema@_internal.graph_reach(text, bigint [], integer, integer) IS
 'The nodes within depth edges (either direction) of start, each with its shortest distance '
-'(0 for start).';
+'(0 for start); with enough, no hop further once at least that many are found.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.graph_reader(
     OUT tenant text, OUT kind text, OUT with_shared boolean, OUT every_session boolean,
@@ -117,41 +135,44 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.graph_reader() IS
 'The caller of a graph read: its tenant, kind and fact visibility (scope accessible).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.graph_evidence_of(
-    tenant text, node_id bigint, edge_id bigint, kind text, with_shared boolean,
-    every_session boolean, sessions text [], OUT evidence text [], OUT stale_evidence text []
-)
-LANGUAGE plpgsql
+-- Replaced by graph_evidence_seen (60_evidence.sql): the evidence of every row a read
+-- returns in one query, after its limit, instead of a call per row before it.
+DROP FUNCTION IF EXISTS @schema@_internal.graph_evidence_of(
+    text, bigint, bigint, text, boolean, boolean, text []);
+
+SET LOCAL ROLE @schema@_searcher;
+
+CREATE OR REPLACE FUNCTION @schema@_internal.graph_name_candidates(
+    for_tenant text, pattern text, lim integer
+) RETURNS TABLE (node_key text)
+LANGUAGE sql
 STABLE
-SECURITY INVOKER
+SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    seen record;
-BEGIN
-    -- The evidence of one node (node_id) or one edge (edge_id) as the reader sees it.
-    SELECT s.evidence, s.stale_evidence INTO seen
-      FROM (SELECT pg_catalog.array_agg(v.source) AS sources,
-                   pg_catalog.array_agg(v.claim_subject) AS subjects,
-                   pg_catalog.array_agg(v.claim_predicate) AS predicates
-              FROM (SELECT x.source, x.claim_subject, x.claim_predicate
-                      FROM @schema@_internal.graph_node_evidence AS x
-                     WHERE x.tenant = graph_evidence_of.tenant AND x.node_id = graph_evidence_of.node_id
-                    UNION ALL
-                    SELECT x.source, x.claim_subject, x.claim_predicate
-                      FROM @schema@_internal.graph_edge_evidence AS x
-                     WHERE x.tenant = graph_evidence_of.tenant AND x.edge_id = graph_evidence_of.edge_id
-                   ) AS v) AS a,
-           LATERAL @schema@_internal.evidence_seen(tenant, a.sources, a.subjects, a.predicates,
-                                                   kind, with_shared, every_session, sessions) AS s;
-    evidence := seen.evidence;
-    stale_evidence := seen.stale_evidence;
-END
+    -- Under row level security LIKE (not leakproof) could not use the names' trigram index
+    -- (graph_node_names_name_trgm_idx): the searcher bypasses it and names the tenant
+    -- itself. strpos rechecks the literal substring (LIKE's escapes apart). lim: the first
+    -- that many by key (a search with no other filter keeps no more); the names are found
+    -- first (MATERIALIZED), so the limit never turns the plan into a walk of the tenant's
+    -- names in key order that stops at the lim-th match.
+    WITH found AS MATERIALIZED (
+        SELECT nm.node_key FROM @schema@_internal.graph_node_names AS nm
+         WHERE nm.tenant = for_tenant
+           AND pg_catalog.substr(nm.name_key, pg_catalog.strpos(nm.name_key, ':') + 1)
+               LIKE '%' || pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(
+                               pattern, '\', '\\'), '%', '\%'), '_', '\_') || '%'
+           AND pg_catalog.strpos(pg_catalog.substr(nm.name_key,
+                                                   pg_catalog.strpos(nm.name_key, ':') + 1), pattern) > 0
+    )
+    SELECT DISTINCT f.node_key FROM found AS f ORDER BY 1 LIMIT lim
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.graph_evidence_of(
-    text, bigint, bigint, text, boolean, boolean, text []) IS
-'The evidence of a node (node_id) or an edge (edge_id) as a reader sees it (evidence_seen).';
+COMMENT ON FUNCTION @schema@_internal.graph_name_candidates(text, text, integer) IS
+'The keys of the nodes of a tenant with a name or alias whose normalised name holds pattern '
+'literally, the first lim by key (NULL: all; owner only: the tenant is an argument).';
+
+SET LOCAL ROLE @schema@_owner;
 
 CREATE OR REPLACE FUNCTION @schema@.graph_search_nodes(
     kind text DEFAULT NULL, name_like text DEFAULT NULL, namespace text DEFAULT NULL,
@@ -166,6 +187,10 @@ LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
+-- Written so that one cached generic plan per statement serves every call, the helpers'
+-- included (sets of ids read by index, branches switched by one-time filters): planning
+-- them per call cost more than the read.
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_variable
 DECLARE
@@ -174,6 +199,9 @@ DECLARE
     wanted_kind text;
     pattern text;
     start bigint [];
+    reached bigint [];
+    hops integer [];
+    named text [];
 BEGIN
     depth := @schema@_internal.check_limit(depth, 'depth', 1, 5);
     "limit" := @schema@_internal.check_limit("limit", 'limit', 1, 500);
@@ -183,25 +211,54 @@ BEGIN
     IF pg_catalog.cardinality(seeds) > 0 THEN
         start := @schema@_internal.seed_nodes(reader.tenant, seeds, reader.kind, reader.with_shared,
                                               reader.every_session, reader.sessions);
+        SELECT coalesce(pg_catalog.array_agg(r.node_id), '{}'), coalesce(pg_catalog.array_agg(r.distance), '{}')
+          INTO reached, hops FROM @schema@_internal.graph_reach(reader.tenant, start, depth) AS r;
     END IF;
+    IF pattern IS NOT NULL THEN
+        -- With no other filter, the first limit names by key are the answer's nodes.
+        named := ARRAY(SELECT c.node_key FROM @schema@_internal.graph_name_candidates(reader.tenant,
+                           pattern, CASE WHEN start IS NULL AND wanted_kind IS NULL
+                                              AND wanted_ns IS NULL THEN "limit" END) AS c);
+    END IF;
+    -- The nodes the seeds reach, else those the name matches, else every node: each branch
+    -- gated by a one-time filter and found by its own index (a generic plan then never
+    -- joins a set of ids to the tenant's whole table), filtered, ordered and limited;
+    -- then the evidence of those alone, in one query.
     RETURN QUERY
-    SELECT n.node_key, n.kind, n.name, n.aliases, n.namespace, r.distance, ev.evidence,
-           ev.stale_evidence, n.created_by, n.created_at, n.updated_at
-      FROM @schema@_internal.graph_nodes AS n
-      LEFT JOIN @schema@_internal.graph_reach(reader.tenant, start, depth) AS r ON r.node_id = n.node_id
-     CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, n.node_id, NULL,
-           reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev
-     WHERE n.tenant = reader.tenant
-       AND (start IS NULL OR r.node_id IS NOT NULL)
-       AND (wanted_kind IS NULL OR n.kind_key = wanted_kind)
-       AND @schema@_internal.namespace_matches(n.namespace, wanted_ns)
-       AND (pattern IS NULL OR EXISTS (
-               SELECT 1 FROM @schema@_internal.graph_node_names AS nm
-                WHERE nm.tenant = n.tenant AND nm.node_key = n.node_key
-                  AND pg_catalog.strpos(pg_catalog.substr(nm.name_key,
-                          pg_catalog.strpos(nm.name_key, ':') + 1), pattern) > 0))
-     ORDER BY r.distance NULLS FIRST, n.node_key
-     LIMIT "limit";
+    WITH hits AS MATERIALIZED (
+        SELECT p.* FROM (
+            SELECT n.node_id, n.node_key, n.kind, n.kind_key, n.name, n.aliases, n.namespace,
+                   u.distance, n.created_by, n.created_at, n.updated_at
+              FROM @schema@_internal.graph_nodes AS n
+              JOIN ROWS FROM (pg_catalog.unnest(reached), pg_catalog.unnest(hops)) AS u (id, distance)
+                ON u.id = n.node_id
+             WHERE start IS NOT NULL AND n.tenant = reader.tenant AND n.node_id = ANY (reached)
+            UNION ALL
+            SELECT n.node_id, n.node_key, n.kind, n.kind_key, n.name, n.aliases, n.namespace,
+                   NULL::integer, n.created_by, n.created_at, n.updated_at
+              FROM @schema@_internal.graph_nodes AS n
+             WHERE start IS NULL AND named IS NOT NULL
+               AND n.tenant = reader.tenant AND n.node_key = ANY (named)
+            UNION ALL
+            SELECT n.node_id, n.node_key, n.kind, n.kind_key, n.name, n.aliases, n.namespace,
+                   NULL::integer, n.created_by, n.created_at, n.updated_at
+              FROM @schema@_internal.graph_nodes AS n
+             WHERE start IS NULL AND named IS NULL AND n.tenant = reader.tenant) AS p
+         WHERE (wanted_kind IS NULL OR p.kind_key = wanted_kind)
+           AND @schema@_internal.namespace_matches(p.namespace, wanted_ns)
+           AND (pattern IS NULL OR p.node_key = ANY (named))
+         ORDER BY p.distance NULLS FIRST, p.node_key
+         LIMIT "limit"
+    )
+    SELECT h.node_key, h.kind, h.name, h.aliases, h.namespace, h.distance,
+           coalesce(ev.evidence, '{}'), coalesce(ev.stale_evidence, '{}'), h.created_by,
+           h.created_at, h.updated_at
+      FROM hits AS h
+      LEFT JOIN @schema@_internal.graph_evidence_seen(reader.tenant,
+                    ARRAY(SELECT x.node_id FROM hits AS x), NULL, reader.kind,
+                    reader.with_shared, reader.every_session, reader.sessions) AS ev
+        ON ev.node_id = h.node_id
+     ORDER BY h.distance NULLS FIRST, h.node_key;
 END
 $fn$;
 

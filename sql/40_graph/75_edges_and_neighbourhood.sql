@@ -36,35 +36,47 @@ BEGIN
                 USING ERRCODE = '22023', HINT = 'pass one of them';
         END IF;
     END IF;
+    -- The edges that pass, ordered and limited, then the evidence of the stored ones among
+    -- them in one query.
     RETURN QUERY
-    SELECT x.* FROM (
-    SELECT f.node_key, e.predicate, e.predicate_key, t.node_key AS to_key, e.confidence,
-           e.observations, e.namespace, ev.evidence, ev.stale_evidence, e.asserted_by,
-           e.first_seen, e.last_seen
-      FROM @schema@_internal.graph_edges AS e
-      JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
-      JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
-     CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, NULL, e.edge_id,
-           reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev
-     WHERE e.tenant = reader.tenant
-       AND (wanted_key IS NULL OR e.predicate_key = wanted_key)
-       AND (from_key IS NULL OR f.node_key = from_key)
-       AND (to_key IS NULL OR t.node_key = to_key)
-       AND (min_confidence IS NULL OR e.confidence >= min_confidence)
-       AND (@schema@_internal.namespace_matches(e.namespace, wanted_ns)
-            OR @schema@_internal.namespace_matches(f.namespace, wanted_ns)
-            OR @schema@_internal.namespace_matches(t.namespace, wanted_ns))
-    -- Claim edges believed now and true now (72_claim_edges.sql): no namespace, evidence
-    -- their claim, first and last seen the instant it was recorded.
-    UNION ALL
-    SELECT k.edge_from_key, k.edge_predicate, k.edge_predicate_key, k.edge_to_key, k.confidence,
-           k.observations, NULL::text, k.evidence, '{}'::text [], '{}'::text [], k.first_seen,
-           k.first_seen
-      FROM @schema@_internal.current_claim_edges(reader.tenant, wanted_key, from_key, to_key,
-                                                 min_confidence, "limit") AS k
-     WHERE @schema@_internal.namespace_matches(NULL, wanted_ns)) AS x
-     ORDER BY x.confidence DESC, x.node_key, x.predicate_key, x.to_key
-     LIMIT "limit";
+    WITH hits AS MATERIALIZED (
+        SELECT x.* FROM (
+        SELECT e.edge_id, f.node_key AS from_key, e.predicate, e.predicate_key,
+               t.node_key AS to_key, e.confidence, e.observations, e.namespace,
+               NULL::text [] AS evidence, e.asserted_by, e.first_seen, e.last_seen
+          FROM @schema@_internal.graph_edges AS e
+          JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
+          JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
+         WHERE e.tenant = reader.tenant
+           AND (wanted_key IS NULL OR e.predicate_key = wanted_key)
+           AND (from_key IS NULL OR f.node_key = from_key)
+           AND (to_key IS NULL OR t.node_key = to_key)
+           AND (min_confidence IS NULL OR e.confidence >= min_confidence)
+           AND (@schema@_internal.namespace_matches(e.namespace, wanted_ns)
+                OR @schema@_internal.namespace_matches(f.namespace, wanted_ns)
+                OR @schema@_internal.namespace_matches(t.namespace, wanted_ns))
+        -- Claim edges believed now and true now (72_claim_edges.sql): no namespace, evidence
+        -- their claim, first and last seen the instant it was recorded.
+        UNION ALL
+        SELECT NULL::bigint, k.edge_from_key, k.edge_predicate, k.edge_predicate_key,
+               k.edge_to_key, k.confidence, k.observations, NULL::text, k.evidence,
+               '{}'::text [], k.first_seen, k.first_seen
+          FROM @schema@_internal.current_claim_edges(reader.tenant, wanted_key, from_key, to_key,
+                                                     min_confidence, "limit") AS k
+         WHERE @schema@_internal.namespace_matches(NULL, wanted_ns)) AS x
+         ORDER BY x.confidence DESC, x.from_key, x.predicate_key, x.to_key
+         LIMIT "limit"
+    )
+    SELECT h.from_key, h.predicate, h.predicate_key, h.to_key, h.confidence, h.observations,
+           h.namespace, coalesce(h.evidence, ev.evidence, '{}'),
+           CASE WHEN h.edge_id IS NULL THEN '{}' ELSE coalesce(ev.stale_evidence, '{}') END,
+           h.asserted_by, h.first_seen, h.last_seen
+      FROM hits AS h
+      LEFT JOIN @schema@_internal.graph_evidence_seen(reader.tenant, NULL,
+                    ARRAY(SELECT x.edge_id FROM hits AS x WHERE x.edge_id IS NOT NULL),
+                    reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev
+        ON ev.edge_id = h.edge_id
+     ORDER BY h.confidence DESC, h.from_key, h.predicate_key, h.to_key;
 END
 $fn$;
 
@@ -87,20 +99,29 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     -- The stored edges with both ends among nodes, as graph_neighbourhood shows them
-    -- (claim_id NULL: the sort keys of claim_edges_between).
+    -- (claim_id NULL: the sort keys of claim_edges_between), their evidence in one query.
     RETURN QUERY
-    SELECT f.node_key, e.predicate_key, t.node_key, NULL::bigint, pg_catalog.jsonb_build_object(
-               'from_key', f.node_key, 'to_key', t.node_key, 'predicate', e.predicate,
-               'predicate_key', e.predicate_key, 'confidence', e.confidence,
-               'observations', e.observations, 'namespace', e.namespace,
-               'evidence', pg_catalog.to_jsonb(ev.evidence),
-               'stale_evidence', pg_catalog.to_jsonb(ev.stale_evidence))
-      FROM @schema@_internal.graph_edges AS e
-      JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
-      JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
-     CROSS JOIN LATERAL @schema@_internal.graph_evidence_of(graph_edges_between.tenant, NULL,
-           e.edge_id, graph_edges_between.kind, with_shared, every_session, sessions) AS ev
-     WHERE e.tenant = graph_edges_between.tenant AND e.from_id = ANY (nodes) AND e.to_id = ANY (nodes);
+    WITH found AS MATERIALIZED (
+        SELECT e.edge_id, f.node_key AS from_key, e.predicate_key, t.node_key AS to_key,
+               e.predicate, e.confidence, e.observations, e.namespace
+          FROM @schema@_internal.graph_edges AS e
+          JOIN @schema@_internal.graph_nodes AS f ON f.tenant = e.tenant AND f.node_id = e.from_id
+          JOIN @schema@_internal.graph_nodes AS t ON t.tenant = e.tenant AND t.node_id = e.to_id
+         -- The ends by their ids too: index scans of those, whatever plan is cached.
+         WHERE e.tenant = graph_edges_between.tenant AND e.from_id = ANY (nodes)
+           AND e.to_id = ANY (nodes) AND f.node_id = ANY (nodes) AND t.node_id = ANY (nodes)
+    )
+    SELECT b.from_key, b.predicate_key, b.to_key, NULL::bigint, pg_catalog.jsonb_build_object(
+               'from_key', b.from_key, 'to_key', b.to_key, 'predicate', b.predicate,
+               'predicate_key', b.predicate_key, 'confidence', b.confidence,
+               'observations', b.observations, 'namespace', b.namespace,
+               'evidence', pg_catalog.to_jsonb(coalesce(ev.evidence, '{}')),
+               'stale_evidence', pg_catalog.to_jsonb(coalesce(ev.stale_evidence, '{}')))
+      FROM found AS b
+      LEFT JOIN @schema@_internal.graph_evidence_seen(graph_edges_between.tenant, NULL,
+                    ARRAY(SELECT x.edge_id FROM found AS x), graph_edges_between.kind,
+                    with_shared, every_session, sessions) AS ev
+        ON ev.edge_id = b.edge_id;
 END
 $fn$;
 
@@ -120,6 +141,10 @@ LANGUAGE plpgsql
 VOLATILE  -- with known_at it waits for commits in progress, then reads with a fresh snapshot
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
+-- Written so that one cached generic plan per statement serves every call, the helpers'
+-- included (sets of ids read by index, branches switched by one-time filters): planning
+-- them per call cost more than the read.
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 #variable_conflict use_variable
 DECLARE
@@ -127,6 +152,9 @@ DECLARE
     wanted_ns text := @schema@_internal.graph_namespace(namespace);
     starts text [] := pg_catalog.array_remove(node_key || coalesce(seeds, '{}'), NULL);
     start bigint [];
+    entity_start bigint [] := '{}';
+    reached bigint [];
+    reached_hops integer [];
     chosen bigint [];
     hops integer [];
     of_entity boolean [];
@@ -147,24 +175,39 @@ BEGIN
     PERFORM @schema@_internal.settle_known_at(reader.tenant, known_at);
     start := @schema@_internal.seed_nodes(reader.tenant, starts, reader.kind, reader.with_shared,
                                           reader.every_session, reader.sessions);
+    -- Claim edges start at entity:<id> and claim:<id> seeds only: without one, neither the
+    -- claims' walk nor their edges are read (each gated by a one-time filter below).
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(starts) AS s
+                WHERE pg_catalog.starts_with(s, 'entity:') OR pg_catalog.starts_with(s, 'claim:')) THEN
+        entity_start := @schema@_internal.entity_seeds(reader.tenant, starts);
+    END IF;
     -- The start nodes always, then the nearest others in the namespace, up to limit nodes:
     -- stored nodes through stored edges, entity nodes through the claim edges in view (no
-    -- edge joins the two).
+    -- edge joins the two). Without a namespace every node reached counts, so the walk
+    -- stops once limit nodes are known; each node is then read by its id (OFFSET 0 keeps it
+    -- an index probe per node, whatever plan is cached).
+    SELECT coalesce(pg_catalog.array_agg(r.node_id), '{}'), coalesce(pg_catalog.array_agg(r.distance), '{}')
+      INTO reached, reached_hops
+      FROM @schema@_internal.graph_reach(reader.tenant, start, depth,
+                                         CASE WHEN wanted_ns IS NULL THEN "limit" END) AS r;
     SELECT coalesce(pg_catalog.array_agg(x.id ORDER BY x.distance, x.key), '{}'),
            coalesce(pg_catalog.array_agg(x.distance ORDER BY x.distance, x.key), '{}'),
            coalesce(pg_catalog.array_agg(x.entity ORDER BY x.distance, x.key), '{}')
       INTO chosen, hops, of_entity
       FROM (SELECT u.id, u.distance, u.key, u.entity FROM (
                 SELECT r.node_id AS id, r.distance, n.node_key AS key, false AS entity
-                  FROM @schema@_internal.graph_reach(reader.tenant, start, depth) AS r
-                  JOIN @schema@_internal.graph_nodes AS n ON n.tenant = reader.tenant AND n.node_id = r.node_id
+                  FROM ROWS FROM (pg_catalog.unnest(reached), pg_catalog.unnest(reached_hops))
+                       AS r (node_id, distance)
+                 CROSS JOIN LATERAL (
+                       SELECT g.node_key, g.namespace FROM @schema@_internal.graph_nodes AS g
+                        WHERE g.tenant = reader.tenant AND g.node_id = r.node_id OFFSET 0) AS n
                  WHERE r.distance = 0 OR @schema@_internal.namespace_matches(n.namespace, wanted_ns)
                 UNION ALL
                 SELECT r.entity_id, r.distance, @schema@_internal.entity_node_key(r.entity_id), true
-                  FROM @schema@_internal.claim_reach(reader.tenant,
-                           @schema@_internal.entity_seeds(reader.tenant, starts), depth, valid_at,
-                           known_at) AS r
-                 WHERE r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns)) AS u
+                  FROM @schema@_internal.claim_reach(reader.tenant, entity_start, depth, valid_at,
+                                                     known_at) AS r
+                 WHERE pg_catalog.cardinality(entity_start) > 0
+                   AND (r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns))) AS u
              ORDER BY u.distance, u.key
              LIMIT "limit") AS x;
     SELECT coalesce(pg_catalog.array_agg(u.id) FILTER (WHERE NOT u.entity), '{}'),
@@ -177,17 +220,18 @@ BEGIN
                       ELSE pg_catalog.jsonb_build_object(
                       'node_key', n.node_key, 'kind', n.kind, 'name', n.name,
                       'aliases', pg_catalog.to_jsonb(n.aliases), 'namespace', n.namespace,
-                      'distance', c.distance, 'evidence', pg_catalog.to_jsonb(ev.evidence),
-                      'stale_evidence', pg_catalog.to_jsonb(ev.stale_evidence)) END
+                      'distance', c.distance,
+                      'evidence', pg_catalog.to_jsonb(coalesce(ev.evidence, '{}')),
+                      'stale_evidence', pg_catalog.to_jsonb(coalesce(ev.stale_evidence, '{}'))) END
                       ORDER BY c.position), '[]')
                     FROM ROWS FROM (pg_catalog.unnest(chosen), pg_catalog.unnest(hops),
                                     pg_catalog.unnest(of_entity))
                          WITH ORDINALITY AS c (id, distance, entity, position)
                     LEFT JOIN @schema@_internal.graph_nodes AS n
                       ON NOT c.entity AND n.tenant = reader.tenant AND n.node_id = c.id
-                    LEFT JOIN LATERAL @schema@_internal.graph_evidence_of(reader.tenant, n.node_id, NULL,
+                    LEFT JOIN @schema@_internal.graph_evidence_seen(reader.tenant, stored_ids, NULL,
                          reader.kind, reader.with_shared, reader.every_session, reader.sessions) AS ev
-                      ON NOT c.entity),
+                      ON NOT c.entity AND ev.node_id = c.id),
         'edges', (SELECT coalesce(pg_catalog.jsonb_agg(y.edge
                       ORDER BY y.from_key, y.predicate_key, y.to_key, y.claim_id), '[]')
                     FROM (SELECT g.from_key, g.predicate_key, g.to_key, g.claim_id, g.edge
@@ -197,7 +241,8 @@ BEGIN
                    UNION ALL
                    SELECT k.from_key, k.predicate_key, k.to_key, k.claim_id, k.edge
                      FROM @schema@_internal.claim_edges_between(reader.tenant,
-                              entity_ids, valid_at, known_at) AS k) AS y))
+                              entity_ids, valid_at, known_at) AS k
+                    WHERE pg_catalog.cardinality(entity_ids) > 0) AS y))
       INTO result;
     RETURN result;
 END

@@ -51,4 +51,12 @@ GRANT SELECT ON @schema@_internal.graph_nodes, @schema@_internal.graph_node_name
     @schema@_internal.graph_edge_evidence
 TO @schema@_tuner, @schema@_operator;
 
+-- The searcher's function of the graph (graph_name_candidates, 70_read.sql) reads the
+-- node names; like its others, only the owner may run it.
+GRANT SELECT ON @schema@_internal.graph_node_names TO @schema@_searcher;
+SET LOCAL ROLE @schema@_searcher;
+REVOKE ALL ON FUNCTION @schema@_internal.graph_name_candidates(text, text, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @schema@_internal.graph_name_candidates(text, text, integer) TO @schema@_owner;
+SET LOCAL ROLE @schema@_owner;
+
 SELECT @schema@_internal.grant_internal_functions();
