@@ -2732,6 +2732,12 @@ CREATE FUNCTION pgfacts_internal.negation_query()
 ALTER FUNCTION pgfacts_internal.negation_query() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.negation_query() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.neighbourhood_nodes(tenant text, reached bigint[], reached_hops integer[], entity_start bigint[], depth integer, valid_at timestamp with time zone, known_at timestamp with time zone, wanted_ns text, "limit" integer)
+    RETURNS TABLE(id bigint, distance integer, entity boolean, ord bigint)
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.neighbourhood_nodes(text,bigint[],integer[],bigint[],integer,timestamp with time zone,timestamp with time zone,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.neighbourhood_nodes(text,bigint[],integer[],bigint[],integer,timestamp with time zone,timestamp with time zone,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.next_instant(newest timestamp with time zone)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER

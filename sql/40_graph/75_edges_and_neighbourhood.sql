@@ -132,6 +132,46 @@ COMMENT ON FUNCTION @schema@_internal.graph_edges_between(
 
 -- valid_at and known_at came with the claim edges: the old signature goes.
 DROP FUNCTION IF EXISTS @schema@.graph_neighbourhood(text, integer, text [], text, integer);
+-- Which nodes a neighbourhood shows: the start nodes always, then the nearest others in the
+-- namespace, up to limit, stored nodes (reached through stored edges by graph_reach) and
+-- entity nodes (through the claim edges in view) alike. Inlined (no SET clause, every name
+-- qualified), so the caller's cached generic plan covers it.
+CREATE OR REPLACE FUNCTION @schema@_internal.neighbourhood_nodes(
+    tenant text, reached bigint [], reached_hops integer [], entity_start bigint [],
+    depth integer, valid_at timestamptz, known_at timestamptz, wanted_ns text, "limit" integer
+) RETURNS TABLE (id bigint, distance integer, entity boolean, ord bigint)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT x.id, x.distance, x.entity,
+           pg_catalog.row_number() OVER (ORDER BY x.distance, x.key)
+      FROM (SELECT u.id, u.distance, u.key, u.entity FROM (
+                -- each stored node read by its id (OFFSET 0 keeps it an index probe per
+                -- node, whatever plan is cached)
+                SELECT r.node_id AS id, r.distance, n.node_key AS key, false AS entity
+                  FROM ROWS FROM (pg_catalog.unnest(reached), pg_catalog.unnest(reached_hops))
+                       AS r (node_id, distance)
+                 CROSS JOIN LATERAL (
+                       SELECT g.node_key, g.namespace FROM @schema@_internal.graph_nodes AS g
+                        WHERE g.tenant = neighbourhood_nodes.tenant AND g.node_id = r.node_id
+                       OFFSET 0) AS n
+                 WHERE r.distance = 0 OR @schema@_internal.namespace_matches(n.namespace, wanted_ns)
+                UNION ALL
+                SELECT r.entity_id, r.distance, @schema@_internal.entity_node_key(r.entity_id), true
+                  FROM @schema@_internal.claim_reach(neighbourhood_nodes.tenant, entity_start,
+                                                     depth, valid_at, known_at) AS r
+                 WHERE pg_catalog.cardinality(entity_start) > 0
+                   AND (r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns))) AS u
+             ORDER BY u.distance, u.key
+             LIMIT "limit") AS x
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.neighbourhood_nodes(
+    text, bigint [], integer [], bigint [], integer, timestamptz, timestamptz, text, integer) IS
+'The nodes a neighbourhood shows, in its order (inlined): the start nodes (distance 0), then '
+'the nearest others in wanted_ns, stored and entity nodes alike, at most limit.';
+
 CREATE OR REPLACE FUNCTION @schema@.graph_neighbourhood(
     node_key text DEFAULT NULL, depth integer DEFAULT 1, seeds text [] DEFAULT NULL,
     namespace text DEFAULT NULL, "limit" integer DEFAULT 100, valid_at timestamptz DEFAULT NULL,
@@ -181,35 +221,20 @@ BEGIN
                 WHERE pg_catalog.starts_with(s, 'entity:') OR pg_catalog.starts_with(s, 'claim:')) THEN
         entity_start := @schema@_internal.entity_seeds(reader.tenant, starts);
     END IF;
-    -- The start nodes always, then the nearest others in the namespace, up to limit nodes:
-    -- stored nodes through stored edges, entity nodes through the claim edges in view (no
-    -- edge joins the two). Without a namespace every node reached counts, so the walk
-    -- stops once limit nodes are known; each node is then read by its id (OFFSET 0 keeps it
-    -- an index probe per node, whatever plan is cached).
+    -- Without a namespace every node reached counts, so the walk stops once limit nodes
+    -- are known; neighbourhood_nodes then chooses what is shown (no edge joins stored and
+    -- entity nodes).
     SELECT coalesce(pg_catalog.array_agg(r.node_id), '{}'), coalesce(pg_catalog.array_agg(r.distance), '{}')
       INTO reached, reached_hops
       FROM @schema@_internal.graph_reach(reader.tenant, start, depth,
                                          CASE WHEN wanted_ns IS NULL THEN "limit" END) AS r;
-    SELECT coalesce(pg_catalog.array_agg(x.id ORDER BY x.distance, x.key), '{}'),
-           coalesce(pg_catalog.array_agg(x.distance ORDER BY x.distance, x.key), '{}'),
-           coalesce(pg_catalog.array_agg(x.entity ORDER BY x.distance, x.key), '{}')
+    SELECT coalesce(pg_catalog.array_agg(x.id ORDER BY x.ord), '{}'),
+           coalesce(pg_catalog.array_agg(x.distance ORDER BY x.ord), '{}'),
+           coalesce(pg_catalog.array_agg(x.entity ORDER BY x.ord), '{}')
       INTO chosen, hops, of_entity
-      FROM (SELECT u.id, u.distance, u.key, u.entity FROM (
-                SELECT r.node_id AS id, r.distance, n.node_key AS key, false AS entity
-                  FROM ROWS FROM (pg_catalog.unnest(reached), pg_catalog.unnest(reached_hops))
-                       AS r (node_id, distance)
-                 CROSS JOIN LATERAL (
-                       SELECT g.node_key, g.namespace FROM @schema@_internal.graph_nodes AS g
-                        WHERE g.tenant = reader.tenant AND g.node_id = r.node_id OFFSET 0) AS n
-                 WHERE r.distance = 0 OR @schema@_internal.namespace_matches(n.namespace, wanted_ns)
-                UNION ALL
-                SELECT r.entity_id, r.distance, @schema@_internal.entity_node_key(r.entity_id), true
-                  FROM @schema@_internal.claim_reach(reader.tenant, entity_start, depth, valid_at,
-                                                     known_at) AS r
-                 WHERE pg_catalog.cardinality(entity_start) > 0
-                   AND (r.distance = 0 OR @schema@_internal.namespace_matches(NULL, wanted_ns))) AS u
-             ORDER BY u.distance, u.key
-             LIMIT "limit") AS x;
+      FROM @schema@_internal.neighbourhood_nodes(reader.tenant, reached, reached_hops,
+                                                 entity_start, depth, valid_at, known_at,
+                                                 wanted_ns, "limit") AS x;
     SELECT coalesce(pg_catalog.array_agg(u.id) FILTER (WHERE NOT u.entity), '{}'),
            coalesce(pg_catalog.array_agg(u.id) FILTER (WHERE u.entity), '{}')
       INTO stored_ids, entity_ids
