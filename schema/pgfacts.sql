@@ -3101,6 +3101,12 @@ CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.search_skills_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.search_skills_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.searchable_text(doc text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.searchable_text(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.searchable_text(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.seed_nodes(tenant text, seeds text[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS bigint[]
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -3250,6 +3256,12 @@ CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, sess
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.value_searchable_text(value jsonb)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.value_searchable_text(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.value_searchable_text(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.vector_candidates(for_tenant text, model text, dims integer, query_vector halfvec, want_facts boolean, want_claims boolean, kind text, with_shared boolean, every_session boolean, sessions text[], key_prefix text, want_tags text[], floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, exclude_kind text, exclude_id bigint, lim integer)
     RETURNS TABLE(item_kind text, item_id bigint, version_id bigint, similarity real)

@@ -275,28 +275,28 @@ def distinct_words(size: int) -> str:
 
 
 def test_a_poisoned_chunk_falls_back_to_one_record_at_a_time(call: Caller, db: Database) -> None:
-    # Two records that pass every check and fail their write: one a constraint this test
-    # adds refuses (class 23, which must not reach the caller), one under the 1 MiB value
-    # cap whose search vector is over PostgreSQL's 1 MB tsvector limit (54000; should the
-    # retrieval layer ever cap the search document, this one is no longer a poison).
+    # Two records that pass every check and fail their write, in two chunks: a constraint
+    # this test adds refuses them (class 23, which must not reach the caller). A value
+    # under the 1 MiB cap whose words would overflow one tsvector is stored (retrieval's
+    # searchable_text), in a third chunk.
     with db.admin() as admin:
         admin.execute(
             "ALTER TABLE pgfacts_internal.facts ADD CONSTRAINT test_poison "
-            "CHECK (key <> 'k/0300') NOT VALID"
+            "CHECK (key NOT IN ('k/0300', 'k/0700')) NOT VALID"
         )
-    poison = distinct_words(800_000)
+    poison = "a value the table refuses"
     records: list[Any] = [{"key": f"k/{i:04}", "value": i} for i in range(1, 1201)]
     records[699] = {"key": "k/0700", "value": poison}  # chunks of 500 in key order
+    records[899] = {"key": "k/0900", "value": distinct_words(800_000)}
     records[1099] = {"key": "", "value": 0}
     result = call("bulk_store_facts", {"records": records}, session="s1")
-    [check, tsvector, bad] = result["failures"]
+    [check, second, bad] = result["failures"]
     assert (check["position"], check["reason"], check["sqlstate"]) == (300, "write_failed", "23514")
     # PostgreSQL's message, cut as shown() cuts input: a trigger's could hold a value.
     assert check["message"] == (
         'the write failed: \'new row for relation "facts" violates check constraint "test_po\'...'
     )
-    assert (tsvector["position"], tsvector["sqlstate"]) == (700, "54000")
-    assert tsvector["message"].startswith("the write failed: 'string is too long for tsvector")
+    assert (second["position"], second["sqlstate"]) == (700, "23514")
     assert (bad["position"], bad["reason"]) == (1100, "bad_key")
     assert (result["accepted_count"], result["committed_count"]) == (1199, 1197)
     assert count_facts(db) == 1197

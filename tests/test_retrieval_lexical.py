@@ -3,6 +3,8 @@ websearch syntax, stop words, dedup, fuzzy keys, search_claims compatibility."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from psycopg.types.json import Jsonb
 
@@ -185,3 +187,33 @@ def test_search_takes_at_most_64_tags_as_read_facts_does(db: Database) -> None:
         Jsonb({"query": "fact", "tags": [*tags, "t64"]}),
         Jsonb({"tenant": "t1", "agent_kind": "operator"}),
     )
+
+
+def distinct_words(count: int, seed: int) -> list[str]:
+    """count different eight-letter words (the hex digits of random bytes, as letters)."""
+    letters = random.Random(seed).randbytes(4 * count).hex().translate(HEX_AS_LETTERS)
+    return [letters[i : i + 8] for i in range(0, len(letters), 8)]
+
+
+HEX_AS_LETTERS = str.maketrans("0123456789", "ghijklmnop")
+
+
+def test_a_fact_too_large_for_one_tsvector_is_stored_and_its_first_text_found(
+    db: Database,
+) -> None:
+    # 900,000 characters of different words: its words as written and stemmed would make
+    # a tsvector over PostgreSQL's 1 MB (54000). The document reads the first 100,000.
+    caller = Caller(db)
+    words = distinct_words(100_000, seed=5)
+    early, late = words[10], words[60_000]
+    caller.fact("notes/big", " ".join(words))
+    caller.fact("notes/object", {"a": " ".join(words[:50_000]), "b": [early, "zqzqzq"]})
+    caller.fact("notes/other", "a small fact")
+    assert sorted(caller.refs(early)) == ["shared:notes/big", "shared:notes/object"]
+    assert caller.refs(late) == []  # past the first 100,000 characters
+    assert caller.refs("zqzqzq") == []  # the object's strings in order: "b" comes after "a"
+    # The version a known_at read rebuilds the document of: the same rule.
+    believed = caller.one("SELECT clock_timestamp()")
+    caller.fact("notes/big", "replaced")
+    assert caller.refs(early, known_at=believed) == ["shared:notes/big", "shared:notes/object"]
+    assert caller.refs(early) == ["shared:notes/object"]

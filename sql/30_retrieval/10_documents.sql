@@ -1,10 +1,46 @@
 -- The full-text documents of facts and claims.
 
+-- PostgreSQL refuses a tsvector whose lexemes pass 1 MB (54000), and a document holds each
+-- word twice (as written and stemmed). A fact's value may be far larger (value_max_bytes
+-- goes to 64 MiB), so its document reads at most the first 100,000 characters of its text
+-- (at most 800 KB of lexemes in UTF-8): a fact of any size the caps allow is stored, and
+-- its text past that point is not found by search. A claim's caps (knowledge's limits)
+-- keep its whole document under the limit (tests/test_knowledge_limits.py).
+CREATE OR REPLACE FUNCTION @schema@_internal.searchable_text(doc text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT pg_catalog.left(doc, 100000)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.searchable_text(text) IS
+'The part of a text a search document reads (inlined): its first 100,000 characters, so '
+'the document stays under PostgreSQL''s 1 MB tsvector limit.';
+
+-- A large value's string values joined by spaces, cut by searchable_text; a value up to
+-- 100,000 bytes is read whole by to_tsvector(jsonb) instead (fact_search_doc).
+CREATE OR REPLACE FUNCTION @schema@_internal.value_searchable_text(value jsonb)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT @schema@_internal.searchable_text(pg_catalog.string_agg(s.v OPERATOR(pg_catalog.#>>) '{}', ' '))
+      FROM pg_catalog.jsonb_path_query(value, 'strict $.** ? (@.type() == "string")') AS s (v)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.value_searchable_text(jsonb) IS
+'The text a search document reads from a large JSON value (inlined): its string values '
+'joined by spaces, up to searchable_text''s limit.';
+
 -- Facts: the key (its path separators as spaces), the string values of the value, the tags.
 -- Each text twice, as written ('simple': short tokens and negations survive) and stemmed
--- ('english': deploying ~ deployment), in one vector; the key weighs most. The working
--- memory's write triggers store it (facts_before_insert, facts_before_update), so a facts
--- write pays for no trigger of its own. Inlinable (tests/lint_sql.py lists it).
+-- ('english': deploying ~ deployment), in one vector; the key weighs most. A value over
+-- 100,000 bytes is read through value_searchable_text (pg_column_size is the datum's size
+-- as written, which is what the write triggers see). Retrieval's facts_set_search_doc
+-- trigger stores it, so a facts write pays for no trigger of its own.
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_search_doc(key text, value jsonb, tags text [])
 RETURNS tsvector
 LANGUAGE sql
@@ -15,15 +51,23 @@ AS $fn$
                pg_catalog.translate(key, '/_-.:', '     ')), 'A')
         OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.to_tsvector(
                'english'::pg_catalog.regconfig, pg_catalog.translate(key, '/_-.:', '     ')), 'A')
-        OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.to_tsvector(
-               'simple'::pg_catalog.regconfig, value), 'B')
-        OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.to_tsvector(
-               'english'::pg_catalog.regconfig, value), 'B')
+        OPERATOR(pg_catalog.||) pg_catalog.setweight(CASE
+               WHEN pg_catalog.pg_column_size(value) OPERATOR(pg_catalog.<=) 100000
+               THEN pg_catalog.to_tsvector('simple'::pg_catalog.regconfig, value)
+                    OPERATOR(pg_catalog.||)
+                    pg_catalog.to_tsvector('english'::pg_catalog.regconfig, value)
+               ELSE pg_catalog.to_tsvector('simple'::pg_catalog.regconfig,
+                        @schema@_internal.value_searchable_text(value))
+                    OPERATOR(pg_catalog.||)
+                    pg_catalog.to_tsvector('english'::pg_catalog.regconfig,
+                        @schema@_internal.value_searchable_text(value))
+               END, 'B')
         OPERATOR(pg_catalog.||) pg_catalog.setweight(pg_catalog.array_to_tsvector(tags), 'C')
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_search_doc(text, jsonb, text []) IS
-'The search vector of a fact (inlined): its key and value as written and stemmed, its tags.';
+'The search vector of a fact (inlined): its key and value as written and stemmed, its tags; '
+'of a value over 100,000 bytes, the first 100,000 characters of its strings.';
 
 -- What a fact is embedded from and a hit shows (item_content, item_details). Inlined (no SET
 -- clause, every name qualified).

@@ -64,6 +64,8 @@ GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquer
     @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
     @schema@_internal.facts_as_of(text, timestamptz),
     @schema@_internal.fact_search_doc(text, jsonb, text []),
+    @schema@_internal.searchable_text(text),
+    @schema@_internal.value_searchable_text(jsonb),
     @schema@_internal.fact_content(text, jsonb),
     @schema@_internal.readable_by(text, text),
     @schema@_internal.fact_scope(boolean, text),
