@@ -2129,6 +2129,13 @@ CREATE FUNCTION pgfacts_internal.fact_problem(item jsonb, kind text, session tex
 ALTER FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.fact_problem_words(problem text, item jsonb, kind text, max_bytes bigint, OUT message text, OUT hint text)
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.fact_scope(shared boolean, session_id text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -2618,6 +2625,12 @@ CREATE FUNCTION pgfacts_internal.key_problem(key text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.key_problem(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.key_problem_words(problem text, what text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.key_problem_words(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem_words(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.kind_roles(kinds text[])
     RETURNS text

@@ -76,7 +76,7 @@ def test_valid_records_are_committed_and_the_others_reported_in_input_order(
     }
     assert result["failed_count"] == 7 and result["source"] == "records"
     assert result["failures"][2]["message"] == (
-        "the record has unknown field(s) 'colour' (fields are key, value, tags, shared)"
+        "unknown field(s) 'colour' (fields are key, value, tags, shared)"
     )
     # The sample names failed keys (strings only), never values.
     assert result["failed_sample"] == ["", "notes/c", "notes/d", "notes/e", "notes/f"]
@@ -221,7 +221,8 @@ def test_a_value_over_the_value_cap_fails_that_record_only(call: Caller) -> None
         {
             "position": 1,
             "reason": "value_too_large",
-            "message": "value is 202 bytes, over the cap of 100 bytes",
+            "message": "value is 202 bytes, over the cap of 100 bytes (store a reference "
+            "instead, or ask an operator to raise value_max_bytes)",
         }
     ]
     assert result["committed_count"] == 1

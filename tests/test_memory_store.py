@@ -124,7 +124,7 @@ BAD_STORES = [
     ({"key": "k", "value": 1, "colour": "red"}, "does not take argument(s) 'colour'"),
     ({"facts": [{"key": "k"}]}, "value is missing"),
     ({"facts": [{"key": "k", "value": 1, "extra": 1}]}, "unknown field"),
-    ({"facts": ["k"]}, "is not an object"),
+    ({"facts": ["k"]}, "fact 1: not a JSON object"),
     ({"facts": {"key": "k"}}, "must be a JSON array"),
 ]
 

@@ -70,6 +70,23 @@ COMMENT ON FUNCTION @schema@_internal.key_problem(text) IS
 'when it is 1 to 512 characters (at most 1024 bytes) without control characters. check_key '
 'raises it. (inlined)';
 
+-- The one wording of each key_problem code (check_key raises it, bulk_store_facts reports it).
+CREATE OR REPLACE FUNCTION @schema@_internal.key_problem_words(problem text, what text)
+RETURNS text
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT what OPERATOR(pg_catalog.||) CASE problem
+        WHEN 'empty' THEN ' must be a non-empty string'
+        WHEN 'too_long' THEN ' is longer than 512 characters or 1024 bytes'
+        WHEN 'control_character' THEN ' contains a control character'
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.key_problem_words(text, text) IS
+'What a key_problem code means for the argument named what, in words (inlined).';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_key(key text, what text DEFAULT 'key')
 RETURNS text
 LANGUAGE plpgsql
@@ -82,14 +99,12 @@ DECLARE
 BEGIN
     IF problem IS NULL THEN
         RETURN key;
-    ELSIF problem = 'empty' THEN
-        RAISE EXCEPTION '% must be a non-empty string', what USING ERRCODE = '22023';
     ELSIF problem = 'too_long' THEN
-        RAISE EXCEPTION '% is longer than 512 characters or 1024 bytes', what
+        RAISE EXCEPTION '%', @schema@_internal.key_problem_words(problem, what)
             USING ERRCODE = '22023', DETAIL = pg_catalog.format(
                 'length %s characters, %s bytes', pg_catalog.length(key), pg_catalog.octet_length(key));
     END IF;
-    RAISE EXCEPTION '% contains a control character', what USING ERRCODE = '22023';
+    RAISE EXCEPTION '%', @schema@_internal.key_problem_words(problem, what) USING ERRCODE = '22023';
 END
 $fn$;
 

@@ -1,6 +1,6 @@
 -- store_fact / store_facts: the one write path for working-memory facts. write_facts
 -- applies its named rules in order: fact_problem (what is wrong with one fact, as a code;
--- raise_fact_problem words it), the batch rules, then upsert_facts.
+-- fact_problem_words words it), the batch rules, then upsert_facts.
 
 -- Inlinable (no SET clause, every name qualified; tests/lint_sql.py lists it) and free of
 -- sub-selects, so write_facts checks a whole batch in one statement. The CASE tries the
@@ -55,7 +55,67 @@ COMMENT ON FUNCTION @schema@_internal.fact_problem(jsonb, text, text, bigint) IS
 'What is wrong with one fact of a batch {key, value, tags?, shared?} written by this kind '
 'and session under the value cap, as a problem code (not_object, unknown_field, '
 'key_not_string, bad_key, value_missing, shared_not_boolean, bad_tags, key_not_writable, '
-'no_session, value_too_large, value_too_deep), or NULL. raise_fact_problem words it. (inlined)';
+'no_session, value_too_large, value_too_deep), or NULL. fact_problem_words words it. (inlined)';
+
+-- The one wording of each fact_problem code, naming no position (a bulk failure file fed
+-- back must give the same file): store_facts' errors prefix the fact's position and key,
+-- bulk_store_facts' failures carry it as the record's message.
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_problem_words(
+    problem text, item jsonb, kind text, max_bytes bigint, OUT message text, OUT hint text
+)
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    CASE problem
+    WHEN 'not_object' THEN
+        message := 'not a JSON object';
+        hint := 'a fact is {key, value, tags?, shared?}';
+    WHEN 'unknown_field' THEN
+        message := pg_catalog.format('unknown field(s) %s',
+            @schema@_internal.shown((SELECT pg_catalog.string_agg(f, ', ' ORDER BY f)
+                                       FROM pg_catalog.jsonb_object_keys(
+                                            item - '{key,value,tags,shared}'::text []) AS f)));
+        hint := 'fields are key, value, tags, shared';
+    WHEN 'key_not_string' THEN
+        message := 'key is missing or not a string';
+    WHEN 'bad_key' THEN
+        message := @schema@_internal.key_problem_words(
+            @schema@_internal.key_problem(item ->> 'key'), 'key');
+    WHEN 'value_missing' THEN
+        message := 'value is missing';
+        hint := 'pass any JSON value; null is a value';
+    WHEN 'shared_not_boolean' THEN
+        message := 'shared must be true or false';
+    WHEN 'bad_tags' THEN
+        message := 'tags must be an array of at most 64 non-empty strings of at most 100 characters';
+    WHEN 'key_not_writable' THEN
+        message := pg_catalog.format('the %s key namespace is reserved: agent kind %s may not write it',
+            @schema@_internal.shown(@schema@_internal.reserved_prefix(item ->> 'key')), kind);
+    WHEN 'no_session' THEN
+        message := 'a session-scoped fact needs a session in the caller context';
+        hint := 'set_context(session_id => ...) or store it with shared => true';
+    WHEN 'value_too_large' THEN
+        message := pg_catalog.format('value is %s bytes, over the cap of %s bytes',
+            pg_catalog.octet_length((item -> 'value')::text), max_bytes);
+        hint := 'store a reference instead, or ask an operator to raise value_max_bytes';
+    WHEN 'value_too_deep' THEN
+        message := 'value nests arrays and objects over 64 levels deep';
+        hint := 'flatten the value; 64 levels is the limit';
+    ELSE
+        -- Unreachable: fact_problem returns only the problems above. An internal assertion,
+        -- so XX000 (no caller can reach it; the fuzz test would report it).
+        RAISE EXCEPTION 'unknown fact problem %', pg_catalog.quote_nullable(problem)
+            USING ERRCODE = 'XX000';
+    END CASE;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_problem_words(text, jsonb, text, bigint) IS
+'What a fact_problem code means for one fact, as a message and a hint that name no position '
+'and show at most 64 characters of input.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.raise_fact_problem(
     problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint
@@ -66,55 +126,30 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    item_key text := item ->> 'key';
+    words record;
+    named text;
 BEGIN
-    CASE problem
-    WHEN 'not_object' THEN
-        RAISE EXCEPTION 'fact % is not an object', fact_position USING ERRCODE = '22023';
-    WHEN 'unknown_field' THEN
-        RAISE EXCEPTION 'fact % has an unknown field', fact_position
-            USING ERRCODE = '22023', HINT = 'fields are key, value, tags, shared';
-    WHEN 'key_not_string' THEN
-        RAISE EXCEPTION 'fact %: key must be a string', fact_position USING ERRCODE = '22023';
-    WHEN 'bad_key' THEN
-        PERFORM @schema@_internal.check_key(item_key);
-    WHEN 'value_missing' THEN
-        RAISE EXCEPTION 'fact % (%): value is missing', fact_position, @schema@_internal.shown(item_key)
-            USING ERRCODE = '22023', HINT = 'pass any JSON value; null is a value';
-    WHEN 'shared_not_boolean' THEN
-        RAISE EXCEPTION 'fact % (%): shared must be true or false', fact_position,
-            @schema@_internal.shown(item_key)
-            USING ERRCODE = '22023';
-    WHEN 'bad_tags' THEN
-        RAISE EXCEPTION 'fact % (%): tags must be an array of at most 64 non-empty strings '
-            'of at most 100 characters', fact_position, @schema@_internal.shown(item_key) USING ERRCODE = '22023';
-    WHEN 'key_not_writable' THEN
-        PERFORM @schema@_internal.raise_reserved_key(item_key, kind, 'write');
-    WHEN 'no_session' THEN
-        RAISE EXCEPTION 'fact % (%): a session-scoped fact needs a session in the caller context',
-            fact_position, @schema@_internal.shown(item_key)
-            USING ERRCODE = '22023',
-                  HINT = 'set_context(session_id => ...) or store it with shared => true';
-    WHEN 'value_too_large' THEN
-        RAISE EXCEPTION 'fact % (%): value is % bytes, over the cap of % bytes', fact_position,
-            @schema@_internal.shown(item_key), pg_catalog.octet_length((item -> 'value')::text), max_bytes
-            USING ERRCODE = '22023', HINT = 'store a reference instead, or ask an operator to '
-                                            'raise value_max_bytes';
-    WHEN 'value_too_deep' THEN
-        RAISE EXCEPTION 'fact % (%): value nests arrays and objects over 64 levels deep',
-            fact_position, @schema@_internal.shown(item_key)
-            USING ERRCODE = '22023', HINT = 'flatten the value; 64 levels is the limit';
-    END CASE;
-    -- Unreachable: fact_problem returns only the problems above. An internal assertion, so
-    -- XX000 (no caller can reach it; the fuzz test would report it).
-    RAISE EXCEPTION 'fact %: unknown problem %', fact_position, pg_catalog.quote_nullable(problem)
-        USING ERRCODE = 'XX000';
+    -- A key's own rules raise with their details (its lengths; 42501 for a reserved one).
+    IF problem = 'bad_key' THEN
+        PERFORM @schema@_internal.check_key(item ->> 'key');
+    ELSIF problem = 'key_not_writable' THEN
+        PERFORM @schema@_internal.raise_reserved_key(item ->> 'key', kind, 'write');
+    END IF;
+    words := @schema@_internal.fact_problem_words(problem, item, kind, max_bytes);
+    named := fact_position || CASE WHEN pg_catalog.jsonb_typeof(item -> 'key') = 'string'
+                                   THEN ' (' || @schema@_internal.shown(item ->> 'key') || ')'
+                                   ELSE '' END;
+    IF words.hint IS NULL THEN
+        RAISE EXCEPTION 'fact %: %', named, words.message USING ERRCODE = '22023';
+    END IF;
+    RAISE EXCEPTION 'fact %: %', named, words.message USING ERRCODE = '22023', HINT = words.hint;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.raise_fact_problem(text, bigint, jsonb, text, bigint) IS
 'Raise the error (22023, or 42501 for a key the kind may not write) that a fact_problem '
-'code stands for, naming the fact by its position in the batch and its key.';
+'code stands for, naming the fact by its position in the batch and its key '
+'(fact_problem_words words it).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.upsert_facts(
     items jsonb, for_tenant text, session text, agent text

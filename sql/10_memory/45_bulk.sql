@@ -213,46 +213,23 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    words record;
 BEGIN
     IF reason IS NULL THEN
         RETURN NULL;  -- a valid record
     END IF;
     -- No position: a failure file fed back gives the same file, byte for byte.
     CASE reason
-    WHEN 'not_object' THEN RETURN 'the record is not a JSON object';
-    WHEN 'unknown_field' THEN
-        RETURN pg_catalog.format('the record has unknown field(s) %s (fields are key, value, tags, shared)',
-            @schema@_internal.shown((SELECT pg_catalog.string_agg(f, ', ' ORDER BY f)
-                                       FROM pg_catalog.jsonb_object_keys(
-                                            item - '{key,value,tags,shared}'::text []) AS f)));
-    WHEN 'key_not_string' THEN RETURN 'key is missing or not a string';
-    WHEN 'bad_key' THEN
-        RETURN CASE @schema@_internal.key_problem(item ->> 'key')
-            WHEN 'empty' THEN 'key must be a non-empty string'
-            WHEN 'too_long' THEN 'key is longer than 512 characters or 1024 bytes'
-            ELSE 'key contains a control character' END;
-    WHEN 'value_missing' THEN RETURN 'value is missing (null is a value)';
-    WHEN 'shared_not_boolean' THEN RETURN 'shared must be true or false';
-    WHEN 'bad_tags' THEN
-        RETURN 'tags must be an array of at most 64 non-empty strings of at most 100 characters';
-    WHEN 'key_not_writable' THEN
-        RETURN pg_catalog.format('the %s key namespace is reserved: agent kind %s may not write it',
-            @schema@_internal.shown(@schema@_internal.reserved_prefix(item ->> 'key')), kind);
-    WHEN 'no_session' THEN
-        RETURN 'a session-scoped fact needs a session in the caller context (or shared: true)';
-    WHEN 'value_too_large' THEN
-        RETURN pg_catalog.format('value is %s bytes, over the cap of %s bytes',
-            pg_catalog.octet_length((item -> 'value')::text), max_bytes);
-    WHEN 'value_too_deep' THEN RETURN 'value nests arrays and objects over 64 levels deep';
     WHEN 'prefix_violation' THEN
         RETURN pg_catalog.format('key does not start with key_prefix %s',
                                  @schema@_internal.shown(key_prefix));
     WHEN 'duplicate_key' THEN
         RETURN 'an earlier valid record has this key in the same scope (the first one wins)';
     ELSE
-        -- Unreachable: bulk_checks gives only the reasons above. An internal assertion.
-        RAISE EXCEPTION 'bulk_store_facts: unknown reason %', pg_catalog.quote_nullable(reason)
-            USING ERRCODE = 'XX000';
+        -- A fact_problem code: store_facts' wording (fact_problem_words), its hint after it.
+        words := @schema@_internal.fact_problem_words(reason, item, kind, max_bytes);
+        RETURN words.message || coalesce(' (' || words.hint || ')', '');
     END CASE;
 END
 $fn$;
