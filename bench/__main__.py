@@ -31,8 +31,10 @@ def main() -> None:
     with bench_database() as dsn:
         for name in args.only or WORKLOADS:
             title, workload = WORKLOADS[name]
+            began = time.perf_counter()
             results = workload(dsn, args.size)
             print_table(f"{title}  [size {args.size}]", results)
+            print(f"({name}: {time.perf_counter() - began:.1f} s)")
             wrong += [f"{name}: {r.operation}: {r.wrong}" for r in results if r.wrong]
     print(f"\nbench finished in {time.perf_counter() - started:.1f} s")
     if wrong:

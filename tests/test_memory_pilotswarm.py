@@ -12,8 +12,10 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
+from typer.testing import CliRunner
 
 from pgfacts import Context, FactStore, InvalidParameter, PermissionDenied
+from pgfacts.cli import app
 
 from .conftest import Database, count_facts
 from .support.caller import Caller
@@ -360,21 +362,36 @@ def test_a_dsn_that_is_not_postgresql_is_refused_at_once(dsn: str) -> None:
         FactStore(dsn)
     assert info.value.sqlstate == "22023" and "not a PostgreSQL DSN" in info.value.message
     assert info.value.hint and "postgresql://" in info.value.hint
+    # The CLI as a host starts it, once; its other commands in this process (CliRunner).
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pgfacts",
+            "tool",
+            "read_facts",
+            "{}",
+            "--tenant",
+            "t1",
+            "--dsn",
+            dsn,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1 and "not a PostgreSQL DSN" in result.stderr, result.stderr
+    runner = CliRunner()
     for command in (
-        ["tool", "read_facts", "{}", "--tenant", "t1", "--dsn", dsn],
         ["migrate", "--dsn", dsn],
         ["tools", "--dsn", dsn],
         ["worker", "--once", "--dsn", dsn],
     ):
-        result = subprocess.run(
-            [sys.executable, "-m", "pgfacts", *command], capture_output=True, text=True, timeout=60
-        )
-        assert result.returncode == 1, (command, result.stderr)
-        assert "not a PostgreSQL DSN" in result.stderr, command
-    doctor = subprocess.run(
-        [sys.executable, "-m", "pgfacts", "doctor", "--dsn", dsn], capture_output=True, text=True
-    )
-    assert doctor.returncode == 1 and "not a PostgreSQL DSN" in doctor.stdout
+        ran = runner.invoke(app, command)
+        assert ran.exit_code == 1, (command, ran.output)
+        assert "not a PostgreSQL DSN" in ran.stderr, command
+    doctor = runner.invoke(app, ["doctor", "--dsn", dsn])
+    assert doctor.exit_code == 1 and "not a PostgreSQL DSN" in doctor.stdout
     assert time.monotonic() - started < 30  # no pool waiting for a connection
 
 
