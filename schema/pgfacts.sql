@@ -295,6 +295,36 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FO
 GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
+CREATE TABLE pgfacts_internal.extraction_events (
+    tenant text NOT NULL,
+    event_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    memory_id bigint NOT NULL,
+    state text DEFAULT 'ready'::text NOT NULL,
+    due_at timestamp with time zone DEFAULT now() NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    lease_token uuid,
+    leased_by text,
+    error_code integer,
+    last_error text,
+    episode_id bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT extraction_events_lease_check CHECK (((state = 'leased'::text) = (lease_token IS NOT NULL))),
+    CONSTRAINT extraction_events_memory_fkey FOREIGN KEY (tenant, memory_id) REFERENCES pgfacts_internal.memories(tenant, memory_id),
+    CONSTRAINT extraction_events_pkey PRIMARY KEY (tenant, event_id),
+    CONSTRAINT extraction_events_state_check CHECK ((state = ANY (ARRAY['ready'::text, 'leased'::text, 'done'::text, 'failed'::text])))
+);
+ALTER TABLE pgfacts_internal.extraction_events OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.extraction_events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.extraction_events FORCE ROW LEVEL SECURITY;
+CREATE INDEX extraction_events_due_idx ON pgfacts_internal.extraction_events USING btree (tenant, due_at) WHERE (state = ANY (ARRAY['ready'::text, 'leased'::text]));
+CREATE INDEX extraction_events_memory_idx ON pgfacts_internal.extraction_events USING btree (tenant, memory_id);
+CREATE UNIQUE INDEX extraction_events_one_open_idx ON pgfacts_internal.extraction_events USING btree (tenant, memory_id) WHERE (state = ANY (ARRAY['ready'::text, 'leased'::text]));
+CREATE POLICY tenant_isolation ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.extraction_events TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.extraction_events IS 'The outbox: one FACT_EXTRACT event per memory to extract, ready, leased, done or failed';
+
 CREATE TABLE pgfacts_internal.fact_purges (
     tenant text NOT NULL,
     history_until timestamp with time zone NOT NULL,
@@ -599,6 +629,29 @@ CREATE SEQUENCE pgfacts_internal.lock_key_secret_b;
 ALTER SEQUENCE pgfacts_internal.lock_key_secret_b OWNER TO pgfacts_owner;
 COMMENT ON SEQUENCE pgfacts_internal.lock_key_secret_b IS 'Half of the install secret every advisory lock key hashes (lock_key); owner only.';
 
+CREATE TABLE pgfacts_internal.memories (
+    tenant text NOT NULL,
+    memory_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    source_kind text NOT NULL,
+    source_ref text NOT NULL,
+    content_hash text NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    trust text NOT NULL,
+    lines jsonb NOT NULL,
+    session_id text,
+    agent_id text,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT memories_pkey PRIMARY KEY (tenant, memory_id),
+    CONSTRAINT memories_source_key UNIQUE (tenant, source_kind, source_ref, content_hash),
+    CONSTRAINT memories_trust_check CHECK ((trust = ANY (ARRAY['operator'::text, 'owner'::text, 'agent'::text, 'third_party'::text])))
+);
+ALTER TABLE pgfacts_internal.memories OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.memories ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.memories FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.memories IS 'Recorded memories: one version (content hash) of one source with its text lines, waiting for or done with extraction';
+
 CREATE TABLE pgfacts_internal.override_requests (
     tenant text NOT NULL,
     idempotency_key text NOT NULL,
@@ -899,12 +952,26 @@ CREATE FUNCTION pgfacts.claim_embedding_work(batch_size integer DEFAULT 64)
 ALTER FUNCTION pgfacts.claim_embedding_work(integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.claim_embedding_work(integer) TO pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.claim_extraction_work(batch_size integer DEFAULT 10)
+    RETURNS TABLE(event_id bigint, memory_id bigint, lease_token uuid, attempt integer, lease_expires_at timestamp with time zone, source_kind text, source_ref text, content_hash text, occurred_at timestamp with time zone, trust text, lines jsonb)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.claim_extraction_work(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.claim_extraction_work(integer) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.claim_history(subject bigint, predicate text)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text, superseded_by bigint, copied_from bigint)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.claim_history(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.claim_history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.complete_extraction(event_id bigint, lease_token uuid, extractor text, claims jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.complete_extraction(bigint,uuid,text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.complete_extraction(bigint,uuid,text,jsonb) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.context_pack(query text, token_budget integer DEFAULT 2000, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, scope text DEFAULT 'accessible'::text, "limit" integer DEFAULT 20, chars_per_token real DEFAULT 4)
     RETURNS jsonb
@@ -989,6 +1056,27 @@ CREATE FUNCTION pgfacts.explain_claim(claim_id bigint)
 ALTER FUNCTION pgfacts.explain_claim(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.explain_claim(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.extraction_backlog()
+    RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.extraction_backlog() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_backlog() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.extraction_events(state text DEFAULT NULL::text, "limit" integer DEFAULT 50)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.extraction_events(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_events(text,integer) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.extraction_status(event_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.extraction_status(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_status(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.fact_history(key text, shared boolean DEFAULT false, session_id text DEFAULT NULL::text)
     RETURNS TABLE(scope_key text, value jsonb, fact_tags text[], fact_agent_id text, etag bigint, deleted boolean, known_from timestamp with time zone, known_to timestamp with time zone, current boolean)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -1024,12 +1112,26 @@ CREATE FUNCTION pgfacts.fail_embedding_work(items jsonb, error_code integer)
 ALTER FUNCTION pgfacts.fail_embedding_work(jsonb,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.fail_embedding_work(jsonb,integer) TO pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.fail_extraction(event_id bigint, lease_token uuid, error_code integer, error text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.fail_extraction(bigint,uuid,integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.fail_extraction(bigint,uuid,integer,text) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.find_keys(pattern text, "limit" integer DEFAULT 10, scope text DEFAULT 'accessible'::text)
     RETURNS TABLE(scope_key text, key text, similarity real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.find_keys(text,integer,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.find_keys(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.force_extract(memory_id bigint)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.force_extract(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.force_extract(bigint) TO pgfacts_facts_manager, pgfacts_operator;
 
 CREATE FUNCTION pgfacts.graph_cypher(name text, params jsonb DEFAULT '{}'::jsonb)
     RETURNS jsonb
@@ -1202,6 +1304,13 @@ CREATE FUNCTION pgfacts.rebuild_graph_projection()
 ALTER FUNCTION pgfacts.rebuild_graph_projection() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.rebuild_graph_projection() TO pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.record_memory(source_kind text, source_ref text, lines jsonb, occurred_at timestamp with time zone DEFAULT NULL::timestamp with time zone, trust text DEFAULT 'agent'::text, content_hash text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.record_memory(text,text,jsonb,timestamp with time zone,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.record_memory(text,text,jsonb,timestamp with time zone,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.register_embedding_model(model text, dimension integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1215,6 +1324,13 @@ CREATE FUNCTION pgfacts.register_session(session_id text, parent_session_id text
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.register_session(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.register_session(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.release_extraction(event_id bigint, lease_token uuid)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.release_extraction(bigint,uuid) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.release_extraction(bigint,uuid) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.restore(claim_id bigint)
     RETURNS jsonb
@@ -1642,6 +1758,13 @@ CREATE FUNCTION pgfacts_internal.check_limit(value integer, name text, low integ
 ALTER FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_memory_lines(lines jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_memory_lines(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_memory_lines(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_new_model(for_tenant text, dimension integer)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1732,6 +1855,13 @@ CREATE FUNCTION pgfacts_internal.check_text(input text, what text, max_chars int
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_text(text,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_text(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_trust_of_kind(trust text, kind text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_trust_of_kind(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_trust_of_kind(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_vector(query_vector vector, dimension integer)
     RETURNS halfvec
@@ -2103,6 +2233,20 @@ CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.extraction_backlog_all()
+    RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extraction_backlog_all() OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_backlog_all() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts_internal.extraction_event_json(e pgfacts_internal.extraction_events)
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extraction_event_json(pgfacts_internal.extraction_events) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_event_json(pgfacts_internal.extraction_events) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
     RETURNS text
@@ -2646,6 +2790,13 @@ CREATE FUNCTION pgfacts_internal.last_instant(system_time tstzrange)
 ALTER FUNCTION pgfacts_internal.last_instant(tstzrange) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.last_instant(tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.leased_event(event_id bigint, lease_token uuid)
+    RETURNS pgfacts_internal.extraction_events
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.leased_event(bigint,uuid) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.leased_event(bigint,uuid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.live_slot(tenant text, subject bigint, predicate text)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2692,6 +2843,13 @@ CREATE FUNCTION pgfacts_internal.max_embedding_models()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.max_embedding_models() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_models() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.memory_content_hash(lines jsonb)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.memory_content_hash(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_content_hash(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.merge_aliases(kind text, name text, existing text[], added text[])
     RETURNS text[]
@@ -3074,6 +3232,13 @@ CREATE FUNCTION pgfacts_internal.retract_assertion(tenant text, subject bigint, 
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retry_delay(attempt integer, for_tenant text)
+    RETURNS interval
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retry_delay(integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retry_delay(integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_key(scope_key text)
     RETURNS text

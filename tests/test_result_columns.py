@@ -36,6 +36,7 @@ PYTHON_TYPE = {
     "boolean": "bool",
     "jsonb": "JSON",
     "timestamp with time zone": "datetime",
+    "uuid": "UUID",
 }
 
 RESULT_COLUMNS = f"""

@@ -34,6 +34,10 @@ def test_every_layer_registers_its_settings_in_order(db: Database) -> None:
         ("10_memory", "bulk_max_records", "integer", "1", "100000", 50000),
         ("10_memory", "bulk_max_bytes", "integer", "1", "134217728", 33554432),
         ("20_knowledge", "confidence_floor", "number", "0", "1", 0.55),
+        ("50_pipeline", "extraction_lease_seconds", "integer", "10", "86400", 300),
+        ("50_pipeline", "extraction_max_attempts", "integer", "1", "100", 5),
+        ("50_pipeline", "extraction_backoff_seconds", "integer", "1", "3600", 5),
+        ("50_pipeline", "extraction_backoff_max_seconds", "integer", "1", "604800", 3600),
     ]
 
 
@@ -43,7 +47,8 @@ def test_an_unknown_setting_names_the_registered_ones(db: Database) -> None:
     assert info.value.diag.message_primary == "unknown setting 'nonsense'"
     assert info.value.diag.message_hint == (
         "one of: value_max_bytes, tombstone_ttl_seconds, bulk_max_records, bulk_max_bytes, "
-        "confidence_floor"
+        "confidence_floor, extraction_lease_seconds, extraction_max_attempts, "
+        "extraction_backoff_seconds, extraction_backoff_max_seconds"
     )
 
 

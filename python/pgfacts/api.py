@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
@@ -26,6 +28,8 @@ from .rows import (
     ClaimVersion,
     CurrentClaim,
     EmbeddingWork,
+    ExtractionBacklog,
+    ExtractionWork,
     Fact,
     FactVersion,
     GraphEdge,
@@ -804,3 +808,87 @@ def verify_graph_projection(self: StoreBase) -> Call[list[ProjectionDifference]]
 
 def graph_projection_backlog(self: StoreBase) -> Call[list[GraphProjection]]:
     return _rows(self, queries.GRAPH_PROJECTION_BACKLOG, GraphProjection)
+
+
+# -- the pipeline's outbox ---------------------------------------------------------------
+
+
+def record_memory(
+    self: StoreBase,
+    source_kind: str,
+    source_ref: str,
+    lines: Sequence[Mapping[str, str]],
+    occurred_at: datetime | None = None,
+    trust: str = "agent",
+    content_hash: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.RECORD_MEMORY,
+        source_kind=source_kind,
+        source_ref=source_ref,
+        lines=Jsonb([dict(line) for line in lines]),
+        occurred_at=occurred_at,
+        trust=trust,
+        content_hash=content_hash,
+    )
+
+
+def force_extract(self: StoreBase, memory_id: int) -> Call[int]:
+    return _value(self, queries.FORCE_EXTRACT, memory_id=memory_id)
+
+
+def extraction_status(self: StoreBase, event_id: int) -> Call[JSONObject]:
+    return _value(self, queries.EXTRACTION_STATUS, event_id=event_id)
+
+
+def extraction_events(
+    self: StoreBase, state: str | None = None, limit: int = 50
+) -> Call[list[JSONObject]]:
+    return _value(self, queries.EXTRACTION_EVENTS, state=state, limit=limit)
+
+
+def claim_extraction_work(self: StoreBase, batch_size: int = 10) -> Call[list[ExtractionWork]]:
+    return _rows(self, queries.CLAIM_EXTRACTION_WORK, ExtractionWork, batch_size=batch_size)
+
+
+def complete_extraction(
+    self: StoreBase,
+    event_id: int,
+    lease_token: UUID | str,
+    extractor: str,
+    claims: Sequence[Mapping[str, JSON]],
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.COMPLETE_EXTRACTION,
+        event_id=event_id,
+        lease_token=str(lease_token),
+        extractor=extractor,
+        claims=Jsonb([dict(claim) for claim in claims]),
+    )
+
+
+def fail_extraction(
+    self: StoreBase,
+    event_id: int,
+    lease_token: UUID | str,
+    error_code: int,
+    error: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.FAIL_EXTRACTION,
+        event_id=event_id,
+        lease_token=str(lease_token),
+        error_code=error_code,
+        error=error,
+    )
+
+
+def release_extraction(self: StoreBase, event_id: int, lease_token: UUID | str) -> Call[JSONObject]:
+    return _value(self, queries.RELEASE_EXTRACTION, event_id=event_id, lease_token=str(lease_token))
+
+
+def extraction_backlog(self: StoreBase) -> Call[list[ExtractionBacklog]]:
+    return _rows(self, queries.EXTRACTION_BACKLOG, ExtractionBacklog)

@@ -700,6 +700,15 @@ class FactStore(StoreBase):
     rebuild_graph_projection = _sync(api.rebuild_graph_projection)
     verify_graph_projection = _sync(api.verify_graph_projection)
     graph_projection_backlog = _sync(api.graph_projection_backlog)
+    record_memory = _sync(api.record_memory)
+    force_extract = _sync(api.force_extract)
+    extraction_status = _sync(api.extraction_status)
+    extraction_events = _sync(api.extraction_events)
+    claim_extraction_work = _sync(api.claim_extraction_work)
+    complete_extraction = _sync(api.complete_extraction)
+    fail_extraction = _sync(api.fail_extraction)
+    release_extraction = _sync(api.release_extraction)
+    extraction_backlog = _sync(api.extraction_backlog)
 
 
 class AsyncFactStore(StoreBase):
@@ -876,3 +885,12 @@ class AsyncFactStore(StoreBase):
     rebuild_graph_projection = _async(api.rebuild_graph_projection)
     verify_graph_projection = _async(api.verify_graph_projection)
     graph_projection_backlog = _async(api.graph_projection_backlog)
+    record_memory = _async(api.record_memory)
+    force_extract = _async(api.force_extract)
+    extraction_status = _async(api.extraction_status)
+    extraction_events = _async(api.extraction_events)
+    claim_extraction_work = _async(api.claim_extraction_work)
+    complete_extraction = _async(api.complete_extraction)
+    fail_extraction = _async(api.fail_extraction)
+    release_extraction = _async(api.release_extraction)
+    extraction_backlog = _async(api.extraction_backlog)

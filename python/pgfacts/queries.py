@@ -318,3 +318,34 @@ SYNC_GRAPH_PROJECTION = (
 REBUILD_GRAPH_PROJECTION = "SELECT {schema}.rebuild_graph_projection()"
 VERIFY_GRAPH_PROJECTION = "SELECT * FROM {schema}.verify_graph_projection()"
 GRAPH_PROJECTION_BACKLOG = "SELECT * FROM {schema}.graph_projection_backlog()"
+
+# -- the pipeline's outbox -----------------------------------------------------------------
+RECORD_MEMORY = """
+SELECT {schema}.record_memory(
+    source_kind => %(source_kind)s, source_ref => %(source_ref)s, lines => %(lines)s::jsonb,
+    occurred_at => %(occurred_at)s::timestamptz, trust => %(trust)s,
+    content_hash => %(content_hash)s)
+"""
+FORCE_EXTRACT = "SELECT {schema}.force_extract(memory_id => %(memory_id)s::bigint)"
+EXTRACTION_STATUS = "SELECT {schema}.extraction_status(event_id => %(event_id)s::bigint)"
+EXTRACTION_EVENTS = (
+    'SELECT {schema}.extraction_events(state => %(state)s, "limit" => %(limit)s::integer)'
+)
+CLAIM_EXTRACTION_WORK = (
+    "SELECT * FROM {schema}.claim_extraction_work(batch_size => %(batch_size)s::integer)"
+)
+COMPLETE_EXTRACTION = """
+SELECT {schema}.complete_extraction(
+    event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid,
+    extractor => %(extractor)s, claims => %(claims)s::jsonb)
+"""
+FAIL_EXTRACTION = """
+SELECT {schema}.fail_extraction(
+    event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid,
+    error_code => %(error_code)s::integer, error => %(error)s)
+"""
+RELEASE_EXTRACTION = """
+SELECT {schema}.release_extraction(
+    event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid)
+"""
+EXTRACTION_BACKLOG = "SELECT * FROM {schema}.extraction_backlog()"

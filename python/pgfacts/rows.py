@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 JSON = Any
 """A jsonb value as psycopg decodes it: dict, list, str, int, float, bool or None."""
@@ -283,6 +284,35 @@ class GraphProjection:
     last_lag_seconds: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class ExtractionWork:
+    """A row of ``claim_extraction_work``: a leased event and the memory to extract."""
+
+    event_id: int
+    memory_id: int
+    lease_token: UUID
+    attempt: int
+    lease_expires_at: datetime
+    source_kind: str
+    source_ref: str
+    content_hash: str
+    occurred_at: datetime
+    trust: str
+    lines: JSON
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionBacklog:
+    """A row of ``extraction_backlog``: one tenant's unfinished extraction events."""
+
+    tenant: str
+    due: int
+    ready: int
+    leased: int
+    failed: int
+    oldest_due: datetime | None
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
@@ -306,4 +336,6 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "graph_search_edges": GraphEdge,
     "verify_graph_projection": ProjectionDifference,
     "graph_projection_backlog": GraphProjection,
+    "claim_extraction_work": ExtractionWork,
+    "extraction_backlog": ExtractionBacklog,
 }

@@ -192,6 +192,24 @@ COMMENT ON FUNCTION @schema@_internal.check_episode(jsonb) IS
 'source_ref (at most 1024 bytes), content_hash (at most 128 characters), an optional '
 'extractor (at most 200 characters) and a known trust.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.check_trust_of_kind(trust text, kind text)
+RETURNS void
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF trust = 'operator' AND kind <> 'operator' THEN
+        RAISE EXCEPTION 'only an operator ingests with operator trust' USING ERRCODE = '42501';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_trust_of_kind(text, text) IS
+'Raise 42501 when a kind other than the operator gives a source operator trust (ingest, '
+'record_memory).';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.ingest_episode(
     episode jsonb, claims jsonb, floor real
 ) RETURNS jsonb
@@ -215,9 +233,7 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.check_episode(episode);
     PERFORM @schema@_internal.require_read_committed('ingest');
-    IF trust = 'operator' AND kind <> 'operator' THEN
-        RAISE EXCEPTION 'only an operator ingests with operator trust' USING ERRCODE = '42501';
-    END IF;
+    PERFORM @schema@_internal.check_trust_of_kind(trust, kind);
     IF claims IS NULL OR pg_catalog.jsonb_typeof(claims) <> 'array'
        OR pg_catalog.jsonb_array_length(claims) > 1000 THEN
         RAISE EXCEPTION 'claims must be an array of at most 1000 claims' USING ERRCODE = '22023';

@@ -1,0 +1,235 @@
+-- The worker's side of the outbox: leases instead of a transaction held open across the
+-- model call. A claim transaction marks events leased with a token and an expiry and
+-- commits; the model runs outside any transaction; the completing transaction writes the
+-- claims through ingest and finishes the event only while the token still matches, so at
+-- most one result is ever committed per event. An expired lease is claimable again.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.retry_delay(attempt integer, for_tenant text)
+RETURNS interval
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- Exponential, capped, with "equal jitter": half the delay fixed, half random, so
+    -- workers that failed together do not retry together.
+    SELECT pg_catalog.make_interval(secs => d.delay * (0.5 + pg_catalog.random() / 2))
+      FROM (SELECT LEAST(
+                (@schema@_internal.setting(for_tenant, 'extraction_backoff_max_seconds'))::float8,
+                (@schema@_internal.setting(for_tenant, 'extraction_backoff_seconds'))::float8
+                    * 2.0 ^ LEAST(GREATEST(attempt - 1, 0), 30)) AS delay) AS d
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.retry_delay(integer, text) IS
+'How long a failed extraction waits before its next attempt: extraction_backoff_seconds '
+'doubled per earlier attempt, at most extraction_backoff_max_seconds, jittered to between '
+'half and all of it.';
+
+CREATE OR REPLACE FUNCTION @schema@.claim_extraction_work(batch_size integer DEFAULT 10)
+RETURNS TABLE (
+    event_id bigint, memory_id bigint, lease_token uuid, attempt integer,
+    lease_expires_at timestamptz, source_kind text, source_ref text, content_hash text,
+    occurred_at timestamptz, trust text, lines jsonb
+)
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_column
+DECLARE
+    for_tenant text := @schema@_internal.context_tenant();
+    lease interval;
+    max_attempts integer;
+BEGIN
+    PERFORM @schema@_internal.require_kind('{operator}', 'claim extraction work');
+    PERFORM @schema@_internal.check_limit(batch_size, 'batch_size', 1, 1000);
+    lease := pg_catalog.make_interval(
+        secs => (@schema@_internal.setting(for_tenant, 'extraction_lease_seconds'))::float8);
+    max_attempts := (@schema@_internal.setting(for_tenant, 'extraction_max_attempts'))::integer;
+    -- A lease that expired on its last attempt (its worker died each time) is parked, not
+    -- handed out again: a memory that crashes workers must not crash them forever.
+    UPDATE @schema@_internal.extraction_events AS e
+       SET state = 'failed', lease_token = NULL, error_code = 9999, finished_at = pg_catalog.now(),
+           last_error = 'the lease expired on the last attempt (the worker stopped)'
+     WHERE e.tenant = for_tenant AND e.state = 'leased' AND e.due_at <= pg_catalog.now()
+       AND e.attempts >= max_attempts;
+    RETURN QUERY
+    WITH due AS (
+        SELECT d.event_id
+          FROM @schema@_internal.extraction_events AS d
+         WHERE d.tenant = for_tenant AND d.state IN ('ready', 'leased')
+           AND d.due_at <= pg_catalog.now()
+         ORDER BY d.due_at
+         LIMIT batch_size
+           FOR UPDATE SKIP LOCKED
+    ), leased AS (
+        UPDATE @schema@_internal.extraction_events AS e
+           SET state = 'leased', lease_token = pg_catalog.gen_random_uuid(),
+               leased_by = @schema@_internal.context_agent(), attempts = e.attempts + 1,
+               due_at = pg_catalog.now() + lease
+          FROM due
+         WHERE e.tenant = for_tenant AND e.event_id = due.event_id
+        RETURNING e.*
+    )
+    SELECT l.event_id, l.memory_id, l.lease_token, l.attempts, l.due_at, m.source_kind,
+           m.source_ref, m.content_hash, m.occurred_at, m.trust, m.lines
+      FROM leased AS l
+      JOIN @schema@_internal.memories AS m ON m.tenant = l.tenant AND m.memory_id = l.memory_id
+     ORDER BY l.due_at, l.event_id;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.claim_extraction_work(integer) IS
+'Lease up to batch_size (1 to 1000) due extraction events of the caller''s tenant, oldest '
+'first, skipping events other workers hold: each with its lease token, attempt number, '
+'lease expiry (extraction_lease_seconds) and the memory to extract. Commit at once and call '
+'the model outside the transaction. An event whose lease expired on its last attempt is '
+'parked as failed (9999).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.leased_event(event_id bigint, lease_token uuid)
+RETURNS @schema@_internal.extraction_events
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    for_tenant text := @schema@_internal.context_tenant();
+    found_event @schema@_internal.extraction_events;
+BEGIN
+    SELECT e.* INTO found_event FROM @schema@_internal.extraction_events AS e
+     WHERE e.tenant = for_tenant AND e.event_id = event_id
+       FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no extraction event %', event_id USING ERRCODE = 'P0002';
+    END IF;
+    IF found_event.state <> 'leased' OR found_event.lease_token IS DISTINCT FROM lease_token THEN
+        RAISE EXCEPTION 'extraction event % is not leased with this token (it is %)', event_id,
+            found_event.state
+            USING ERRCODE = '55000',
+                  HINT = 'its lease expired and another worker claimed it, or it is finished: '
+                         'drop this result';
+    END IF;
+    RETURN found_event;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.leased_event(bigint, uuid) IS
+'The event a worker holds, locked; 55000 when it is no longer leased with that token (a '
+'stale worker), P0002 when it does not exist.';
+
+CREATE OR REPLACE FUNCTION @schema@.complete_extraction(
+    event_id bigint, lease_token uuid, extractor text, claims jsonb
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    held @schema@_internal.extraction_events;
+    memory @schema@_internal.memories;
+    result jsonb;
+BEGIN
+    PERFORM @schema@_internal.require_kind('{operator}', 'complete extractions');
+    IF coalesce(extractor, '') = '' THEN
+        RAISE EXCEPTION 'extractor must name the extractor (and its version)'
+            USING ERRCODE = '22023', HINT = 'it is stored with the episode';
+    END IF;
+    held := @schema@_internal.leased_event(event_id, lease_token);
+    SELECT m.* INTO memory FROM @schema@_internal.memories AS m
+     WHERE m.tenant = held.tenant AND m.memory_id = held.memory_id;
+    result := @schema@_internal.ingest_episode(pg_catalog.jsonb_build_object(
+        'source_kind', memory.source_kind, 'source_ref', memory.source_ref,
+        'content_hash', memory.content_hash, 'occurred_at', memory.occurred_at,
+        'trust', memory.trust, 'extractor', extractor), claims, NULL);
+    UPDATE @schema@_internal.extraction_events AS e
+       SET state = 'done', lease_token = NULL, finished_at = pg_catalog.now(),
+           due_at = pg_catalog.now(), error_code = NULL, last_error = NULL,
+           episode_id = coalesce((result ->> 'episode_id')::bigint,
+               (SELECT ep.episode_id FROM @schema@_internal.episodes AS ep
+                 WHERE ep.tenant = memory.tenant AND ep.source_kind = memory.source_kind
+                   AND ep.source_ref = memory.source_ref
+                   AND ep.content_hash = memory.content_hash))
+     WHERE e.tenant = held.tenant AND e.event_id = held.event_id
+    RETURNING @schema@_internal.extraction_event_json(e) INTO result;
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.complete_extraction(bigint, uuid, text, jsonb) IS
+'Finish a leased extraction event: the claims (ingest''s format) written through ingest as '
+'the memory''s episode with this extractor name, and the event marked done with its episode, '
+'in one transaction, only while lease_token still holds the event (else 55000 and nothing '
+'written). Returns the event as extraction_status shows it.';
+
+CREATE OR REPLACE FUNCTION @schema@.fail_extraction(
+    event_id bigint, lease_token uuid, error_code integer, error text DEFAULT NULL
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    held @schema@_internal.extraction_events;
+    parked boolean;
+    result jsonb;
+BEGIN
+    PERFORM @schema@_internal.require_kind('{operator}', 'fail extractions');
+    IF error_code IS NULL OR NOT error_code = ANY (@schema@_internal.embedding_error_codes()) THEN
+        RAISE EXCEPTION 'error_code must be one of %',
+            pg_catalog.array_to_string(@schema@_internal.embedding_error_codes(), ', ')
+            USING ERRCODE = '22023';
+    END IF;
+    held := @schema@_internal.leased_event(event_id, lease_token);
+    parked := held.attempts >= (@schema@_internal.setting(held.tenant, 'extraction_max_attempts'))::integer;
+    UPDATE @schema@_internal.extraction_events AS e
+       SET state = CASE WHEN parked THEN 'failed' ELSE 'ready' END, lease_token = NULL,
+           error_code = fail_extraction.error_code,
+           last_error = pg_catalog.left(coalesce(error, ''), 500),
+           due_at = CASE WHEN parked THEN pg_catalog.now()
+                         ELSE pg_catalog.now() + @schema@_internal.retry_delay(held.attempts, held.tenant) END,
+           finished_at = CASE WHEN parked THEN pg_catalog.now() END
+     WHERE e.tenant = held.tenant AND e.event_id = held.event_id
+    RETURNING @schema@_internal.extraction_event_json(e) INTO result;
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.fail_extraction(bigint, uuid, integer, text) IS
+'Record a failed attempt at a leased extraction event with a provider error code (seed 000''s '
+'1001, 1400, 1401, 1403, 1429, 1500, 1901, 9999) and the error''s first 500 characters: the '
+'event is ready again after retry_delay, or parked as failed after extraction_max_attempts. '
+'55000 when the token no longer holds the event.';
+
+CREATE OR REPLACE FUNCTION @schema@.release_extraction(event_id bigint, lease_token uuid)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    held @schema@_internal.extraction_events;
+    result jsonb;
+BEGIN
+    PERFORM @schema@_internal.require_kind('{operator}', 'release extractions');
+    held := @schema@_internal.leased_event(event_id, lease_token);
+    UPDATE @schema@_internal.extraction_events AS e
+       SET state = 'ready', lease_token = NULL, due_at = pg_catalog.now(),
+           attempts = GREATEST(e.attempts - 1, 0)
+     WHERE e.tenant = held.tenant AND e.event_id = held.event_id
+    RETURNING @schema@_internal.extraction_event_json(e) INTO result;
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.release_extraction(bigint, uuid) IS
+'Give a leased extraction event back untried (a worker shutting down): ready now, the '
+'attempt not counted. 55000 when the token no longer holds the event.';
