@@ -4,6 +4,7 @@ token can complete or fail one; failures back off, then park."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -15,6 +16,7 @@ from pgfacts import Context, FactStore, PgfactsError
 from pgfacts.rows import ExtractionWork
 
 from .conftest import Database
+from .interleave import join_all
 from .support.caller import Caller, raises
 
 LINES = [{"id": "t1", "text": "Anna: I moved to Lviv last spring."}]
@@ -311,3 +313,31 @@ def test_the_python_client_drives_the_outbox_with_typed_rows(db: Database) -> No
             store.release_extraction(work.event_id, work.lease_token)
         assert info.value.sqlstate == "55000" and "drop this result" in (info.value.hint or "")
         assert store.extraction_events(state="done")[0]["event_id"] == work.event_id
+
+
+def test_racing_workers_never_hold_or_commit_the_same_event(agent: Caller, db: Database) -> None:
+    events = {record(agent, ref=f"race/{i}")["event_id"] for i in range(40)}
+    done: dict[str, list[int]] = {}
+
+    def drain(name: str) -> None:
+        me = Caller(db, kind="operator", agent=name)
+        mine: list[int] = []
+        while batch := claim(me, 3):
+            for work in batch:
+                complete(me, work, [])
+                mine.append(work["event_id"])
+        done[name] = mine
+        me.close()
+
+    threads = [threading.Thread(target=drain, args=(f"w{i}",)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    join_all(threads)
+    finished = [event for mine in done.values() for event in mine]
+    assert sorted(finished) == sorted(events)  # each once, by exactly one worker
+    with db.admin() as admin:
+        row = admin.execute(
+            "SELECT count(*) FILTER (WHERE state = 'done'), count(DISTINCT episode_id) "
+            "FROM pgfacts_internal.extraction_events"
+        ).fetchone()
+    assert row == (40, 40)
