@@ -477,16 +477,30 @@ def worker_cmd(
             "--interval seconds, at most 1; --once: until no backlog is left)",
         ),
     ] = False,
+    extractor: Annotated[
+        str | None,
+        typer.Option(
+            "--extractor",
+            help="drain the extraction events instead, with this module:factory returning "
+            "an Extractor (every tenant, longest waiting first; --once: until none is due; "
+            "SIGTERM gives the batch in hand back)",
+        ),
+    ] = None,
+    tenant: Annotated[
+        str | None, typer.Option("--tenant", help="with --extractor: only this tenant")
+    ] = None,
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
     """Run the periodic maintenance (tombstone purge) every --interval seconds, or, with
     --embed-tenant, the embedding queue (--once: until it is empty), or, with --graph, the
-    graph projections."""
+    graph projections, or, with --extractor, the extraction events."""
     from .worker import run_embeddings, run_forever, run_graph_projections
 
     try:
-        if graph:
+        if extractor is not None:
+            _run_extractions(dsn, schema, extractor, tenant, interval, once, batch_size)
+        elif graph:
             run_graph_projections(dsn, schema, interval=interval, once=once, report=_progress)
         elif embed_tenant is not None:
             run_embeddings(
@@ -503,6 +517,36 @@ def worker_cmd(
             run_forever(dsn, schema, interval=interval, once=once, report=_progress)
     except PgfactsError as exc:
         _fail(exc)
+
+
+def _run_extractions(
+    dsn: str | None,
+    schema: str,
+    spec: str,
+    tenant: str | None,
+    interval: float,
+    once: bool,
+    batch_size: int,
+) -> None:
+    import signal
+    import threading
+
+    from .pipeline import load_extractor, run_extractions
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    run_extractions(
+        dsn,
+        schema,
+        load_extractor(spec),
+        tenant=tenant,
+        interval=min(interval, 5.0),
+        once=once,
+        batch_size=min(batch_size, 1000),
+        stop=stop,
+        report=_progress,
+    )
 
 
 @app.command("demo")

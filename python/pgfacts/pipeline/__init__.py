@@ -1,0 +1,15 @@
+"""The pipeline's Python side (issue 24): extractors and the extraction worker over the
+SQL outbox of ``sql/50_pipeline`` (record_memory, claim/complete/fail_extraction)."""
+
+from .extractors import ExtractionFailed, Extractor, ScriptedExtractor, load_extractor
+from .worker import ExtractionTotals, drain_extractions, run_extractions
+
+__all__ = [
+    "ExtractionFailed",
+    "ExtractionTotals",
+    "Extractor",
+    "ScriptedExtractor",
+    "drain_extractions",
+    "load_extractor",
+    "run_extractions",
+]

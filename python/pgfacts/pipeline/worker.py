@@ -1,0 +1,144 @@
+"""The extraction worker: drains every tenant's extraction events with leases.
+
+A round serves each tenant with due events one batch, longest waiting first
+(``extraction_backlog``), so one busy tenant cannot starve the others. A batch is claimed
+in a transaction of its own (``claim_extraction_work`` commits the leases), the extractor
+runs outside any transaction, and each result is committed by ``complete_extraction`` only
+while its lease token still holds the event. A worker that dies loses nothing: its leases
+expire and the events are claimed again. On SIGTERM (``stop`` set) the worker finishes the
+memory in hand and gives the rest of its batch back (``release_extraction``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..client import FactStore
+from ..errors import PgfactsError
+from ..rows import ExtractionWork
+from .extractors import ExtractionFailed, Extractor
+
+STALE_LEASE = "55000"  # complete/fail/release: the token no longer holds the event
+
+
+@dataclass
+class ExtractionTotals:
+    done: int = 0
+    failed: int = 0  # attempts recorded with fail_extraction (retried or parked)
+    stale: int = 0  # results dropped: another worker took the event over
+    released: int = 0
+
+
+def drain_extractions(
+    store: FactStore,
+    extractor: Extractor,
+    *,
+    tenant: str | None = None,
+    batch_size: int = 10,
+    worker_id: str = "extraction-worker",
+    stop: threading.Event | None = None,
+    report: Callable[[str], None] = print,
+) -> ExtractionTotals:
+    """Work rounds until no tenant (or only ``tenant``) has a due event, or ``stop`` is set."""
+    stop = stop or threading.Event()
+    totals = ExtractionTotals()
+    while not stop.is_set():
+        tenants = [tenant] if tenant else [b.tenant for b in store.extraction_backlog() if b.due]
+        claimed = 0
+        for name in tenants:
+            if stop.is_set():
+                break
+            tenant_store = store.with_context(
+                tenant=name, agent_kind="operator", agent_id=worker_id
+            )
+            batch = tenant_store.claim_extraction_work(batch_size=batch_size)
+            claimed += len(batch)
+            _work_batch(tenant_store, extractor, batch, totals, stop, report)
+        if not claimed:
+            break
+    return totals
+
+
+def _work_batch(
+    store: FactStore,
+    extractor: Extractor,
+    batch: list[ExtractionWork],
+    totals: ExtractionTotals,
+    stop: threading.Event,
+    report: Callable[[str], None],
+) -> None:
+    for position, work in enumerate(batch):
+        if stop.is_set():
+            for left in batch[position:]:
+                _settle(store.release_extraction, left, totals, "released")
+            return
+        try:
+            claims = extractor.extract(work)
+        except ExtractionFailed as exc:
+            _settle(store.fail_extraction, work, totals, "failed", exc.code, str(exc))
+            continue
+        except Exception as exc:  # an extractor's bug is an unknown provider error, not fatal
+            _settle(store.fail_extraction, work, totals, "failed", 9999, repr(exc))
+            continue
+        try:
+            store.complete_extraction(work.event_id, work.lease_token, extractor.name, claims)
+        except PgfactsError as exc:
+            if exc.sqlstate == STALE_LEASE:
+                totals.stale += 1
+                continue
+            # ingest refused the claims (bad input, unknown entity): a bad extraction.
+            report(f"extraction of event {work.event_id} refused: {json.dumps(exc.as_dict())}")
+            _settle(store.fail_extraction, work, totals, "failed", 1400, exc.message)
+            continue
+        totals.done += 1
+
+
+def _settle(
+    call: Callable[..., object],
+    work: ExtractionWork,
+    totals: ExtractionTotals,
+    outcome: str,
+    *args: object,
+) -> None:
+    try:
+        call(work.event_id, work.lease_token, *args)
+    except PgfactsError as exc:
+        if exc.sqlstate != STALE_LEASE:
+            raise
+        totals.stale += 1
+        return
+    setattr(totals, outcome, getattr(totals, outcome) + 1)
+
+
+def run_extractions(
+    dsn: str | None,
+    schema: str,
+    extractor: Extractor,
+    *,
+    tenant: str | None = None,
+    interval: float = 1.0,
+    once: bool = False,
+    batch_size: int = 10,
+    stop: threading.Event | None = None,
+    report: Callable[[str], None] = print,
+) -> None:
+    """Drain, then look again every ``interval`` seconds (``once``: drain and return); a
+    health line after each pass that did something."""
+    stop = stop or threading.Event()
+    with FactStore(dsn, schema=schema) as store:
+        while not stop.is_set():
+            totals = drain_extractions(
+                store, extractor, tenant=tenant, batch_size=batch_size, stop=stop, report=report
+            )
+            if totals != ExtractionTotals():
+                backlog = sum(b.ready + b.leased for b in store.extraction_backlog())
+                report(
+                    f"extraction: {totals.done} done, {totals.failed} failed, "
+                    f"{totals.stale} stale, {totals.released} released; backlog {backlog}"
+                )
+            if once:
+                return
+            stop.wait(interval)
