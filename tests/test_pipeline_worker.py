@@ -4,6 +4,7 @@ codes, a stop gives the batch back, and a worker killed with SIGKILL loses no ev
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -175,3 +176,16 @@ def test_sigterm_finishes_the_memory_in_hand_and_releases_the_rest(
     assert process.returncode == 0, stderr
     assert states(db) == {"done": 1, "ready": 3}
     assert "1 done, 0 failed, 0 stale, 3 released" in stderr
+
+
+PIPELINE_DOC = ROOT / "docs" / "pipeline.md"
+PYTHON_FENCE = re.compile(r"```python\n(.*?)```", re.DOTALL)
+
+
+def test_the_pipeline_doc_python_runs_and_prints_what_it_says(
+    db: Database, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    [block] = PYTHON_FENCE.findall(PIPELINE_DOC.read_text())
+    monkeypatch.setenv("PGFACTS_DSN", db.dsn("app"))
+    exec(compile(block, str(PIPELINE_DOC), "exec"), {})
+    assert capsys.readouterr().out.splitlines() == ["1 0", "['Kyiv']"]
