@@ -1457,6 +1457,13 @@ CREATE FUNCTION pgfacts.unbind_tenant_login(login name, tenant text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.unbind_tenant_login(name,text) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts.validate_extraction(context jsonb, output jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.validate_extraction(jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.validate_extraction(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.verify_graph_projection()
     RETURNS TABLE(entity text, entity_id bigint, difference text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -1730,6 +1737,13 @@ CREATE FUNCTION pgfacts_internal.check_episode(episode jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_episode(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_episode(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_extraction_context(context jsonb)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_extraction_context(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extraction_context(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_graph_name(kind text, name text)
     RETURNS text
@@ -2233,6 +2247,20 @@ CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.extracted_claim(fact jsonb, context jsonb, OUT claim jsonb, OUT reason text, OUT notes text[])
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.extracted_extras(fact jsonb, context jsonb, cited text[], subject jsonb, predicate jsonb, notes text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_backlog_all()
     RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
@@ -2871,6 +2899,13 @@ CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.model_dimension(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.model_timestamp(value jsonb)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.model_timestamp(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.model_timestamp(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants timestamp with time zone[], commit_at timestamp with time zone, subjects bigint[], predicates text[], episodes bigint[], claim_ids bigint[])
     RETURNS void

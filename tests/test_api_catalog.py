@@ -64,7 +64,9 @@ def catalog(server_dsn: str, template_db: str) -> dict[str, tuple]:  # type: ign
 
 def documented_kinds(writers: list[str]) -> dict[str, list[str]]:
     table: dict[str, list[str]] = {}
-    for name, cell in KIND_ROW.findall(SQL_API.read_text()):
+    # The rows of the one table under "Who may call what" (other tables list codes).
+    section = SQL_API.read_text().split("## Who may call what", 1)[1].split("\n## ", 1)[0]
+    for name, cell in KIND_ROW.findall(section):
         cell = cell.strip()
         if cell.startswith("every kind"):
             table[name] = list(KINDS)

@@ -892,3 +892,11 @@ def release_extraction(self: StoreBase, event_id: int, lease_token: UUID | str) 
 
 def extraction_backlog(self: StoreBase) -> Call[list[ExtractionBacklog]]:
     return _rows(self, queries.EXTRACTION_BACKLOG, ExtractionBacklog)
+
+
+def validate_extraction(
+    self: StoreBase, context: Mapping[str, JSON], output: Mapping[str, JSON]
+) -> Call[JSONObject]:
+    return _value(
+        self, queries.VALIDATE_EXTRACTION, context=Jsonb(dict(context)), output=Jsonb(dict(output))
+    )

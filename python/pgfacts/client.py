@@ -709,6 +709,7 @@ class FactStore(StoreBase):
     fail_extraction = _sync(api.fail_extraction)
     release_extraction = _sync(api.release_extraction)
     extraction_backlog = _sync(api.extraction_backlog)
+    validate_extraction = _sync(api.validate_extraction)
 
 
 class AsyncFactStore(StoreBase):
@@ -894,3 +895,4 @@ class AsyncFactStore(StoreBase):
     fail_extraction = _async(api.fail_extraction)
     release_extraction = _async(api.release_extraction)
     extraction_backlog = _async(api.extraction_backlog)
+    validate_extraction = _async(api.validate_extraction)

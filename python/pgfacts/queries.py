@@ -349,3 +349,7 @@ SELECT {schema}.release_extraction(
     event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid)
 """
 EXTRACTION_BACKLOG = "SELECT * FROM {schema}.extraction_backlog()"
+VALIDATE_EXTRACTION = """
+SELECT {schema}.validate_extraction(
+    context => %(context)s::jsonb, output => %(output)s::jsonb)
+"""

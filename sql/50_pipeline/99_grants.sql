@@ -17,6 +17,9 @@ SELECT @schema@_internal.register_api('@schema@.fail_extraction(bigint,uuid,inte
                                       '{operator}');
 SELECT @schema@_internal.register_api('@schema@.release_extraction(bigint,uuid)', '{operator}');
 SELECT @schema@_internal.register_api('@schema@.extraction_backlog()', '{operator}');
+-- The validator reads nothing: every kind may check a model's output.
+SELECT @schema@_internal.register_api('@schema@.validate_extraction(jsonb,jsonb)',
+                                      @schema@_internal.agent_kinds());
 GRANT SELECT ON @schema@_internal.extraction_events TO @schema@_maintainer;
 
 SELECT @schema@_internal.grant_internal_functions();
