@@ -1290,6 +1290,13 @@ CREATE FUNCTION pgfacts.read_facts_by_scope_keys(scope_keys text[], "limit" inte
 ALTER FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.read_facts_page(key_pattern text DEFAULT NULL::text, after text DEFAULT NULL::text, "limit" integer DEFAULT 1000, scope text DEFAULT 'accessible'::text)
+    RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.read_facts_page(text,text,integer,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_facts_page(text,text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.read_intake("limit" integer DEFAULT 100)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER

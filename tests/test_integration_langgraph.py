@@ -35,6 +35,7 @@ from langgraph.store.memory import InMemoryStore
 
 from pgfacts import Context, FactStore, InvalidParameter, PermissionDenied
 from pgfacts.integrations.langgraph import (
+    SEARCH_WINDOW,
     WINDOW,
     PgfactsStore,
     TooManyItems,
@@ -401,18 +402,57 @@ def test_the_database_decides_who_may_change_an_item(facts: FactStore) -> None:
     assert bob.get(("notes",), "n") is None
 
 
-def test_a_full_read_window_is_refused_not_cut(facts: FactStore) -> None:
-    """Searches without a query and listings read at most WINDOW items: more is an error,
-    never a page of the wrong items."""
+def test_more_items_than_a_page_answer_as_in_memory_store(facts: FactStore) -> None:
+    """Searches without a query and listings read every item, page by page
+    (read_facts_page), not a window of WINDOW: 2,600 items under ("big",), 1,500 of them in
+    that one namespace, against InMemoryStore."""
+    store, memory = _store(facts), InMemoryStore()
+    puts = [
+        PutOp(("big",), f"k{i}", {"i": i, "tag": "red" if i % 3 else "blue"}) for i in range(1500)
+    ]
+    puts += [
+        PutOp(("big", "sub", str(i % 5)), f"s{i}", {"i": i, "tag": "red"}) for i in range(1100)
+    ]
+    puts += [PutOp(("bigger",), "k", {"i": -1, "tag": "red"})]  # a longer label: not under big
+    for start in range(0, len(puts), WINDOW):  # a batch's puts are one store_facts: 1000 at most
+        chunk = puts[start : start + WINDOW]
+        assert store.batch(chunk) == memory.batch(chunk)
+    store.delete(("big",), "k7")
+    memory.delete(("big",), "k7")
+    reads = [
+        SearchOp(("big",), None, 10**6, 0),  # everything: 2,599 items
+        SearchOp(("big",), None, 20, 1990),  # a page past two read pages
+        SearchOp(("big",), {"tag": "blue"}, 1000, 0),  # 499 of 1,499 in ("big",)
+        SearchOp(("big",), {"i": {"$gte": 600}}, 2000, 0),  # 1,400 of both
+        SearchOp(("big", "sub"), {"i": {"$lt": 3}}, 10, 0),
+        ListNamespacesOp((MatchCondition("prefix", ("big",)),), None, 100, 0),
+        ListNamespacesOp(None, 1, 10, 0),
+        ListNamespacesOp((MatchCondition("suffix", ("4",)),), None, 10, 0),
+    ]
+    expected = _reference(memory, reads)
+    assert len(expected[0]) == 2599 and len(expected[2]) == 500 and len(expected[3]) == 1400
+    assert expected[5] == [("big",), *[("big", "sub", str(i)) for i in range(5)]]
+    answers = [_shape(r) for r in store.batch(reads)]
+    for op, want, got in zip(reads, expected, answers, strict=True):
+        assert want == got, op
+
+
+def test_a_filter_that_search_cannot_fill_is_refused_not_cut(facts: FactStore) -> None:
+    """With a query, the filter applies to search's best SEARCH_WINDOW hits; when they do
+    not fill the page and search gave that many, the answer could be wrong: an error."""
     store = _store(facts)
-    store.batch([PutOp(("big", str(i % 7)), str(i), {"i": i}) for i in range(WINDOW)])
-    store.put(("small",), "k", {"i": 0})
-    with pytest.raises(TooManyItems):
-        store.search(("big",), limit=1)
-    with pytest.raises(TooManyItems):
-        store.list_namespaces(prefix=("big",))
-    assert [i.key for i in store.search(("small",))] == ["k"]
-    assert len(store.search(("big",), query="anything at all", limit=5)) <= 5
+    store.batch(
+        [
+            PutOp(("docs",), f"d{i}", {"text": f"green tea number {i}", "tag": "blue"})
+            for i in range(SEARCH_WINDOW + 20)
+        ]
+    )
+    with pytest.raises(TooManyItems, match="fewer than offset"):
+        store.search(("docs",), query="tea", filter={"tag": "red"})
+    assert len(store.search(("docs",), query="tea", filter={"tag": "blue"}, limit=7)) == 7
+    assert len(store.search(("docs",), query="tea", limit=3)) == 3  # no filter: search's page
+    store.put(("few",), "d", {"text": "green tea", "tag": "blue"})
+    assert store.search(("few",), query="tea", filter={"tag": "red"}) == []  # every hit seen
 
 
 def test_tenants_and_sessions_are_apart(facts: FactStore) -> None:

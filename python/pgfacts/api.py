@@ -191,6 +191,27 @@ def read_facts(
     )
 
 
+def read_facts_page(
+    self: StoreBase,
+    *,
+    key_pattern: str | None = None,
+    after: str | None = None,
+    limit: int = 1000,
+    scope: str = "accessible",
+) -> Call[list[Fact]]:
+    """The facts ``read_facts`` finds, by key (then scope), at most ``limit`` after the
+    ``scope_key`` ``after`` of the previous page's last row: page until a short page."""
+    return _rows(
+        self,
+        queries.READ_FACTS_PAGE,
+        Fact,
+        key_pattern=key_pattern,
+        after=after,
+        limit=limit,
+        scope=scope,
+    )
+
+
 def read_facts_by_scope_keys(
     self: StoreBase, scope_keys: Sequence[str], *, limit: int = 1000
 ) -> Call[list[Fact]]:

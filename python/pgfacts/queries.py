@@ -127,6 +127,11 @@ SELECT * FROM {schema}.read_facts(
     agent_id => %(agent_id)s, "limit" => %(limit)s::integer, scope => %(scope)s,
     known_at => %(known_at)s)
 """
+READ_FACTS_PAGE = """
+SELECT * FROM {schema}.read_facts_page(
+    key_pattern => %(key_pattern)s, after => %(after)s::text, "limit" => %(limit)s::integer,
+    scope => %(scope)s)
+"""
 READ_FACTS_BY_SCOPE_KEYS = """
 SELECT * FROM {schema}.read_facts_by_scope_keys(
     scope_keys => %(scope_keys)s::text[], "limit" => %(limit)s::integer)

@@ -318,6 +318,7 @@ class ExtractionBacklog:
 ROW_OF_FUNCTION: dict[str, type] = {
     "read_facts": Fact,
     "read_facts_by_scope_keys": Fact,
+    "read_facts_page": Fact,
     "fact_history": FactVersion,
     "as_of": ClaimAsOf,
     "claim_history": ClaimVersion,

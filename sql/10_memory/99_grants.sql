@@ -9,6 +9,8 @@ SELECT @schema@_internal.register_api('@schema@.fact_history(text,boolean,text)'
 SELECT @schema@_internal.register_api('@schema@.spawn_tree(text)', @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.read_facts_by_scope_keys(text[],integer)',
                                       @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.read_facts_page(text,text,integer,text)',
+                                      @schema@_internal.agent_kinds());
 
 -- Writers (the tuner writes nothing, so raw SQL cannot write for it either).
 SELECT @schema@_internal.register_api('@schema@.register_session(text,text,text)',

@@ -46,9 +46,13 @@ __all__ = ["PgfactsStore", "TooManyItems", "decode_label", "encode_label"]
 
 Scope = Literal["shared", "session"]
 
-# read_facts' largest limit (SQL refuses more): a search without a query and
-# list_namespaces read the visible items under the prefix in one window of this size.
+# read_facts_page's largest page (SQL refuses more): a search without a query and
+# list_namespaces read every visible item under the prefix, page after page of this size,
+# each page in SQL's key order after the last row of the one before.
 WINDOW = 1000
+# search's largest limit: a search with a query and a filter asks for this many hits, so
+# that the filter has the most to choose from (below).
+SEARCH_WINDOW = 100
 
 # Escaped in a label and in a key: the escape itself, the segment separator, the
 # characters read_facts' key patterns give a meaning (`*`, `%`, `\`), and what pgfacts
@@ -102,8 +106,9 @@ def _pattern_literal(text: str) -> str:
 
 
 class TooManyItems(RuntimeError):
-    """A search without a query or a namespace listing found the read window full: more
-    than ``WINDOW`` visible items under the prefix, so its answer could not be complete."""
+    """A search with a query and a filter whose page the filter could not fill from
+    pgfacts search's best ``SEARCH_WINDOW`` hits while more hits may exist: its answer
+    could not be complete. (A search without a query and a listing read every item.)"""
 
 
 class PgfactsStore(BaseStore):
@@ -249,24 +254,26 @@ class PgfactsStore(BaseStore):
                 return _as_item(fact, op.namespace, op.key)
         return None
 
-    def _window(self, facts: FactStore, namespace: tuple[str, ...]) -> list[Fact]:
-        prefix = self._prefix(namespace)
-        rows = facts.read_facts(
-            key_pattern=_pattern_literal(prefix) + "*", scope=self.scope, limit=WINDOW
-        )
-        if len(rows) >= WINDOW:
-            raise TooManyItems(
-                f"more than {WINDOW} items under {namespace!r} are visible; a search without a "
-                "query and list_namespaces read at most that many: narrow the namespace, or "
-                "search with a query"
+    def _every(self, facts: FactStore, namespace: tuple[str, ...]) -> Iterator[Fact]:
+        """Every visible fact under the namespace's prefix, page by page (read_facts_page:
+        the order and the cursor are SQL's), so nothing is left out however many there are.
+        The pages are read in the batch's transaction."""
+        pattern = _pattern_literal(self._prefix(namespace)) + "*"
+        after = None
+        while True:
+            page = facts.read_facts_page(
+                key_pattern=pattern, after=after, limit=WINDOW, scope=self.scope
             )
-        return rows
+            yield from page
+            if len(page) < WINDOW:
+                return
+            after = page[-1].scope_key
 
     def _search(self, facts: FactStore, op: SearchOp) -> list[SearchItem]:
         if op.query:
             return self._query(facts, op)
         found = []
-        for fact in self._window(facts, op.namespace_prefix):
+        for fact in self._every(facts, op.namespace_prefix):
             item = self._item(fact)
             # The key pattern already kept the items under the prefix, label by label.
             if item is not None and matches(fact.value, op.filter):
@@ -278,15 +285,21 @@ class PgfactsStore(BaseStore):
 
     def _query(self, facts: FactStore, op: SearchOp) -> list[SearchItem]:
         """Ranked by pgfacts' search (full text over the key, string values and tags; no
-        vectors): the ``offset + limit`` best hits, then the filter, then the page."""
-        if op.offset + op.limit == 0:
+        vectors): the ``offset + limit`` best hits, then the filter, then the page. With a
+        filter, the best ``SEARCH_WINDOW`` hits are filtered (search's limit decides how
+        many it gives); when they do not fill the page and search gave that many, more
+        could pass the filter, and the search is refused (``TooManyItems``), not cut."""
+        wanted = op.offset + op.limit
+        if wanted == 0:
             return []
+        # More than search's limit is search's refusal (SQL's), with or without a filter.
+        asked = SEARCH_WINDOW if op.filter and wanted <= SEARCH_WINDOW else wanted
         hits = facts.search(
             op.query or "",
             item_kinds=["fact"],
             key_prefix=self._prefix(op.namespace_prefix),
             scope=self.scope,
-            limit=op.offset + op.limit,
+            limit=asked,
         )
         refs = [h.ref for h in hits if h.item_kind == "fact"]
         rows = {f.scope_key: f for f in facts.read_facts_by_scope_keys(refs)} if refs else {}
@@ -296,6 +309,13 @@ class PgfactsStore(BaseStore):
             item = self._item(fact) if fact is not None else None
             if fact is not None and item is not None and matches(fact.value, op.filter):
                 found.append(_as_search_item(fact, item[0], item[1], hit.score))
+        if op.filter and len(found) < wanted and len(hits) >= asked:
+            raise TooManyItems(
+                f"the filter kept {len(found)} of pgfacts search's best {len(hits)} hits for "
+                f"{op.query!r} under {op.namespace_prefix!r}, fewer than offset + limit "
+                f"({wanted}), and more hits may pass it: narrow the query or the namespace, "
+                "or search without a query (which filters every item)"
+            )
         return found[op.offset : op.offset + op.limit]
 
     def _list_namespaces(self, facts: FactStore, op: ListNamespacesOp) -> list[tuple[str, ...]]:
@@ -312,7 +332,7 @@ class PgfactsStore(BaseStore):
                 if len(head) > len(literal):
                     literal = tuple(head)
         namespaces = set()
-        for fact in self._window(facts, literal):
+        for fact in self._every(facts, literal):
             item = self._item(fact)
             if item is not None and all(_namespace_matches(c, item[0]) for c in conditions):
                 namespaces.add(item[0] if op.max_depth is None else item[0][: op.max_depth])
