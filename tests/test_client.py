@@ -165,6 +165,10 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "graph_search_edges",
         "graph_neighbourhood",
         "graph_stats",
+        "record_memory",
+        "extraction_status",
+        "force_extract",
+        "extraction_events",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
     assert tuner == [
@@ -179,6 +183,8 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "graph_search_edges",
         "graph_neighbourhood",
         "graph_stats",
+        "extraction_status",
+        "extraction_events",
     ]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"

@@ -31,7 +31,7 @@ from pgfacts.mcp_server import PgfactsMCP
 
 from .conftest import KINDS, Database
 from .support.caller import Caller
-from .test_tool_schemas import EMBED, SAMPLES, _embed_everything
+from .test_tool_schemas import EMBED, SAMPLES, _embed_everything, resolved
 
 MODES = ("auto", "legacy")  # auto: 2026-07-28 (server/discover); legacy: initialize
 
@@ -116,6 +116,7 @@ def test_every_tool_is_called_and_its_result_validates_in_both_protocols(db: Dat
         async def test(connect: Callable[..., Client]) -> None:
             async with AsyncExitStack() as stack:
                 clients: dict[str, Client] = {}
+                latest: dict[str, Any] = {}
                 for name, kind, args in SAMPLES:
                     if name == EMBED:
                         _embed_everything(Caller(db, kind="facts_manager", tenant=tenant))
@@ -123,8 +124,9 @@ def test_every_tool_is_called_and_its_result_validates_in_both_protocols(db: Dat
                     if kind not in clients:
                         clients[kind] = await stack.enter_async_context(connect(kind, mode))
                         await clients[kind].list_tools()  # what a host does first
-                    result = await clients[kind].call_tool(name, args)
+                    result = await clients[kind].call_tool(name, resolved(args, latest))
                     assert not result.is_error, (mode, name, result.structured_content)
+                    latest.update(result.structured_content or {})
                     text = result.content[0].text  # type: ignore[union-attr]
                     assert json.loads(text) == result.structured_content
 

@@ -17,8 +17,18 @@ from .conftest import Database
 from .support.caller import Caller
 
 EMBED = "(register a model and embed the facts)"
+
+
 # A sample of calls per tool, (kind, arguments), in an order that leaves something for the
 # next call to find: results with rows and results without, both forms where a tool has two.
+class Last(str):
+    """A sample argument taken from the latest result holding this key (ids differ per run)."""
+
+
+def resolved(args: dict[str, Any], latest: dict[str, Any]) -> dict[str, Any]:
+    return {k: latest[v] if isinstance(v, Last) else v for k, v in args.items()}
+
+
 SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("store_fact", "agent", {"key": "notes/plan", "value": "alpha plan", "tags": ["t"]}),
     ("store_fact", "agent", {"facts": [{"key": "notes/b", "value": {"n": 1}}]}),
@@ -78,6 +88,15 @@ SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("facts_purge_tombstones", "facts_manager", {"ttlSeconds": 0}),
     ("facts_force_purge", "operator", {"cutoff": "2020-01-01T00:00:00Z"}),
     ("delete_session", "facts_manager", {"session_id": "s1"}),
+    (
+        "record_memory",
+        "agent",
+        {"sourceKind": "chat", "sourceRef": "c/1", "lines": [{"id": "1", "text": "hi"}]},
+    ),
+    ("extraction_status", "agent", {"eventId": Last("eventId")}),
+    ("force_extract", "facts_manager", {"memoryId": Last("memoryId")}),
+    ("extraction_events", "facts_manager", {}),
+    ("extraction_events", "tuner", {"state": "done"}),
 ]
 
 
@@ -108,11 +127,13 @@ def test_every_result_validates_against_its_output_schema(db: Database) -> None:
     caller = Caller(db, session="s1")
     definitions = {d["name"]: d for d in caller.one("SELECT pgfacts.tool_definitions()")}
     modes = []
+    latest: dict[str, Any] = {}
     for name, kind, args in SAMPLES:
         if name == EMBED:
             _embed_everything(Caller(db, kind="facts_manager"))
             continue
-        result = caller(name, args, kind=kind)
+        result = caller(name, resolved(args, latest), kind=kind)
+        latest.update(result)
         jsonschema.validate(result, definitions[name]["output_schema"])
         if name == "facts_similar" and result["count"]:
             modes.append(result["mode"])
