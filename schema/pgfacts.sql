@@ -1063,12 +1063,26 @@ CREATE FUNCTION pgfacts.extraction_backlog()
 ALTER FUNCTION pgfacts.extraction_backlog() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.extraction_backlog() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts.extraction_context(memory_id bigint, max_entities integer DEFAULT 50)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.extraction_context(bigint,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_context(bigint,integer) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.extraction_events(state text DEFAULT NULL::text, "limit" integer DEFAULT 50)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.extraction_events(text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.extraction_events(text,integer) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.extraction_prompt(context jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.extraction_prompt(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_prompt(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.extraction_status(event_id bigint)
     RETURNS jsonb
@@ -1253,6 +1267,13 @@ CREATE FUNCTION pgfacts.override(idempotency_key text, claim jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.override(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.override(text,jsonb) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.parse_extraction_reply(reply text)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.parse_extraction_reply(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.parse_extraction_reply(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.purge_source(source_kind text, source_ref text)
     RETURNS jsonb
@@ -2290,12 +2311,33 @@ CREATE FUNCTION pgfacts_internal.extraction_events_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.extraction_events_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_events_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.extraction_live_facts(for_tenant text, entities jsonb)
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extraction_live_facts(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_live_facts(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.extraction_output_schema()
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extraction_output_schema() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_output_schema() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.extraction_status_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_status_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_status_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.extractor_name()
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extractor_name() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extractor_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
     RETURNS text
@@ -3053,6 +3095,13 @@ CREATE FUNCTION pgfacts_internal.project_graph_rows(tenant text, graph text, nod
     SET search_path = pg_catalog, ag_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.prompt_data_line(line jsonb)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.prompt_data_line(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.prompt_data_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer

@@ -341,3 +341,24 @@ def test_racing_workers_never_hold_or_commit_the_same_event(agent: Caller, db: D
             "FROM pgfacts_internal.extraction_events"
         ).fetchone()
     assert row == (40, 40)
+
+
+def test_the_tools_record_and_report_in_camel_case(db: Database) -> None:
+    with FactStore(db.dsn("app"), context=Context("t1", session_id="s1")) as agent:
+        recorded = agent.tools.record_memory("chat", "conv/3#1", LINES, occurred_at="2026-01-02")
+        assert recorded["recorded"] is True and set(recorded) == {
+            "memoryId",
+            "eventId",
+            "recorded",
+            "contentHash",
+        }
+        status = agent.tools.extraction_status(recorded["eventId"])
+        assert (status["state"], status["memoryId"]) == ("ready", recorded["memoryId"])
+        with pytest.raises(PgfactsError) as info:
+            agent.tools.force_extract(recorded["memoryId"])  # not an agent's to force
+        assert info.value.sqlstate == "42501"
+    manager = Context("t1", agent_kind="facts_manager")
+    with FactStore(db.dsn("app"), context=manager) as store:
+        assert store.tools.force_extract(recorded["memoryId"]) == {"eventId": recorded["eventId"]}
+        listed = store.tools.extraction_events(state="ready")
+        assert listed["count"] == 1 and listed["events"][0]["eventId"] == recorded["eventId"]

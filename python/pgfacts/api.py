@@ -921,3 +921,15 @@ def validate_extraction(
     return _value(
         self, queries.VALIDATE_EXTRACTION, context=Jsonb(dict(context)), output=Jsonb(dict(output))
     )
+
+
+def extraction_context(self: StoreBase, memory_id: int, max_entities: int = 50) -> Call[JSONObject]:
+    return _value(self, queries.EXTRACTION_CONTEXT, memory_id=memory_id, max_entities=max_entities)
+
+
+def extraction_prompt(self: StoreBase, context: Mapping[str, JSON]) -> Call[JSONObject]:
+    return _value(self, queries.EXTRACTION_PROMPT, context=Jsonb(dict(context)))
+
+
+def parse_extraction_reply(self: StoreBase, reply: str) -> Call[JSONObject]:
+    return _value(self, queries.PARSE_EXTRACTION_REPLY, reply=reply)

@@ -394,6 +394,39 @@ class Tools(Generic[R]):
     def graph_stats(self, *, namespace: str | None = None) -> R:
         return self.call("graph_stats", _args(namespace=namespace))
 
+    # -- the pipeline ---------------------------------------------------------------------
+
+    def record_memory(
+        self,
+        source_kind: str,
+        source_ref: str,
+        lines: Sequence[Mapping[str, str]],
+        *,
+        occurred_at: str | None = None,
+        trust: str | None = None,
+        content_hash: str | None = None,
+    ) -> R:
+        return self.call(
+            "record_memory",
+            _args(
+                sourceKind=source_kind,
+                sourceRef=source_ref,
+                lines=[dict(line) for line in lines],
+                occurredAt=occurred_at,
+                trust=trust,
+                contentHash=content_hash,
+            ),
+        )
+
+    def extraction_status(self, event_id: int) -> R:
+        return self.call("extraction_status", {"eventId": event_id})
+
+    def force_extract(self, memory_id: int) -> R:
+        return self.call("force_extract", {"memoryId": memory_id})
+
+    def extraction_events(self, *, state: str | None = None, limit: int | None = None) -> R:
+        return self.call("extraction_events", _args(state=state, limit=limit))
+
 
 def _args(**kwargs: Any) -> dict[str, Any]:
     """Tool arguments: an argument left out takes the tool's default (in SQL)."""
@@ -711,6 +744,9 @@ class FactStore(StoreBase):
     release_extraction = _sync(api.release_extraction)
     extraction_backlog = _sync(api.extraction_backlog)
     validate_extraction = _sync(api.validate_extraction)
+    extraction_context = _sync(api.extraction_context)
+    extraction_prompt = _sync(api.extraction_prompt)
+    parse_extraction_reply = _sync(api.parse_extraction_reply)
 
 
 class AsyncFactStore(StoreBase):
@@ -898,3 +934,6 @@ class AsyncFactStore(StoreBase):
     release_extraction = _async(api.release_extraction)
     extraction_backlog = _async(api.extraction_backlog)
     validate_extraction = _async(api.validate_extraction)
+    extraction_context = _async(api.extraction_context)
+    extraction_prompt = _async(api.extraction_prompt)
+    parse_extraction_reply = _async(api.parse_extraction_reply)

@@ -358,3 +358,9 @@ VALIDATE_EXTRACTION = """
 SELECT {schema}.validate_extraction(
     context => %(context)s::jsonb, output => %(output)s::jsonb)
 """
+EXTRACTION_CONTEXT = """
+SELECT {schema}.extraction_context(
+    memory_id => %(memory_id)s::bigint, max_entities => %(max_entities)s::integer)
+"""
+EXTRACTION_PROMPT = "SELECT {schema}.extraction_prompt(context => %(context)s::jsonb)"
+PARSE_EXTRACTION_REPLY = "SELECT {schema}.parse_extraction_reply(reply => %(reply)s)"

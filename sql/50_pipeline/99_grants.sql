@@ -20,6 +20,12 @@ SELECT @schema@_internal.register_api('@schema@.extraction_backlog()', '{operato
 -- The validator reads nothing: every kind may check a model's output.
 SELECT @schema@_internal.register_api('@schema@.validate_extraction(jsonb,jsonb)',
                                       @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.extraction_prompt(jsonb)',
+                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.parse_extraction_reply(text)',
+                                      @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.extraction_context(bigint,integer)',
+                                      '{facts_manager,tuner,operator}');
 GRANT SELECT ON @schema@_internal.extraction_events TO @schema@_maintainer;
 
 SELECT @schema@_internal.grant_internal_functions();
