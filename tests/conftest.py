@@ -350,6 +350,15 @@ def db(clones: Clones) -> Iterator[Database]:
     clones.drop(name)
 
 
+@pytest.fixture(scope="module")
+def module_db(clones: Clones) -> Iterator[Database]:
+    """One migrated database for a module whose tests write nothing (pure functions such as
+    validate_extraction): a fresh clone per case would cost more than the case."""
+    name = clones.take()
+    yield Database(name=name, admin_dsn=clones.server_dsn)
+    clones.drop(name)
+
+
 @pytest.fixture
 def second_db(clones: Clones) -> Iterator[Database]:
     """Another fresh migrated database for the same test (one that compares two)."""

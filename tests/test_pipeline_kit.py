@@ -18,6 +18,14 @@ LINES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def pure(module_db: Database) -> Any:
+    """For the parser, which reads and writes nothing: one database for its cases."""
+    caller = Caller(module_db, kind="agent")
+    yield caller
+    caller.close()
+
+
 @pytest.fixture
 def op(db: Database) -> Any:
     caller = Caller(db, kind="operator")
@@ -131,16 +139,16 @@ FACTS = {
         "Sure! The facts are " + json.dumps(FACTS) + " as requested.",
     ],
 )
-def test_the_parser_reads_bare_fenced_and_prose_wrapped_json(op: Caller, reply: str) -> None:
-    assert op.one("SELECT pgfacts.parse_extraction_reply(%s)", reply) == FACTS
+def test_the_parser_reads_bare_fenced_and_prose_wrapped_json(pure: Caller, reply: str) -> None:
+    assert pure.one("SELECT pgfacts.parse_extraction_reply(%s)", reply) == FACTS
 
 
 @pytest.mark.parametrize(
     "reply",
     ["", "no facts today", "{not json}", '{"claims": []}', "[1, 2]", '```json\n{"facts": [\n```'],
 )
-def test_garbage_is_22023_without_echoing_the_reply(op: Caller, reply: str) -> None:
+def test_garbage_is_22023_without_echoing_the_reply(pure: Caller, reply: str) -> None:
     with pytest.raises(Exception) as info:
-        op.one("SELECT pgfacts.parse_extraction_reply(%s)", reply + " SECRET-4711")
+        pure.one("SELECT pgfacts.parse_extraction_reply(%s)", reply + " SECRET-4711")
     assert getattr(info.value, "sqlstate", None) == "22023"
     assert "SECRET" not in str(info.value) and "1901" in str(info.value)

@@ -42,9 +42,16 @@ GOOD = {
 }
 
 
+@pytest.fixture(scope="module")
+def agent(module_db: Database) -> Any:
+    caller = Caller(module_db, kind="agent")  # validate_extraction reads and writes nothing
+    yield caller
+    caller.close()
+
+
 @pytest.fixture
-def v(db: Database) -> Any:
-    caller = Caller(db, kind="agent")
+def v(agent: Caller) -> Any:
+    caller = agent
 
     def validate(*facts: Any, context: dict[str, Any] | None = None) -> dict[str, Any]:
         result: dict[str, Any] = caller.one(
@@ -55,8 +62,7 @@ def v(db: Database) -> Any:
         assert SECRET not in json.dumps(result["rejections"])
         return result
 
-    yield validate
-    caller.close()
+    return validate
 
 
 def rejected(result: dict[str, Any]) -> list[tuple[int, str]]:
@@ -189,11 +195,10 @@ def test_what_is_not_a_fact_is_rejected_by_index(v: Any) -> None:
     ],
 )
 def test_a_bad_context_or_output_is_22023(
-    db: Database, context: Any, output: Any, fragment: str
+    agent: Caller, context: Any, output: Any, fragment: str
 ) -> None:
-    caller = Caller(db, kind="agent")
+    caller = agent
     with pytest.raises(Exception) as info:
         caller.one("SELECT pgfacts.validate_extraction(%s, %s)", Jsonb(context), Jsonb(output))
     assert getattr(info.value, "sqlstate", None) == "22023" and fragment in str(info.value)
     raises("22023", caller.one, "SELECT pgfacts.validate_extraction(NULL, NULL)")
-    caller.close()
