@@ -953,7 +953,7 @@ ALTER FUNCTION pgfacts.claim_embedding_work(integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.claim_embedding_work(integer) TO pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
 CREATE FUNCTION pgfacts.claim_extraction_work(batch_size integer DEFAULT 10)
-    RETURNS TABLE(event_id bigint, memory_id bigint, lease_token uuid, attempt integer, lease_expires_at timestamp with time zone, source_kind text, source_ref text, content_hash text, occurred_at timestamp with time zone, trust text, lines jsonb)
+    RETURNS TABLE(tenant text, event_id bigint, memory_id bigint, lease_token uuid, attempt integer, lease_expires_at timestamp with time zone, source_kind text, source_ref text, content_hash text, occurred_at timestamp with time zone, trust text, lines jsonb)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.claim_extraction_work(integer) OWNER TO pgfacts_owner;

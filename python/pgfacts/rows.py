@@ -288,6 +288,7 @@ class GraphProjection:
 class ExtractionWork:
     """A row of ``claim_extraction_work``: a leased event and the memory to extract."""
 
+    tenant: str
     event_id: int
     memory_id: int
     lease_token: UUID

@@ -27,7 +27,7 @@ COMMENT ON FUNCTION @schema@_internal.retry_delay(integer, text) IS
 
 CREATE OR REPLACE FUNCTION @schema@.claim_extraction_work(batch_size integer DEFAULT 10)
 RETURNS TABLE (
-    event_id bigint, memory_id bigint, lease_token uuid, attempt integer,
+    tenant text, event_id bigint, memory_id bigint, lease_token uuid, attempt integer,
     lease_expires_at timestamptz, source_kind text, source_ref text, content_hash text,
     occurred_at timestamptz, trust text, lines jsonb
 )
@@ -72,7 +72,7 @@ BEGIN
          WHERE e.tenant = for_tenant AND e.event_id = due.event_id
         RETURNING e.*
     )
-    SELECT l.event_id, l.memory_id, l.lease_token, l.attempts, l.due_at, m.source_kind,
+    SELECT l.tenant, l.event_id, l.memory_id, l.lease_token, l.attempts, l.due_at, m.source_kind,
            m.source_ref, m.content_hash, m.occurred_at, m.trust, m.lines
       FROM leased AS l
       JOIN @schema@_internal.memories AS m ON m.tenant = l.tenant AND m.memory_id = l.memory_id
@@ -82,7 +82,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.claim_extraction_work(integer) IS
 'Lease up to batch_size (1 to 1000) due extraction events of the caller''s tenant, oldest '
-'first, skipping events other workers hold: each with its lease token, attempt number, '
+'first, skipping events other workers hold: each with its tenant, lease token, attempt number, '
 'lease expiry (extraction_lease_seconds) and the memory to extract. Commit at once and call '
 'the model outside the transaction. An event whose lease expired on its last attempt is '
 'parked as failed (9999).';

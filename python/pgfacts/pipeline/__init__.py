@@ -2,12 +2,18 @@
 SQL outbox of ``sql/50_pipeline`` (record_memory, claim/complete/fail_extraction)."""
 
 from .extractors import ExtractionFailed, Extractor, ScriptedExtractor, load_extractor
+from .kit import ChatModel, KitExtractor
+from .providers import AnthropicChatModel, OpenAIChatModel
 from .worker import ExtractionTotals, drain_extractions, run_extractions
 
 __all__ = [
+    "AnthropicChatModel",
+    "ChatModel",
     "ExtractionFailed",
     "ExtractionTotals",
     "Extractor",
+    "KitExtractor",
+    "OpenAIChatModel",
     "ScriptedExtractor",
     "drain_extractions",
     "load_extractor",
