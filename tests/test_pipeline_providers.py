@@ -20,8 +20,11 @@ from pgfacts.pipeline import (
     ExtractionFailed,
     KitExtractor,
     OpenAIChatModel,
+    OpenAIEmbedder,
     drain_extractions,
 )
+from pgfacts.retrieval import EmbedderError, run_embedding_queue
+from pgfacts.worker import load_embedder
 
 from .conftest import Database
 from .support.caller import Caller
@@ -194,3 +197,44 @@ def test_a_memory_is_extracted_end_to_end_through_the_kit(db: Database, stub: St
     with db.admin() as admin:
         row = admin.execute("SELECT extractor FROM pgfacts_internal.episodes").fetchone()
     assert row is not None and row[0] == extractor.name
+
+
+def embeddings(*vectors: list[float]) -> dict[str, Any]:
+    # Out of order on purpose: the index says which text a vector is for.
+    rows = [{"index": i, "embedding": v} for i, v in enumerate(vectors)]
+    return {"data": list(reversed(rows))}
+
+
+def test_the_openai_embedder_batches_orders_and_checks_its_vectors(stub: Stub) -> None:
+    stub.script.extend([(200, embeddings([1, 0], [0, 1]), 0), (200, embeddings([1, 1]), 0)])
+    model = OpenAIEmbedder("e1", 2, base_url=stub.url, api_key="k", batch_size=2, backoff=0.01)
+    assert model.embed(["a", "b", "c"]) == [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+    assert [body["input"] for _, _, body in stub.requests] == [["a", "b"], ["c"]]
+    assert stub.requests[0][0] == "/embeddings" and "dimensions" not in stub.requests[0][2]
+    for answer, code in [
+        ((200, embeddings([1, 0, 0]), 0), 1901),  # another dimension
+        ((200, embeddings(), 0), 1901),  # no vector for the text
+        ((200, {"data": [{"index": 0}]}, 0), 1901),
+        ((401, {}, 0), 1401),
+    ]:
+        stub.script.append(answer)
+        with pytest.raises(EmbedderError) as info:
+            model.embed(["a"])
+        assert info.value.code == code
+
+
+def test_the_embedding_queue_runs_on_the_openai_embedder(db: Database, stub: Stub) -> None:
+    op = Caller(db, kind="facts_manager")
+    op.one("SELECT pgfacts.register_embedding_model('e1', 384)")
+    op.fact("notes/a", "alpha")
+    op.fact("notes/b", "beta")
+    stub.script.append((200, embeddings([0.1] * 384, [0.2] * 384), 0))
+    model = load_embedder("openai:e1:384")
+    assert isinstance(model, OpenAIEmbedder)
+    model.base_url = stub.url
+    context = Context("t1", agent_kind="facts_manager", agent_id="embedder")
+    report = run_embedding_queue(model, context, dsn=db.dsn("app"))
+    assert (report.embedded, report.failed_rows) == (2, 0)
+    assert sorted(stub.requests[0][2]["input"]) == ["notes/a: alpha", "notes/b: beta"]
+    with pytest.raises(ValueError):
+        load_embedder("openai:e1")

@@ -465,7 +465,8 @@ def worker_cmd(
         typer.Option(
             "--embedder",
             help="offline (deterministic HashEmbedder), offline:DIM, minilm (the real model "
-            "of the minilm extra), or module:factory returning an Embedder",
+            "of the minilm extra), openai:MODEL:DIM (an OpenAI-compatible endpoint: "
+            "$OPENAI_BASE_URL, $OPENAI_API_KEY), or module:factory returning an Embedder",
         ),
     ] = "offline",
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=1000)] = 64,

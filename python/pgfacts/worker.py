@@ -39,8 +39,9 @@ def run_forever(
 
 def load_embedder(spec: str) -> Any:
     """``offline`` / ``offline:DIM``: the deterministic HashEmbedder; ``minilm``: the real
-    model of the minilm extra; ``module:factory``: a callable (or class) returning an
-    Embedder, for a configured model."""
+    model of the minilm extra; ``openai:MODEL:DIM``: an OpenAI-compatible embeddings
+    endpoint ($OPENAI_BASE_URL, default OpenAI's, and $OPENAI_API_KEY); ``module:factory``:
+    a callable (or class) returning an Embedder, for a configured model."""
     from .retrieval import Embedder, HashEmbedder
 
     if spec == "minilm":
@@ -50,10 +51,25 @@ def load_embedder(spec: str) -> Any:
     if spec == "offline" or spec.startswith("offline:"):
         _, _, dim = spec.partition(":")
         return HashEmbedder(int(dim) if dim else 384)
+    if spec.startswith("openai:"):
+        import os
+
+        from .pipeline.providers import OpenAIEmbedder
+
+        model, _, dim = spec.removeprefix("openai:").rpartition(":")
+        if not model or not dim.isdigit():
+            raise ValueError(f"--embedder openai needs openai:MODEL:DIMENSION, not {spec!r}")
+        return OpenAIEmbedder(
+            model,
+            int(dim),
+            base_url=os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1"),
+            api_key=os.environ.get("OPENAI_API_KEY"),
+        )
     module, _, name = spec.partition(":")
     if not module or not name:
         raise ValueError(
-            f"--embedder must be offline, offline:DIM, minilm or module:factory, not {spec!r}"
+            "--embedder must be offline, offline:DIM, minilm, openai:MODEL:DIM or "
+            f"module:factory, not {spec!r}"
         )
     embedder = getattr(importlib.import_module(module), name)()
     if not isinstance(embedder, Embedder):

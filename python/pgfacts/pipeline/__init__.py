@@ -3,7 +3,7 @@ SQL outbox of ``sql/50_pipeline`` (record_memory, claim/complete/fail_extraction
 
 from .extractors import ExtractionFailed, Extractor, ScriptedExtractor, load_extractor
 from .kit import ChatModel, KitExtractor
-from .providers import AnthropicChatModel, OpenAIChatModel
+from .providers import AnthropicChatModel, OpenAIChatModel, OpenAIEmbedder
 from .worker import ExtractionTotals, drain_extractions, run_extractions
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "Extractor",
     "KitExtractor",
     "OpenAIChatModel",
+    "OpenAIEmbedder",
     "ScriptedExtractor",
     "drain_extractions",
     "load_extractor",

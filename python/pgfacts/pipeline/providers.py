@@ -1,6 +1,7 @@
-"""Chat models over HTTP for the kit: an OpenAI-compatible chat-completions endpoint (OpenAI,
-vLLM, Ollama, LiteLLM all speak it) and Anthropic's messages API. The standard library's
-``urllib`` only: the core keeps its four dependencies.
+"""Models over HTTP: for the kit, an OpenAI-compatible chat-completions endpoint (OpenAI,
+vLLM, Ollama, LiteLLM all speak it) and Anthropic's messages API; for the embedding queue,
+an OpenAI-compatible embeddings endpoint. The standard library's ``urllib`` only: the core
+keeps its four dependencies.
 
 Failures become seed 000's provider codes, which ``fail_extraction`` records: 1001 too
 large (413), 1400 bad input (other 4xx), 1401 auth, 1403 forbidden, 1429 rate limited,
@@ -15,8 +16,10 @@ import json
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from typing import Any
 
+from ..retrieval import EmbedderError
 from ..rows import JSONObject
 from .extractors import ExtractionFailed
 
@@ -29,10 +32,11 @@ def _code_of(status: int) -> int:
     return 1500 if status >= 500 else 1400
 
 
-class HttpChatModel:
-    """What both providers share: one JSON POST, retries, and the error mapping."""
+class HttpProvider:
+    """What the providers share: one JSON POST, retries, and the error mapping onto the
+    ``failure`` exception (the worker that calls the provider records its code)."""
 
-    name = "http"
+    failure: type[Exception] = ExtractionFailed
 
     def __init__(self, *, timeout: float = 60.0, retries: int = 3, backoff: float = 1.0) -> None:
         self.timeout, self.retries, self.backoff = timeout, retries, backoff
@@ -54,22 +58,26 @@ class HttpChatModel:
                 if code in (1429, 1500) and attempt < self.retries:
                     time.sleep(self._delay(attempt, exc.headers.get("retry-after")))
                     continue
-                raise ExtractionFailed(code, f"HTTP {exc.code} from the provider") from None
+                raise self.failure(code, f"HTTP {exc.code} from the provider") from None
             except (TimeoutError, urllib.error.URLError) as exc:
                 if attempt < self.retries:
                     time.sleep(self._delay(attempt, None))
                     continue
-                raise ExtractionFailed(1500, f"no answer from the provider: {exc}") from None
+                raise self.failure(1500, f"no answer from the provider: {exc}") from None
             try:
                 return json.loads(raw)
             except ValueError:
-                raise ExtractionFailed(1901, "the provider's answer is not JSON") from None
+                raise self.failure(1901, "the provider's answer is not JSON") from None
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         if retry_after and retry_after.isdigit():
             return min(float(retry_after), 60.0)
         return float(self.backoff * 2**attempt)
+
+
+class HttpChatModel(HttpProvider):
+    name = "http"
 
 
 class OpenAIChatModel(HttpChatModel):
@@ -155,3 +163,52 @@ class AnthropicChatModel(HttpChatModel):
         if not texts or not all(isinstance(t, str) for t in texts):
             raise ExtractionFailed(1901, "the answer has no text block")
         return "".join(texts)
+
+
+class OpenAIEmbedder(HttpProvider):
+    """An ``Embedder`` over an OpenAI-compatible ``POST {base_url}/embeddings``, in batches
+    of ``batch_size``; a vector of another length than ``dimension`` is a malformed
+    payload (1901), as is an answer that does not give one vector per text."""
+
+    failure = EmbedderError
+
+    def __init__(
+        self,
+        model: str,
+        dimension: int,
+        *,
+        base_url: str = "https://api.openai.com/v1",
+        api_key: str | None = None,
+        batch_size: int = 256,
+        send_dimensions: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(**options)
+        self.model, self.dimension, self.base_url, self.api_key = (
+            model,
+            dimension,
+            base_url,
+            api_key,
+        )
+        self.batch_size, self.send_dimensions = batch_size, send_dimensions
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            vectors += self._embed_batch(list(texts[start : start + self.batch_size]))
+        return vectors
+
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        body: JSONObject = {"model": self.model, "input": texts}
+        if self.send_dimensions:
+            body["dimensions"] = self.dimension
+        headers = {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        answer = self._post(f"{self.base_url.rstrip('/')}/embeddings", body, headers)
+        try:
+            rows = sorted(answer["data"], key=lambda row: row["index"])
+            vectors = [[float(x) for x in row["embedding"]] for row in rows]
+        except (KeyError, TypeError, ValueError):
+            raise EmbedderError(1901, "the answer has no data[].embedding") from None
+        if len(vectors) != len(texts) or any(len(v) != self.dimension for v in vectors):
+            raise EmbedderError(1901, f"expected {len(texts)} vectors of {self.dimension} numbers")
+        return vectors
