@@ -8,19 +8,31 @@ import io
 import json
 import re
 
+import pytest
 from rich.console import Console
 
 from pgfacts import Context, FactStore, demo
 
 from .conftest import Database
 
+# One worker runs both tests, so the demo runs once (demo_text).
+pytestmark = pytest.mark.xdist_group("demo")
 
-def test_the_demo_runs_and_its_graph_step_shows_evidence_and_cypher_rows(db: Database) -> None:
+
+@pytest.fixture(scope="module")
+def demo_text(module_db: Database) -> str:
+    """One run of the demo for the module's tests (each step its own tenant's data)."""
     buffer = io.StringIO()
     # As `make demo` runs it: the server's superuser (the doctor step reads server settings).
     # Wide enough that no line wraps: each printed line is matched whole.
-    demo.run(db.admin_dsn_of_database(), "pgfacts", Console(file=buffer, width=400))
-    text = buffer.getvalue()
+    demo.run(module_db.admin_dsn_of_database(), "pgfacts", Console(file=buffer, width=400))
+    return buffer.getvalue()
+
+
+def test_the_demo_runs_and_its_graph_step_shows_evidence_and_cypher_rows(
+    demo_text: str, module_db: Database
+) -> None:
+    text = demo_text
     for section in ("doctor:", "a spawn tree", "knowledge:", "retrieval:", "graph:"):
         assert f"== {section}" in text
     lines = text.split("== graph:", 1)[1].splitlines()
@@ -61,5 +73,20 @@ def test_the_demo_runs_and_its_graph_step_shows_evidence_and_cypher_rows(db: Dat
     # The sync left the tenant's projection equal to its tables.
     [tenant] = re.findall(r"^tenant '(demo-[0-9a-f]{6})'", text, re.M)
     context = Context(tenant=tenant, agent_kind="operator")
-    with FactStore(db.dsn("app"), context=context) as store:
+    with FactStore(module_db.dsn("app"), context=context) as store:
         assert store.verify_graph_projection() == []
+
+
+def test_the_demo_pipeline_step_records_queues_extracts_and_shows_the_evidence(
+    demo_text: str,
+) -> None:
+    lines = demo_text.split("== pipeline:", 1)[1].splitlines()
+    assert "extraction_status: ready (no worker has run: nothing is lost)" in lines
+    rejected = '[{"index": 1, "reason": "citation_outside_episode"}]'
+    assert f"validate_extraction: 1 claim, rejected {rejected}" in lines
+    assert "pgfacts worker: 1 done, 0 failed" in lines
+    assert any(re.fullmatch(r"extraction_status: done, episode \d+", line) for line in lines)
+    assert lines[-1] == (
+        '  Lena lives_in "Porto" since 2026-05-01  (chat-9#3, extractor demo-script@1: '
+        '"moved to Porto")'
+    )

@@ -97,6 +97,7 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
     _knowledge(dsn, schema, tenant, out)
     _retrieval(dsn, schema, tenant, out)
     _graph(dsn, schema, tenant, out)
+    _pipeline(dsn, schema, tenant, out)
 
 
 def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
@@ -290,3 +291,73 @@ def _graph(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
         out.print(
             "(the projection holds stored edges, by predicate key; claim edges are read live)"
         )
+
+
+def _pipeline(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
+    from .pipeline import ScriptedExtractor, drain_extractions
+    from .rows import ExtractionWork
+
+    _section(out, "pipeline: a conversation turn recorded, its event queued, the worker extracts")
+    with FactStore(dsn, schema=schema, context=Context(tenant=tenant)) as base:
+        agent = base.with_context(session_id="chat-9", agent_id="assistant")
+        operator = base.with_context(agent_kind="operator", agent_id="extraction-worker")
+        lines = [{"id": "turn-3", "text": "Lena: I moved to Porto in May and work at Inkwell."}]
+        recorded = agent.tools.record_memory(
+            "chat", "chat-9#3", lines, occurred_at="2026-06-02T09:00:00Z"
+        )
+        _show(out, "record_memory (the tool; stored with its event in one transaction)", recorded)
+        out.print(
+            f"extraction_status: {agent.tools.extraction_status(recorded['eventId'])['state']}"
+            " (no worker has run: nothing is lost)",
+            highlight=False,
+        )
+
+        lena = operator.ensure_entity("person", "Lena")
+        operator.define_predicate("lives_in", "one", "home city")
+
+        def scripted_model(work: ExtractionWork) -> list[dict[str, Any]]:
+            # What a model would propose for the turn, checked by the validator in SQL.
+            context = operator.extraction_context(work.memory_id)
+            output = {
+                "facts": [
+                    {
+                        "subject": "e1",
+                        "predicate": "lives_in",
+                        "object": "Porto",
+                        "evidence": ["turn-3"],
+                        "valid_from": "2026-05-01",
+                        "quote": "moved to Porto",
+                    },
+                    {
+                        "subject": "e1",
+                        "predicate": "lives_in",
+                        "object": "Mars",
+                        "evidence": ["turn-99"],
+                    },
+                ]
+            }
+            checked = operator.validate_extraction(context, output)
+            out.print(
+                f"validate_extraction: {len(checked['claims'])} claim, rejected "
+                f"{json.dumps(checked['rejections'])}",
+                highlight=False,
+            )
+            return list(checked["claims"])
+
+        totals = drain_extractions(
+            operator, ScriptedExtractor(scripted_model, name="demo-script@1"), tenant=tenant
+        )
+        out.print(f"pgfacts worker: {totals.done} done, {totals.failed} failed", highlight=False)
+        status = operator.tools.extraction_status(recorded["eventId"])
+        out.print(
+            f"extraction_status: {status['state']}, episode {status['episodeId']}", highlight=False
+        )
+        for claim in operator.current_claims(lena):
+            why = operator.explain_claim(claim.claim_id)
+            source = why["sources"][0]
+            out.print(
+                f"  Lena {claim.predicate} {json.dumps(claim.object_value)} since "
+                f"{claim.valid_from:%Y-%m-%d}  ({source['source_ref']}, extractor "
+                f"{source.get('extractor')}: {json.dumps(source['quote'])})",
+                highlight=False,
+            )
