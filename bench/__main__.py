@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from . import foundation, graph, knowledge, retrieval, retrieval_quality, working_memory
+from . import foundation, graph, knowledge, pipeline, retrieval, retrieval_quality, working_memory
 from .runner import SIZES, bench_database, print_table
 
 WORKLOADS = {
@@ -16,6 +16,7 @@ WORKLOADS = {
     "retrieval": ("retrieval: nearest, hybrid search, storage options", retrieval.run),
     "retrieval_quality": ("retrieval: the labelled set through search()", retrieval_quality.run),
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
+    "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
 }
 
 
