@@ -122,8 +122,8 @@ def drain(dsn: str, n: int) -> list[Result]:
             rows=n,
             wrong=wrong,
             note=f"{n / drain_s:,.0f} events/s (target >= 3,000): a claim a batch of 100, then "
-            "each event completed in a transaction of its own through ingest (an episode row "
-            f"each); done {totals.done} of {n}",
+            "the batch completed in one transaction (complete_extractions), each event in a "
+            f"subtransaction through ingest (an episode row each); done {totals.done} of {n}",
         ),
     ]
 

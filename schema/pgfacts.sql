@@ -973,6 +973,13 @@ CREATE FUNCTION pgfacts.complete_extraction(event_id bigint, lease_token uuid, e
 ALTER FUNCTION pgfacts.complete_extraction(bigint,uuid,text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.complete_extraction(bigint,uuid,text,jsonb) TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts.complete_extractions(extractor text, results jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.complete_extractions(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.complete_extractions(text,jsonb) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.context_pack(query text, token_budget integer DEFAULT 2000, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, scope text DEFAULT 'accessible'::text, "limit" integer DEFAULT 20, chars_per_token real DEFAULT 4)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 from psycopg.types.json import Jsonb
@@ -362,3 +362,34 @@ def test_the_tools_record_and_report_in_camel_case(db: Database) -> None:
         assert store.tools.force_extract(recorded["memoryId"]) == {"eventId": recorded["eventId"]}
         listed = store.tools.extraction_events(state="ready")
         assert listed["count"] == 1 and listed["events"][0]["eventId"] == recorded["eventId"]
+
+
+def test_a_batch_of_results_commits_each_that_holds(
+    agent: Caller, worker: Caller, db: Database
+) -> None:
+    events = [record(agent, ref=f"batch/{i}")["event_id"] for i in range(3)]
+    work = claim(worker)
+    good, stale, refused = work
+    results = [
+        {
+            "event_id": good["event_id"],
+            "lease_token": good["lease_token"],
+            "claims": lives_in(worker),
+        },
+        {"event_id": stale["event_id"], "lease_token": str(uuid4()), "claims": []},
+        {
+            "event_id": refused["event_id"],
+            "lease_token": refused["lease_token"],
+            "claims": [{"subject": 1, "predicate": "never_defined", "object": "x"}],
+        },
+    ]
+    outcomes = worker.one("SELECT pgfacts.complete_extractions('scripted@1', %s)", Jsonb(results))
+    assert [(o["event_id"], o.get("state"), o.get("sqlstate")) for o in outcomes] == [
+        (good["event_id"], "done", None),
+        (stale["event_id"], None, "55000"),
+        (refused["event_id"], None, "PF002"),
+    ]
+    assert [status(worker, e)["state"] for e in events] == ["done", "leased", "leased"]
+    assert counts(db)[2] == 1  # the refused result's episode was rolled back with it
+    for bad in ([{"event_id": "1", "lease_token": "x"}], [{}], {"event_id": 1}):
+        raises("22023", worker.one, "SELECT pgfacts.complete_extractions('x', %s)", Jsonb(bad))

@@ -933,3 +933,14 @@ def extraction_prompt(self: StoreBase, context: Mapping[str, JSON]) -> Call[JSON
 
 def parse_extraction_reply(self: StoreBase, reply: str) -> Call[JSONObject]:
     return _value(self, queries.PARSE_EXTRACTION_REPLY, reply=reply)
+
+
+def complete_extractions(
+    self: StoreBase, extractor: str, results: Sequence[Mapping[str, JSON]]
+) -> Call[list[JSONObject]]:
+    return _value(
+        self,
+        queries.COMPLETE_EXTRACTIONS,
+        extractor=extractor,
+        results=Jsonb([dict(r) for r in results]),
+    )

@@ -364,3 +364,6 @@ SELECT {schema}.extraction_context(
 """
 EXTRACTION_PROMPT = "SELECT {schema}.extraction_prompt(context => %(context)s::jsonb)"
 PARSE_EXTRACTION_REPLY = "SELECT {schema}.parse_extraction_reply(reply => %(reply)s)"
+COMPLETE_EXTRACTIONS = """
+SELECT {schema}.complete_extractions(extractor => %(extractor)s, results => %(results)s::jsonb)
+"""

@@ -233,3 +233,49 @@ $fn$;
 COMMENT ON FUNCTION @schema@.release_extraction(bigint, uuid) IS
 'Give a leased extraction event back untried (a worker shutting down): ready now, the '
 'attempt not counted. 55000 when the token no longer holds the event.';
+
+CREATE OR REPLACE FUNCTION @schema@.complete_extractions(extractor text, results jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    item record;
+    done jsonb;
+    outcomes jsonb := '[]';
+BEGIN
+    PERFORM @schema@_internal.require_kind('{operator}', 'complete extractions');
+    IF pg_catalog.jsonb_typeof(results) IS DISTINCT FROM 'array'
+       OR pg_catalog.jsonb_array_length(results) > 1000
+       OR pg_catalog.jsonb_path_exists(results, 'lax $[*] ? (!exists(@.event_id ? (@.type() == "number")) '
+                                                '|| !exists(@.lease_token ? (@.type() == "string")))') THEN
+        RAISE EXCEPTION 'results must be an array of at most 1000 {event_id, lease_token, claims}'
+            USING ERRCODE = '22023';
+    END IF;
+    -- Each event in a subtransaction of its own: one refused result (a stale token, claims
+    -- ingest refuses) leaves the others committed with this transaction.
+    FOR item IN SELECT e.value, e.ord FROM pg_catalog.jsonb_array_elements(results) WITH ORDINALITY AS e (value, ord)
+    LOOP
+        BEGIN
+            done := @schema@.complete_extraction((item.value ->> 'event_id')::bigint,
+                        (item.value ->> 'lease_token')::uuid, extractor,
+                        coalesce(item.value -> 'claims', '[]'));
+            outcomes := outcomes || pg_catalog.jsonb_build_object(
+                'event_id', done -> 'event_id', 'state', 'done', 'episode_id', done -> 'episode_id');
+        EXCEPTION WHEN OTHERS THEN
+            outcomes := outcomes || pg_catalog.jsonb_build_object(
+                'event_id', item.value -> 'event_id', 'sqlstate', SQLSTATE,
+                'message', pg_catalog.left(SQLERRM, 200));
+        END;
+    END LOOP;
+    RETURN outcomes;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.complete_extractions(text, jsonb) IS
+'complete_extraction for a batch of results [{event_id, lease_token, claims}] (at most 1000) '
+'in one transaction, each in a subtransaction of its own: one outcome per result in order, '
+'{event_id, state: done, episode_id} or {event_id, sqlstate, message} for one refused (55000 '
+'a stale token; ingest''s codes for its claims) while the others are written.';

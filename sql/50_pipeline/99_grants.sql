@@ -13,6 +13,7 @@ SELECT @schema@_internal.register_api('@schema@.extraction_events(text,integer)'
 SELECT @schema@_internal.register_api('@schema@.claim_extraction_work(integer)', '{operator}');
 SELECT @schema@_internal.register_api('@schema@.complete_extraction(bigint,uuid,text,jsonb)',
                                       '{operator}');
+SELECT @schema@_internal.register_api('@schema@.complete_extractions(text,jsonb)', '{operator}');
 SELECT @schema@_internal.register_api('@schema@.fail_extraction(bigint,uuid,integer,text)',
                                       '{operator}');
 SELECT @schema@_internal.register_api('@schema@.release_extraction(bigint,uuid)', '{operator}');

@@ -3,15 +3,14 @@
 A round serves each tenant with due events one batch, longest waiting first
 (``extraction_backlog``), so one busy tenant cannot starve the others. A batch is claimed
 in a transaction of its own (``claim_extraction_work`` commits the leases), the extractor
-runs outside any transaction, and each result is committed by ``complete_extraction`` only
-while its lease token still holds the event. A worker that dies loses nothing: its leases
+runs outside any transaction, and the batch's results are committed together by
+``complete_extractions``, each only while its lease token still holds the event. A worker that dies loses nothing: its leases
 expire and the events are claimed again. On SIGTERM (``stop`` set) the worker finishes the
 memory in hand and gives the rest of its batch back (``release_extraction``).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,11 +69,15 @@ def _work_batch(
     stop: threading.Event,
     report: Callable[[str], None],
 ) -> None:
+    """Extract each memory of the batch, then commit every result in one transaction
+    (complete_extractions: each in a subtransaction of its own)."""
+    results: list[dict[str, object]] = []
+    held: dict[int, ExtractionWork] = {}
     for position, work in enumerate(batch):
         if stop.is_set():
             for left in batch[position:]:
                 _settle(store.release_extraction, left, totals, "released")
-            return
+            break
         try:
             claims = extractor.extract(work)
         except ExtractionFailed as exc:
@@ -83,17 +86,22 @@ def _work_batch(
         except Exception as exc:  # an extractor's bug is an unknown provider error, not fatal
             _settle(store.fail_extraction, work, totals, "failed", 9999, repr(exc))
             continue
-        try:
-            store.complete_extraction(work.event_id, work.lease_token, extractor.name, claims)
-        except PgfactsError as exc:
-            if exc.sqlstate == STALE_LEASE:
-                totals.stale += 1
-                continue
+        held[work.event_id] = work
+        results.append(
+            {"event_id": work.event_id, "lease_token": str(work.lease_token), "claims": claims}
+        )
+    if not results:
+        return
+    for outcome in store.complete_extractions(extractor.name, results):
+        if outcome.get("state") == "done":
+            totals.done += 1
+        elif outcome["sqlstate"] == STALE_LEASE:
+            totals.stale += 1
+        else:
             # ingest refused the claims (bad input, unknown entity): a bad extraction.
-            report(f"extraction of event {work.event_id} refused: {json.dumps(exc.as_dict())}")
-            _settle(store.fail_extraction, work, totals, "failed", 1400, exc.message)
-            continue
-        totals.done += 1
+            report(f"extraction of event {outcome['event_id']} refused: {outcome['message']}")
+            work = held[int(outcome["event_id"])]
+            _settle(store.fail_extraction, work, totals, "failed", 1400, outcome["message"])
 
 
 def _settle(
