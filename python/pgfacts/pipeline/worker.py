@@ -4,8 +4,8 @@ A round serves each tenant with due events one batch, longest waiting first
 (``extraction_backlog``), so one busy tenant cannot starve the others. A batch is claimed
 in a transaction of its own (``claim_extraction_work`` commits the leases), the extractor
 runs outside any transaction, and the batch's results are committed together by
-``complete_extractions``, each only while its lease token still holds the event. A worker that dies loses nothing: its leases
-expire and the events are claimed again. On SIGTERM (``stop`` set) the worker finishes the
+``complete_extractions``, each only while its lease token still holds the event. A worker
+that dies loses nothing: its leases expire and the events are claimed again. On SIGTERM (``stop`` set) the worker finishes the
 memory in hand and gives the rest of its batch back (``release_extraction``).
 """
 
