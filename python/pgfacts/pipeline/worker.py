@@ -5,8 +5,9 @@ A round serves each tenant with due events one batch, longest waiting first
 in a transaction of its own (``claim_extraction_work`` commits the leases), the extractor
 runs outside any transaction, and the batch's results are committed together by
 ``complete_extractions``, each only while its lease token still holds the event. A worker
-that dies loses nothing: its leases expire and the events are claimed again. On SIGTERM (``stop`` set) the worker finishes the
-memory in hand and gives the rest of its batch back (``release_extraction``).
+that dies loses nothing: its leases expire and the events are claimed again. On SIGTERM
+(``stop`` set) the worker finishes the memory in hand and gives the rest of its batch back
+(``release_extraction``).
 """
 
 from __future__ import annotations
