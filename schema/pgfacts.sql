@@ -3232,6 +3232,13 @@ CREATE FUNCTION pgfacts_internal.readable_item_content(for_tenant text, item_kin
 ALTER FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.readable_key_pattern(key_pattern text, kind text, OUT like_pattern text, OUT literal_head text)
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.readable_key_pattern(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_key_pattern(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.reader_visibility(scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER

@@ -571,3 +571,34 @@ COMMENT ON FUNCTION @schema@_internal.ensure_session(text, text, text, text, boo
 'registered as a root). A root may later name a parent outside its own tree, which moves '
 'its whole tree; a set parent never changes. Writers are refused for a deleted session or '
 'under a deleted parent.';
+
+-- A read's key pattern, parsed, when the kind may read what it names: an explicit read of a
+-- prefix the kind may not read is an error, not an empty answer (read_facts,
+-- read_facts_page). No pattern: every key (an empty head).
+CREATE OR REPLACE FUNCTION @schema@_internal.readable_key_pattern(
+    key_pattern text, kind text, OUT like_pattern text, OUT literal_head text
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    literal_head := '';
+    IF key_pattern IS NULL OR key_pattern = '' THEN
+        RETURN;
+    END IF;
+    SELECT p.like_pattern, p.literal_head INTO like_pattern, literal_head
+      FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
+    IF NOT @schema@_internal.readable_by(literal_head, kind) THEN
+        RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, @schema@_internal.shown(key_pattern)
+            USING ERRCODE = '42501',
+                  HINT = 'intake/ and config/facts-manager/ are for the facts manager and tuner; '
+                         'tools/ for the tool layer';
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.readable_key_pattern(text, text) IS
+'A read''s key pattern as its LIKE pattern and literal head (parse_key_pattern); 42501 when '
+'the kind may not read the keys it names (readable_by).';

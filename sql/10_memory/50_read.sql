@@ -166,17 +166,8 @@ BEGIN
     PERFORM @schema@_internal.check_tags(tags);
     PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
     PERFORM @schema@_internal.check_agent_id(agent_id);
-    IF key_pattern IS NOT NULL AND key_pattern <> '' THEN
-        SELECT p.like_pattern, p.literal_head INTO like_key, head
-          FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
-        -- An explicit read of a prefix the kind may not read is an error, not an empty answer.
-        IF NOT @schema@_internal.readable_by(head, kind) THEN
-            RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, @schema@_internal.shown(key_pattern)
-                USING ERRCODE = '42501',
-                      HINT = 'intake/ and config/facts-manager/ are for the facts manager and tuner; '
-                             'tools/ for the tool layer';
-        END IF;
-    END IF;
+    SELECT r.like_pattern, r.literal_head INTO like_key, head
+      FROM @schema@_internal.readable_key_pattern(key_pattern, kind) AS r;
     head_end := head || pg_catalog.repeat(pg_catalog.chr(1114111), 513);
     IF caller IS NOT NULL AND kind <> 'tuner' THEN
         -- First use registers the session (with the context's parent), so a child that

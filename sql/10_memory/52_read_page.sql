@@ -49,17 +49,8 @@ BEGIN
                              'for the first page';
         END IF;
     END IF;
-    IF key_pattern IS NOT NULL AND key_pattern <> '' THEN
-        SELECT p.like_pattern, p.literal_head INTO like_key, head
-          FROM @schema@_internal.parse_key_pattern(key_pattern) AS p;
-        -- As read_facts: a prefix the kind may not read is an error, not an empty answer.
-        IF NOT @schema@_internal.readable_by(head, kind) THEN
-            RAISE EXCEPTION 'agent kind % may not read keys matching %', kind, @schema@_internal.shown(key_pattern)
-                USING ERRCODE = '42501',
-                      HINT = 'intake/ and config/facts-manager/ are for the facts manager and tuner; '
-                             'tools/ for the tool layer';
-        END IF;
-    END IF;
+    SELECT r.like_pattern, r.literal_head INTO like_key, head
+      FROM @schema@_internal.readable_key_pattern(key_pattern, kind) AS r;
     -- Keys starting with head are those in [head, head_end) (read_facts says why); a page
     -- after a cursor starts at the cursor's key when that is further on.
     head_end := head || pg_catalog.repeat(pg_catalog.chr(1114111), 513);
