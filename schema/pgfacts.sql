@@ -2200,12 +2200,11 @@ CREATE FUNCTION pgfacts_internal.document_vector(doc text)
 ALTER FUNCTION pgfacts_internal.document_vector(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.document_vector(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.edge_result(tenant text, edge pgfacts_internal.graph_edges, outcome text)
+CREATE FUNCTION pgfacts_internal.edge_answer(edge pgfacts_internal.graph_edges, from_node text, to_node text, outcome text)
     RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.edge_result(text,pgfacts_internal.graph_edges,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_result(text,pgfacts_internal.graph_edges,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.embedding_error_codes()
     RETURNS integer[]
@@ -2888,6 +2887,13 @@ CREATE FUNCTION pgfacts_internal.kind_roles(kinds text[])
 ALTER FUNCTION pgfacts_internal.kind_roles(text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.kind_roles(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.known_replay(tenant text, from_key text, to_key text, predicate_key text, evidence text[], kind text, with_shared boolean, every_session boolean, sessions text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.known_replay(text,text,text,text,text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.known_replay(text,text,text,text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.last_instant(system_time tstzrange)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2909,12 +2915,12 @@ CREATE FUNCTION pgfacts_internal.live_slot(tenant text, subject bigint, predicat
 ALTER FUNCTION pgfacts_internal.live_slot(text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.lock_endpoints(tenant text, from_key text, to_key text, OUT from_id bigint, OUT to_id bigint)
+CREATE FUNCTION pgfacts_internal.lock_edge_ends(tenant text, from_key text, to_key text, OUT from_id bigint, OUT to_id bigint, OUT from_node text, OUT to_node text)
     RETURNS record
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.lock_endpoints(text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_endpoints(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.lock_edge_ends(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_edge_ends(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.lock_graph_projection(tenant text)
     RETURNS text

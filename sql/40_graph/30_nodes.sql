@@ -130,19 +130,18 @@ BEGIN
             created := true;
             EXIT;
         END IF;
-        -- An existing node (its own name, an alias, or a key merged into it): lock it, then
-        -- union what this call adds. Gone meanwhile (merged or deleted): resolve again.
-        SELECT n.* INTO node FROM @schema@_internal.graph_nodes AS n
-         WHERE n.tenant = caller.tenant AND n.node_key = target FOR NO KEY UPDATE;
+        -- An existing node (its own name, an alias, or a key merged into it): one UPDATE
+        -- locks it (as FOR NO KEY UPDATE would) and unions what this call adds, on the row
+        -- as it is once locked. Gone meanwhile (merged or deleted): resolve again.
+        UPDATE @schema@_internal.graph_nodes AS n
+           SET aliases = @schema@_internal.merge_aliases(n.kind, n.name, n.aliases,
+                             CASE WHEN target = key THEN aliases ELSE name || aliases END),
+               namespace = CASE WHEN wanted_ns IS NULL THEN n.namespace
+                                ELSE @schema@_internal.stored_namespace(wanted_ns) END,
+               updated_at = pg_catalog.clock_timestamp()
+         WHERE n.tenant = caller.tenant AND n.node_key = target
+        RETURNING n.* INTO node;
         IF FOUND THEN
-            UPDATE @schema@_internal.graph_nodes AS n
-               SET aliases = @schema@_internal.merge_aliases(n.kind, n.name, n.aliases,
-                                 CASE WHEN target = key THEN aliases ELSE name || aliases END),
-                   namespace = CASE WHEN wanted_ns IS NULL THEN n.namespace
-                                    ELSE @schema@_internal.stored_namespace(wanted_ns) END,
-                   updated_at = pg_catalog.clock_timestamp()
-             WHERE n.tenant = caller.tenant AND n.node_id = node.node_id
-            RETURNING n.* INTO node;
             EXIT;
         END IF;
     END LOOP;

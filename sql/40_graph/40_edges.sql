@@ -1,7 +1,11 @@
 -- Edges: one per (from, predicate key, to), reinforced by noisy-OR once per new evidence.
 
-CREATE OR REPLACE FUNCTION @schema@_internal.lock_endpoints(
-    tenant text, from_key text, to_key text, OUT from_id bigint, OUT to_id bigint
+-- The endpoints' node keys came with the edge's answer (no second lookup): the old
+-- signature goes.
+DROP FUNCTION IF EXISTS @schema@_internal.lock_endpoints(text, text, text);
+CREATE OR REPLACE FUNCTION @schema@_internal.lock_edge_ends(
+    tenant text, from_key text, to_key text, OUT from_id bigint, OUT to_id bigint,
+    OUT from_node text, OUT to_node text
 )
 LANGUAGE plpgsql
 VOLATILE
@@ -16,17 +20,19 @@ BEGIN
     -- or has finished and the names are read again.
     FOR attempt IN 1..5 LOOP
         WITH wanted AS (
-            SELECT nm.name_key, n.node_id
+            SELECT nm.name_key, n.node_id, n.node_key
               FROM @schema@_internal.graph_node_names AS nm
               JOIN @schema@_internal.graph_nodes AS n
                 ON n.tenant = nm.tenant AND n.node_key = nm.node_key
-             WHERE nm.tenant = lock_endpoints.tenant AND nm.name_key IN (from_key, to_key)
+             WHERE nm.tenant = lock_edge_ends.tenant AND nm.name_key IN (from_key, to_key)
              ORDER BY n.node_id
                FOR KEY SHARE OF n
         )
         SELECT pg_catalog.max(w.node_id) FILTER (WHERE w.name_key = from_key),
-               pg_catalog.max(w.node_id) FILTER (WHERE w.name_key = to_key), pg_catalog.count(*)
-          INTO from_id, to_id, found_rows FROM wanted AS w;
+               pg_catalog.max(w.node_id) FILTER (WHERE w.name_key = to_key),
+               pg_catalog.max(w.node_key) FILTER (WHERE w.name_key = from_key),
+               pg_catalog.max(w.node_key) FILTER (WHERE w.name_key = to_key), pg_catalog.count(*)
+          INTO from_id, to_id, from_node, to_node, found_rows FROM wanted AS w;
         IF from_id IS NOT NULL AND to_id IS NOT NULL THEN
             RETURN;
         END IF;
@@ -37,9 +43,9 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.lock_endpoints(text, text, text) IS
-'The node ids of an edge''s endpoints, resolved through node names and locked FOR KEY '
-'SHARE in id order; P0002 for an unknown one.';
+COMMENT ON FUNCTION @schema@_internal.lock_edge_ends(text, text, text) IS
+'The node ids and keys of an edge''s endpoints, resolved through node names and locked FOR '
+'KEY SHARE in id order; P0002 for an unknown one.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.add_edge_evidence(
     tenant text, edge_id bigint, evidence text [], kind text, agent text, with_shared boolean,
@@ -70,29 +76,70 @@ COMMENT ON FUNCTION @schema@_internal.add_edge_evidence(
 'Add to an edge the evidence it does not hold yet (graph_sources checks each item); returns '
 'how many were new.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.edge_result(
-    tenant text, edge @schema@_internal.graph_edges, outcome text
+-- The endpoints' keys are known to its callers: the old signature (which read them again)
+-- goes.
+DROP FUNCTION IF EXISTS @schema@_internal.edge_result(text, @schema@_internal.graph_edges, text);
+CREATE OR REPLACE FUNCTION @schema@_internal.edge_answer(
+    edge @schema@_internal.graph_edges, from_node text, to_node text, outcome text
+) RETURNS jsonb
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT pg_catalog.jsonb_build_object(
+        'from_key', from_node, 'to_key', to_node, 'predicate', edge.predicate,
+        'predicate_key', edge.predicate_key, 'namespace', edge.namespace,
+        'confidence', edge.confidence, 'observations', edge.observations,
+        'outcome', outcome, 'reinforced', outcome = 'reinforced')
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.edge_answer(
+    @schema@_internal.graph_edges, text, text, text) IS
+'What graph_upsert_edge answers for an edge with endpoints from_node and to_node: their keys, '
+'its predicate, namespace, confidence, observations and the outcome (created, reinforced, '
+'unchanged). (inlined)';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.known_replay(
+    tenant text, from_key text, to_key text, predicate_key text, evidence text [], kind text,
+    with_shared boolean, every_session boolean, sessions text []
 ) RETURNS jsonb
 LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    result jsonb;
 BEGIN
-    RETURN (SELECT pg_catalog.jsonb_build_object(
-                'from_key', f.node_key, 'to_key', t.node_key, 'predicate', edge.predicate,
-                'predicate_key', edge.predicate_key, 'namespace', edge.namespace,
-                'confidence', edge.confidence, 'observations', edge.observations,
-                'outcome', outcome, 'reinforced', outcome = 'reinforced')
-              FROM @schema@_internal.graph_nodes AS f, @schema@_internal.graph_nodes AS t
-             WHERE f.tenant = edge_result.tenant AND f.node_id = edge.from_id
-               AND t.tenant = edge_result.tenant AND t.node_id = edge.to_id);
+    -- A replay: the triple is stored and holds every source of evidence (each checked by
+    -- graph_sources, as a write checks it). One snapshot shows it, so the answer is the
+    -- one a locked replay gives, and nothing is locked or written (no transaction id, no
+    -- WAL to flush at commit). NULL otherwise: the caller writes, locking first.
+    SELECT @schema@_internal.edge_answer(e, f.node_key, t.node_key, 'unchanged') INTO result
+      FROM @schema@_internal.graph_node_names AS fn
+      JOIN @schema@_internal.graph_nodes AS f ON f.tenant = fn.tenant AND f.node_key = fn.node_key
+      JOIN @schema@_internal.graph_node_names AS tn
+        ON tn.tenant = fn.tenant AND tn.name_key = known_replay.to_key
+      JOIN @schema@_internal.graph_nodes AS t ON t.tenant = tn.tenant AND t.node_key = tn.node_key
+      JOIN @schema@_internal.graph_edges AS e
+        ON e.tenant = f.tenant AND e.from_id = f.node_id
+       AND e.predicate_key = known_replay.predicate_key AND e.to_id = t.node_id
+     WHERE fn.tenant = known_replay.tenant AND fn.name_key = known_replay.from_key
+       AND NOT EXISTS (
+           SELECT 1 FROM @schema@_internal.graph_sources(known_replay.tenant,
+                             known_replay.evidence, known_replay.kind, known_replay.with_shared,
+                             known_replay.every_session, known_replay.sessions) AS s
+            WHERE NOT EXISTS (SELECT 1 FROM @schema@_internal.graph_edge_evidence AS v
+                               WHERE v.tenant = e.tenant AND v.edge_id = e.edge_id
+                                 AND v.source = s.source));
+    RETURN result;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.edge_result(text, @schema@_internal.graph_edges, text) IS
-'What graph_upsert_edge answers for an edge: its keys, predicate, namespace, confidence, '
-'observations and the outcome (created, reinforced, unchanged).';
+COMMENT ON FUNCTION @schema@_internal.known_replay(
+    text, text, text, text, text [], text, boolean, boolean, text []) IS
+'graph_upsert_edge''s answer to an assertion of a stored triple whose evidence it holds '
+'already (unchanged), read without a lock; NULL when the call has something to write.';
 
 CREATE OR REPLACE FUNCTION @schema@.graph_upsert_edge(
     from_key text, to_key text, predicate text, namespace text DEFAULT NULL,
@@ -111,11 +158,19 @@ DECLARE
     ends record;
     edge @schema@_internal.graph_edges;
     added integer;
+    result jsonb;
 BEGIN
     PERFORM @schema@_internal.check_node_key(from_key, 'from_key'),
             @schema@_internal.check_node_key(to_key, 'to_key'),
             @schema@_internal.check_confidence(confidence, 'confidence');
-    ends := @schema@_internal.lock_endpoints(caller.tenant, from_key, to_key);
+    IF pg_catalog.cardinality(evidence) > 0 THEN
+        result := @schema@_internal.known_replay(caller.tenant, from_key, to_key, key, evidence,
+            caller.kind, caller.with_shared, caller.every_session, caller.sessions);
+        IF result IS NOT NULL THEN
+            RETURN result;
+        END IF;
+    END IF;
+    ends := @schema@_internal.lock_edge_ends(caller.tenant, from_key, to_key);
     IF ends.from_id = ends.to_id THEN
         RAISE EXCEPTION 'an edge from a node to itself is refused' USING ERRCODE = '22023',
             DETAIL = pg_catalog.format('%s and %s are one node', @schema@_internal.shown(from_key),
@@ -132,7 +187,7 @@ BEGIN
     IF FOUND THEN
         PERFORM @schema@_internal.add_edge_evidence(caller.tenant, edge.edge_id, evidence,
             caller.kind, caller.agent, caller.with_shared, caller.every_session, caller.sessions);
-        RETURN @schema@_internal.edge_result(caller.tenant, edge, 'created');
+        RETURN @schema@_internal.edge_answer(edge, ends.from_node, ends.to_node, 'created');
     END IF;
     SELECT e.* INTO edge FROM @schema@_internal.graph_edges AS e
      WHERE e.tenant = caller.tenant AND e.from_id = ends.from_id AND e.predicate_key = key
@@ -142,7 +197,7 @@ BEGIN
         caller.agent, caller.with_shared, caller.every_session, caller.sessions);
     -- A replay whose evidence is all known changes nothing, last_seen included.
     IF pg_catalog.cardinality(evidence) > 0 AND added = 0 THEN
-        RETURN @schema@_internal.edge_result(caller.tenant, edge, 'unchanged');
+        RETURN @schema@_internal.edge_answer(edge, ends.from_node, ends.to_node, 'unchanged');
     END IF;
     -- New evidence (once, however much), or none at all: one more observation.
     UPDATE @schema@_internal.graph_edges AS e
@@ -155,7 +210,7 @@ BEGIN
                               THEN e.asserted_by ELSE e.asserted_by || caller.agent END
      WHERE e.tenant = caller.tenant AND e.edge_id = edge.edge_id
     RETURNING e.* INTO edge;
-    RETURN @schema@_internal.edge_result(caller.tenant, edge, 'reinforced');
+    RETURN @schema@_internal.edge_answer(edge, ends.from_node, ends.to_node, 'reinforced');
 END
 $fn$;
 
