@@ -15,11 +15,13 @@ from pgfacts import Context, FactStore, demo
 
 from .conftest import Database
 
+# One worker runs both tests, so the demo runs once (demo_text).
+pytestmark = pytest.mark.xdist_group("demo")
+
 
 @pytest.fixture(scope="module")
 def demo_text(module_db: Database) -> str:
-    """One run of the demo for the module's tests (each step its own tenant's data); on
-    parallel workers each worker that runs one of them runs the demo once."""
+    """One run of the demo for the module's tests (each step its own tenant's data)."""
     buffer = io.StringIO()
     # As `make demo` runs it: the server's superuser (the doctor step reads server settings).
     # Wide enough that no line wraps: each printed line is matched whole.
