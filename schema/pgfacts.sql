@@ -2289,12 +2289,12 @@ CREATE FUNCTION pgfacts_internal.extracted_claim(fact jsonb, context jsonb, OUT 
 ALTER FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.extracted_extras(fact jsonb, context jsonb, cited text[], subject jsonb, predicate jsonb, notes text[])
-    RETURNS jsonb
+CREATE FUNCTION pgfacts_internal.extracted_extras(fact jsonb, context jsonb, cited text[], subject jsonb, predicate jsonb, OUT extras jsonb, OUT notes text[])
+    RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_backlog_all()
     RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
@@ -2846,6 +2846,13 @@ CREATE FUNCTION pgfacts_internal.keep_replaced_fact_vector()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.keep_replaced_fact_vector() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.keep_replaced_fact_vector() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.kept_claim(fact jsonb, context jsonb, subject jsonb, predicate jsonb, object_entity jsonb, cited text[], valid_from timestamp with time zone, start_defaulted boolean, valid_to timestamp with time zone, OUT claim jsonb, OUT notes text[])
+    RETURNS record
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.kept_claim(jsonb,jsonb,jsonb,jsonb,jsonb,text[],timestamp with time zone,boolean,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.kept_claim(jsonb,jsonb,jsonb,jsonb,jsonb,text[],timestamp with time zone,boolean,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text

@@ -152,12 +152,44 @@ BEGIN
         RETURN;
     END IF;
 
-    -- Kept. What follows changes the claim, never drops it.
+    SELECT k.claim, k.notes INTO claim, notes
+      FROM @schema@_internal.kept_claim(fact, context, subject, predicate, object_entity, cited,
+                                        coalesce(valid_from, occurred), valid_from IS NULL,
+                                        valid_to) AS k;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.extracted_claim(jsonb, jsonb) IS
+'One fact of a model''s output checked against its extraction context: the claim in '
+'ingest''s format it becomes, or the reason code it is dropped with (not_an_object, '
+'unknown_subject, no_citation, citation_outside_episode, unknown_predicate, no_object, '
+'bad_date, date_out_of_range, ends_before_start), and notes of what changed '
+'(open_statement, start_defaulted, quote_dropped, replaces_dropped).';
+
+-- A fact that passed every drop rule, as the claim ingest reads: ids resolved, the
+-- evidence as its locator, an open statement for a predicate not offered, the episode's
+-- time for a missing start (marked), then its quote and replaces where they hold.
+CREATE OR REPLACE FUNCTION @schema@_internal.kept_claim(
+    fact jsonb, context jsonb, subject jsonb, predicate jsonb, object_entity jsonb,
+    cited text [], valid_from timestamptz, start_defaulted boolean, valid_to timestamptz,
+    OUT claim jsonb, OUT notes text []
+)
+LANGUAGE plpgsql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    extras record;
+BEGIN
+    notes := '{}';
     claim := pg_catalog.jsonb_build_object(
         'subject', (subject ->> 'entity_id')::bigint,
         'predicate', coalesce(predicate ->> 'name', 'statement'),
         'confidence', coalesce(fact -> 'confidence', '1'),
-        'locator', pg_catalog.jsonb_build_object('evidence', pg_catalog.to_jsonb(cited)));
+        'locator', pg_catalog.jsonb_build_object('evidence', pg_catalog.to_jsonb(cited)),
+        CASE WHEN predicate ->> 'cardinality' = 'event' THEN 'valid_at' ELSE 'valid_from' END,
+        valid_from);
     IF predicate IS NULL THEN
         -- An open statement: the sentence is the object, the model's predicate kept in it.
         notes := notes || 'open_statement'::text;
@@ -171,43 +203,42 @@ BEGIN
     IF pg_catalog.jsonb_typeof(fact -> 'text') = 'string' THEN
         claim := claim || pg_catalog.jsonb_build_object('text', fact -> 'text');
     END IF;
-    IF valid_from IS NULL THEN
-        valid_from := occurred;
+    IF start_defaulted THEN
         notes := notes || 'start_defaulted'::text;
     END IF;
-    claim := claim || pg_catalog.jsonb_build_object(
-        CASE WHEN predicate ->> 'cardinality' = 'event' THEN 'valid_at' ELSE 'valid_from' END, valid_from);
     IF valid_to IS NOT NULL THEN
         claim := claim || pg_catalog.jsonb_build_object('valid_to', valid_to);
     END IF;
-    claim := claim || @schema@_internal.extracted_extras(fact, context, cited, subject, predicate, notes);
-    notes := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(claim -> '_notes'));
-    claim := claim - '_notes';
+    extras := @schema@_internal.extracted_extras(fact, context, cited, subject, predicate);
+    claim := claim || extras.extras;
+    notes := notes || extras.notes;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.extracted_claim(jsonb, jsonb) IS
-'One fact of a model''s output checked against its extraction context: the claim in '
-'ingest''s format it becomes, or the reason code it is dropped with (not_an_object, '
-'unknown_subject, no_citation, citation_outside_episode, unknown_predicate, no_object, '
-'bad_date, date_out_of_range, ends_before_start), and notes of what changed '
-'(open_statement, start_defaulted, quote_dropped, replaces_dropped).';
+COMMENT ON FUNCTION @schema@_internal.kept_claim(
+    jsonb, jsonb, jsonb, jsonb, jsonb, text [], timestamptz, boolean, timestamptz) IS
+'A fact that passed validate_extraction''s drop rules as an ingest claim, with the notes of '
+'what changed (open_statement, start_defaulted, quote_dropped, replaces_dropped).';
 
 -- The parts of a kept claim that may be dropped on their own: its quote (kept only when
 -- the cited lines hold it) and its replaces (kept only for a live fact of the same subject
--- on a many predicate). Returns them, with the notes so far plus its own under _notes.
+-- on a many predicate). The first version returned its notes inside the jsonb: the old
+-- signature goes.
+DROP FUNCTION IF EXISTS @schema@_internal.extracted_extras(jsonb, jsonb, text [], jsonb, jsonb, text []);
 CREATE OR REPLACE FUNCTION @schema@_internal.extracted_extras(
-    fact jsonb, context jsonb, cited text [], subject jsonb, predicate jsonb, notes text []
-) RETURNS jsonb
+    fact jsonb, context jsonb, cited text [], subject jsonb, predicate jsonb,
+    OUT extras jsonb, OUT notes text []
+)
 LANGUAGE plpgsql
 IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    extras jsonb := '{}';
     replaced jsonb;
 BEGIN
+    extras := '{}';
+    notes := '{}';
     IF pg_catalog.jsonb_typeof(fact -> 'quote') = 'string' THEN
         IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_array_elements(context -> 'lines') AS l
                     WHERE l ->> 'id' = ANY (cited)
@@ -229,11 +260,10 @@ BEGIN
             notes := notes || 'replaces_dropped'::text;
         END IF;
     END IF;
-    RETURN extras || pg_catalog.jsonb_build_object('_notes', pg_catalog.to_jsonb(notes));
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.extracted_extras(jsonb, jsonb, text [], jsonb, jsonb, text []) IS
+COMMENT ON FUNCTION @schema@_internal.extracted_extras(jsonb, jsonb, text [], jsonb, jsonb) IS
 'A kept claim''s quote and replaces when they hold (quote in the cited lines; replaces a live '
 'fact of the same subject on a many predicate), with notes for the ones dropped.';
 

@@ -198,7 +198,7 @@ AS $fn$
     SELECT 'kit/1+' || pg_catalog.left(pg_catalog.md5(pg_catalog.string_agg(p.prosrc, '' ORDER BY p.proname)), 12)
       FROM pg_catalog.pg_proc AS p
      WHERE p.pronamespace IN ('@schema@'::regnamespace, '@schema@_internal'::regnamespace)
-       AND p.proname IN ('validate_extraction', 'extracted_claim', 'extracted_extras',
+       AND p.proname IN ('validate_extraction', 'extracted_claim', 'kept_claim', 'extracted_extras',
                          'model_timestamp', 'check_extraction_context', 'extraction_prompt',
                          'prompt_data_line', 'extraction_output_schema')
 $fn$;
