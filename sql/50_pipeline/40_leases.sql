@@ -142,6 +142,13 @@ BEGIN
     held := @schema@_internal.leased_event(event_id, lease_token);
     SELECT m.* INTO memory FROM @schema@_internal.memories AS m
      WHERE m.tenant = held.tenant AND m.memory_id = held.memory_id;
+    -- An open statement (validate_extraction's claim for a predicate not offered) is a
+    -- claim of the predicate statement, defined on its first use.
+    IF pg_catalog.jsonb_path_exists(claims, 'lax $[*] ? (@.predicate == "statement")') THEN
+        INSERT INTO @schema@_internal.predicates AS p (tenant, name, cardinality, description)
+        VALUES (held.tenant, 'statement', 'many', 'an open statement the lines make')
+        ON CONFLICT ON CONSTRAINT predicates_pkey DO NOTHING;
+    END IF;
     result := @schema@_internal.ingest_episode(pg_catalog.jsonb_build_object(
         'source_kind', memory.source_kind, 'source_ref', memory.source_ref,
         'content_hash', memory.content_hash, 'occurred_at', memory.occurred_at,
@@ -162,7 +169,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.complete_extraction(bigint, uuid, text, jsonb) IS
 'Finish a leased extraction event: the claims (ingest''s format) written through ingest as '
-'the memory''s episode with this extractor name, and the event marked done with its episode, '
+'the memory''s episode with this extractor name (the predicate statement, for open '
+'statements, defined on first use), and the event marked done with its episode, '
 'in one transaction, only while lease_token still holds the event (else 55000 and nothing '
 'written). Returns the event as extraction_status shows it.';
 

@@ -49,10 +49,4 @@ class KitExtractor:
         except PgfactsError as exc:
             raise ExtractionFailed(MALFORMED_PAYLOAD, exc.message) from None
         checked = store.validate_extraction(context, output)
-        claims: list[JSONObject] = list(checked["claims"])
-        if any(c["predicate"] == "statement" for c in claims) and not any(
-            p["name"] == "statement" for p in context["predicates"]
-        ):
-            # An open statement is a claim of its own predicate: defined on first use.
-            store.define_predicate("statement", "many", "an open statement the lines make")
-        return claims
+        return list(checked["claims"])
