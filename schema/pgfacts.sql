@@ -1708,8 +1708,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text
 
 CREATE FUNCTION pgfacts_internal.camel_case(name text)
     RETURNS text
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.camel_case(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_case(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
