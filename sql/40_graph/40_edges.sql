@@ -109,22 +109,35 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    from_end bigint;
+    from_node text;
+    to_end bigint;
+    to_node text;
     result jsonb;
 BEGIN
     -- A replay: the triple is stored and holds every source of evidence (each checked by
     -- graph_sources, as a write checks it). One snapshot shows it, so the answer is the
     -- one a locked replay gives, and nothing is locked or written (no transaction id, no
     -- WAL to flush at commit). NULL otherwise: the caller writes, locking first.
-    SELECT @schema@_internal.edge_answer(e, f.node_key, t.node_key, 'unchanged') INTO result
-      FROM @schema@_internal.graph_node_names AS fn
-      JOIN @schema@_internal.graph_nodes AS f ON f.tenant = fn.tenant AND f.node_key = fn.node_key
-      JOIN @schema@_internal.graph_node_names AS tn
-        ON tn.tenant = fn.tenant AND tn.name_key = known_replay.to_key
-      JOIN @schema@_internal.graph_nodes AS t ON t.tenant = tn.tenant AND t.node_key = tn.node_key
-      JOIN @schema@_internal.graph_edges AS e
-        ON e.tenant = f.tenant AND e.from_id = f.node_id
-       AND e.predicate_key = known_replay.predicate_key AND e.to_id = t.node_id
-     WHERE fn.tenant = known_replay.tenant AND fn.name_key = known_replay.from_key
+    --
+    -- The ends are resolved one by one, then the edge by its triple key: one query joining
+    -- the five rows got a generic plan that reached the edge from the to-node's side, a
+    -- walk of every edge into it (4 to 8 ms into a node with 350 edges).
+    SELECT n.node_id, n.node_key INTO from_end, from_node
+      FROM @schema@_internal.graph_node_names AS nm
+      JOIN @schema@_internal.graph_nodes AS n ON n.tenant = nm.tenant AND n.node_key = nm.node_key
+     WHERE nm.tenant = known_replay.tenant AND nm.name_key = known_replay.from_key;
+    SELECT n.node_id, n.node_key INTO to_end, to_node
+      FROM @schema@_internal.graph_node_names AS nm
+      JOIN @schema@_internal.graph_nodes AS n ON n.tenant = nm.tenant AND n.node_key = nm.node_key
+     WHERE nm.tenant = known_replay.tenant AND nm.name_key = known_replay.to_key;
+    IF from_end IS NULL OR to_end IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT @schema@_internal.edge_answer(e, from_node, to_node, 'unchanged') INTO result
+      FROM @schema@_internal.graph_edges AS e
+     WHERE e.tenant = known_replay.tenant AND e.from_id = from_end
+       AND e.predicate_key = known_replay.predicate_key AND e.to_id = to_end
        AND NOT EXISTS (
            SELECT 1 FROM @schema@_internal.graph_sources(known_replay.tenant,
                              known_replay.evidence, known_replay.kind, known_replay.with_shared,
