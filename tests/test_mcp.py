@@ -353,6 +353,39 @@ def test_the_shared_skills_are_resources(db: Database) -> None:
     serve(db, test)
 
 
+def test_the_skills_are_listed_page_by_page(db: Database) -> None:
+    """resources/list pages through every skill (none cut at a window), by key, with the
+    last skill's scope key as the cursor; a cursor that is not one is refused."""
+    from pgfacts.mcp_server import SKILLS_PAGE
+
+    names = sorted(f"s{n:03}" for n in range(SKILLS_PAGE * 2 + 30))
+    stored = Caller(db, kind="facts_manager").one(
+        "SELECT pgfacts.bulk_store_facts(jsonb_agg(jsonb_build_object("
+        "'key', 'skills/' || n, 'value', jsonb_build_object('name', n), 'shared', true)))"
+        " FROM unnest(%s::text[]) AS n",
+        names,
+    )
+    assert stored["committed_count"] == len(names), stored
+
+    async def test(connect: Callable[..., Client]) -> None:
+        async with connect("agent", MODES[0]) as client:
+            listed: list[str] = []
+            cursor = None
+            pages = 0
+            while True:
+                page = await client.list_resources(cursor=cursor)
+                listed += [r.name for r in page.resources]
+                pages += 1
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+            assert listed == names and pages == 3
+            with pytest.raises(MCPError, match=r"scope key"):
+                await client.list_resources(cursor="not a scope key")
+
+    serve(db, test)
+
+
 def test_the_memory_prompt_is_the_callers_agent_prompt(db: Database) -> None:
     expected = {
         kind: Caller(db, kind=kind, session="s1").one("SELECT pgfacts.agent_prompt(2)")

@@ -46,6 +46,7 @@ SCHEMA_TTL_SECONDS = 30.0
 SKILLS = "skills/"
 MEMORY_PROMPT = "memory"  # agent_prompt(): the memory section of a system prompt
 SKILL_URI = "pgfacts://skills/"
+SKILLS_PAGE = 100  # resources/list pages by this many skills
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -169,24 +170,28 @@ class PgfactsMCP:
     async def list_resources(
         self, ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
+        # A page of skills in key order; the cursor is the last skill's scope key, which
+        # read_facts_page checks (22023 for anything else).
+        cursor = params.cursor if params is not None else None
         try:
-            found = await self.store_for(ctx).call_tool(
-                "read_facts", {"key_pattern": f"{SKILLS}*", "scope": "shared", "limit": 1000}
+            found = await self.store_for(ctx).read_facts_page(
+                key_pattern=f"{SKILLS}*", after=cursor, limit=SKILLS_PAGE, scope="shared"
             )
         except PgfactsError as exc:
             raise _mcp_error(exc) from exc
         resources = []
-        for fact in found["facts"]:
-            value = fact["value"] if isinstance(fact["value"], dict) else {}
+        for fact in found:
+            value = fact.value if isinstance(fact.value, dict) else {}
             resources.append(
                 types.Resource(
-                    uri=SKILL_URI + quote(fact["key"][len(SKILLS) :], safe="/"),
-                    name=str(value.get("name") or fact["key"][len(SKILLS) :]),
+                    uri=SKILL_URI + quote(fact.key[len(SKILLS) :], safe="/"),
+                    name=str(value.get("name") or fact.key[len(SKILLS) :]),
                     description=value.get("description"),
                     mime_type="application/json",
                 )
             )
-        return types.ListResourcesResult(resources=resources)
+        next_cursor = found[-1].scope_key if len(found) == SKILLS_PAGE else None
+        return types.ListResourcesResult(resources=resources, next_cursor=next_cursor)
 
     async def read_resource(
         self, ctx: Any, params: types.ReadResourceRequestParams
