@@ -1416,6 +1416,13 @@ CREATE FUNCTION pgfacts.search_skills(query text, query_vector vector DEFAULT NU
 ALTER FUNCTION pgfacts.search_skills(text,vector,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.search_skills(text,vector,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.session_tree(session_id text DEFAULT NULL::text)
+    RETURNS TABLE(tree_session_id text, parent_session_id text, depth integer, agent_id text, created_at timestamp with time zone, ended_at timestamp with time zone, deleted_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.session_tree(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.session_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER

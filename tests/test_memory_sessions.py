@@ -31,6 +31,44 @@ def test_register_and_end_a_session(db: Database) -> None:
         assert info.value.sqlstate == "P0002"
 
 
+def test_the_session_tree_in_tree_order_with_parents(db: Database) -> None:
+    with FactStore(db.dsn("agent"), context=Context(tenant="t1", agent_id="p")) as store:
+        store.register_session("root")
+        for child, parent in (("b", "root"), ("a", "root"), ("a2", "a"), ("a1", "a")):
+            store.register_session(child, parent_session_id=parent, agent_id=f"w-{child}")
+        store.end_session("a1")
+        manager = Context(tenant="t1", agent_kind="facts_manager")
+        with FactStore(db.dsn("app"), context=manager) as cleaner:
+            cleaner.delete_session("b")
+        # Any member names the whole tree; rows come parent first, siblings by id.
+        tree = store.session_tree("a2")
+        assert [(n.tree_session_id, n.parent_session_id, n.depth) for n in tree] == [
+            ("root", None, 0),
+            ("a", "root", 1),
+            ("a1", "a", 2),
+            ("a2", "a", 2),
+            ("b", "root", 1),
+        ]
+        assert [n.tree_session_id for n in tree] == [
+            s for s in ("root", "a", "a1", "a2", "b") if s in store.spawn_tree("a2")
+        ]
+        by_id = {n.tree_session_id: n for n in tree}
+        assert by_id["a1"].ended_at and not by_id["a2"].ended_at
+        assert by_id["b"].deleted_at and by_id["a"].agent_id == "w-a"
+        assert store.with_context(session_id="root").session_tree() == tree
+        # Never registered: a tree of itself, nothing known.
+        (alone,) = store.session_tree("nobody")
+        assert (alone.tree_session_id, alone.depth, alone.created_at) == ("nobody", 0, None)
+        for bad in ("has:colon", "x" * 300):
+            with pytest.raises(InvalidParameter):
+                store.session_tree(bad)
+        with pytest.raises(InvalidParameter):
+            store.session_tree()  # no session given, none in the context
+    other = FactStore(db.dsn("agent"), context=Context(tenant="t2"))
+    with other:
+        assert [n.tree_session_id for n in other.session_tree("a2")] == ["a2"]  # t1's unseen
+
+
 def test_the_tuner_cannot_register_or_end_sessions(db: Database) -> None:
     tuner = FactStore(db.dsn("tuner"), context=Context(tenant="t1", agent_kind="tuner"))
     with tuner, pytest.raises(PermissionDenied) as info:

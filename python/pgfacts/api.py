@@ -40,6 +40,7 @@ from .rows import (
     Neighbour,
     ProjectionDifference,
     SearchHit,
+    SessionNode,
     SimilarFact,
     Skill,
     SlotDifference,
@@ -269,6 +270,11 @@ def spawn_tree(self: StoreBase, session_id: str | None = None) -> Call[list[str]
     return Call(
         queries.SPAWN_TREE.format(schema=self.schema), {"session_id": session_id}, column=True
     )
+
+
+def session_tree(self: StoreBase, session_id: str | None = None) -> Call[list[SessionNode]]:
+    """The spawn tree of session_id (default: the caller's) with parents, in tree order."""
+    return _rows(self, queries.SESSION_TREE, SessionNode, session_id=session_id)
 
 
 def read_intake(self: StoreBase, *, limit: int = 100) -> Call[JSONObject]:

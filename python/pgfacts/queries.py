@@ -161,6 +161,7 @@ SELECT {schema}.register_session(session_id => %(session_id)s,
 END_SESSION = "SELECT {schema}.end_session(session_id => %(session_id)s)"
 READ_INTAKE = 'SELECT {schema}.read_intake("limit" => %(limit)s)'
 SPAWN_TREE = "SELECT * FROM {schema}.spawn_tree(session_id => %(session_id)s) AS t ORDER BY t"
+SESSION_TREE = "SELECT * FROM {schema}.session_tree(session_id => %(session_id)s)"
 PURGE_TOMBSTONES = (
     'SELECT {schema}.purge_tombstones(ttl_seconds => %(ttl_seconds)s, "limit" => %(limit)s)'
 )

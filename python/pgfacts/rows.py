@@ -314,10 +314,24 @@ class ExtractionBacklog:
     oldest_due: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class SessionNode:
+    """A row of ``session_tree``: one session of a spawn tree, in tree order."""
+
+    tree_session_id: str
+    parent_session_id: str | None
+    depth: int
+    agent_id: str | None
+    created_at: datetime | None  # None: the session was never registered
+    ended_at: datetime | None
+    deleted_at: datetime | None
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
     "read_facts": Fact,
+    "session_tree": SessionNode,
     "read_facts_by_scope_keys": Fact,
     "read_facts_page": Fact,
     "fact_history": FactVersion,

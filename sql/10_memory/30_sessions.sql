@@ -96,6 +96,60 @@ COMMENT ON FUNCTION @schema@.spawn_tree(text) IS
 'The sessions of a spawn tree (root and every descendant of the root, ended and deleted '
 'ones included), for session_id or the caller''s session.';
 
+CREATE OR REPLACE FUNCTION @schema@.session_tree(session_id text DEFAULT NULL)
+RETURNS TABLE (
+    tree_session_id text, parent_session_id text, depth integer, agent_id text,
+    created_at timestamptz, ended_at timestamptz, deleted_at timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_column
+DECLARE
+    ctx_tenant text := @schema@_internal.context_tenant();
+    target text := coalesce(@schema@_internal.normalize_session_id(session_id),
+                            @schema@_internal.context_session());
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
+    IF target IS NULL THEN
+        RAISE EXCEPTION 'no session given and none in the caller context' USING ERRCODE = '22023';
+    END IF;
+    -- The sessions spawn_tree lists, with their parent links, walked from the root so a
+    -- child follows its parent (depth 0 is the root); siblings by id. An unregistered
+    -- session is a tree of itself with nothing known about it.
+    RETURN QUERY
+    WITH RECURSIVE members AS (
+        SELECT s.* FROM @schema@_internal.sessions AS s
+         WHERE s.tenant = ctx_tenant
+           AND s.session_id = ANY (@schema@_internal.spawn_tree(ctx_tenant, target))
+    ), walk AS (
+        SELECT m.session_id, m.parent_session_id, 0 AS depth, ARRAY[m.session_id] AS path
+          FROM members AS m WHERE m.parent_session_id IS NULL
+        UNION ALL
+        SELECT m.session_id, m.parent_session_id, w.depth + 1, w.path || m.session_id
+          FROM members AS m JOIN walk AS w ON m.parent_session_id = w.session_id
+    )
+    SELECT t.session_id, t.parent_session_id, t.depth, t.agent_id, t.created_at, t.ended_at,
+           t.deleted_at
+      FROM (SELECT w.session_id, w.parent_session_id, w.depth, m.agent_id, m.created_at,
+                   m.ended_at, m.deleted_at, w.path
+              FROM walk AS w JOIN members AS m ON m.session_id = w.session_id
+            UNION ALL
+            SELECT target, NULL, 0, NULL, NULL, NULL, NULL, ARRAY[target]
+             WHERE NOT EXISTS (SELECT 1 FROM members)) AS t
+     ORDER BY t.path;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.session_tree(text) IS
+'The spawn tree of session_id (default: the caller''s session) as rows: each session of '
+'spawn_tree with its parent, depth below the root (0), agent and created, ended and deleted '
+'times, in tree order (the root first, each session before its children, siblings by id). '
+'An unregistered session is one row with nothing but its id. 22023 no session.';
+
 CREATE OR REPLACE FUNCTION @schema@.delete_session(session_id text)
 RETURNS jsonb
 LANGUAGE plpgsql

@@ -7,6 +7,7 @@ SELECT @schema@_internal.register_api(
 SELECT @schema@_internal.register_api('@schema@.fact_history(text,boolean,text)',
                                       @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.spawn_tree(text)', @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.session_tree(text)', @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.read_facts_by_scope_keys(text[],integer)',
                                       @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.read_facts_page(text,text,integer,text)',
