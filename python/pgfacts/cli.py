@@ -12,8 +12,8 @@ import psycopg
 import typer
 from rich.console import Console
 
+from . import cli_reads, migrator, tools
 from . import doctor as doctor_module
-from . import migrator, tools
 from .client import AsyncFactStore, Context, FactStore
 from .errors import PgfactsError, translate
 from .runtime import LocalRuntime
@@ -45,7 +45,7 @@ def _fail(error: PgfactsError, as_json: bool = False) -> NoReturn:
     if as_json:
         sys.stderr.write(json.dumps(error.as_dict()) + "\n")
     else:
-        err.print(f"[bold red]error:[/] {error.message}", highlight=False)
+        err.print(f"[bold red]error {error.sqlstate}:[/] {error.message}", highlight=False)
         if error.detail:
             err.print(error.detail, highlight=False)
         if error.hint:
@@ -563,3 +563,7 @@ def demo_cmd(dsn: DsnOption = None, schema: SchemaOption = migrator.DEFAULT_SCHE
 
 def main() -> None:
     app()
+
+
+# The DBA's read commands (history, as-of, explain, changes, search, sessions, stats).
+cli_reads.register(app)
