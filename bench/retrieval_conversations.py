@@ -1030,12 +1030,17 @@ def _session_turns(conversation: Conversation, number: int) -> list[Turn]:
     filler = rng.sample(FILLER, FILLER_PER_SESSION)
     cuts = sorted(rng.sample(range(FILLER_PER_SESSION + 1), len(beats)))
     lines: list[tuple[int, str, str | None]] = []
+
+    def small_talk(texts: Sequence[str]) -> None:
+        for text in texts:  # each line by the one who did not speak last
+            lines.append((1 - lines[-1][0] if lines else 0, text, None))
+
     taken = 0
     for (label, turns), cut in zip(beats, cuts, strict=True):
-        lines += [(len(lines) % 2, text, None) for text in filler[taken:cut]]
+        small_talk(filler[taken:cut])
         taken = cut
         lines += [(who, text, f"{label}.{i}") for i, (who, text) in enumerate(turns)]
-    lines += [(len(lines) % 2, text, None) for text in filler[taken:]]
+    small_talk(filler[taken:])
     date = conversation.dates[number - 1]
     return [
         Turn(
