@@ -6,7 +6,16 @@ import argparse
 import sys
 import time
 
-from . import foundation, graph, knowledge, pipeline, retrieval, retrieval_quality, working_memory
+from . import (
+    foundation,
+    graph,
+    knowledge,
+    pipeline,
+    retrieval,
+    retrieval_conversations,
+    retrieval_quality,
+    working_memory,
+)
 from .runner import SIZES, bench_database, print_table
 
 WORKLOADS = {
@@ -15,6 +24,10 @@ WORKLOADS = {
     "knowledge": ("knowledge: ingest claims, as_of, history", knowledge.run),
     "retrieval": ("retrieval: nearest, hybrid search, storage options", retrieval.run),
     "retrieval_quality": ("retrieval: the labelled set through search()", retrieval_quality.run),
+    "retrieval_conversations": (
+        "retrieval: the conversational set, turn by turn, through search()",
+        retrieval_conversations.run,
+    ),
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
 }

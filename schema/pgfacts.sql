@@ -743,7 +743,7 @@ CREATE INDEX retractions_claim_idx ON pgfacts_internal.retractions USING btree (
 CREATE INDEX retractions_slot_idx ON pgfacts_internal.retractions USING btree (subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-GRANT SELECT ON TABLE pgfacts_internal.retractions TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.retractions TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.retractions IS 'Retracted assertions (negative memory)';
 
 CREATE TABLE pgfacts_internal.schema_ledger (
@@ -2020,6 +2020,12 @@ CREATE FUNCTION pgfacts_internal.claim_reach(tenant text, start bigint[], depth 
 ALTER FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.claim_retracted(for_tenant text, assertion text, known_at timestamp with time zone)
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claim_size_problem(c jsonb, predicate text, object jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -2033,12 +2039,12 @@ CREATE FUNCTION pgfacts_internal.claim_source(tenant text, ref text, OUT source 
 ALTER FUNCTION pgfacts_internal.claim_source(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false)
+CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false)
     RETURNS TABLE(item_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean) OWNER TO pgfacts_searcher;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean) TO pgfacts_owner;
+ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
     RETURNS integer

@@ -38,6 +38,38 @@ COMMENT ON FUNCTION @schema@_internal.claim_in_view(
 'Whether a claim version answers (inlined): believed at known_at and valid at valid_at '
 '(both default now); with history every version believed up to known_at except outranked.';
 
+-- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it).
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_retracted(
+    for_tenant text, assertion text, known_at timestamptz
+) RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    -- Whether the assertion stands retracted (now, or at known_at: retracted by then and
+    -- not restored by then). A retraction says the assertion was an error, never true, so
+    -- no version of it answers a question about the past either: not the rows the
+    -- retraction retired, nor the earlier ones a later value had superseded. A retraction
+    -- and a restore carry their commit instants, so the answer for a known instant never
+    -- changes.
+    SELECT CASE WHEN known_at IS NULL
+                THEN EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
+                              WHERE r.tenant OPERATOR(pg_catalog.=) for_tenant
+                                AND r.assertion OPERATOR(pg_catalog.=) claim_retracted.assertion
+                                AND r.restored_at IS NULL)
+                ELSE EXISTS (SELECT 1 FROM @schema@_internal.retractions AS r
+                              WHERE r.tenant OPERATOR(pg_catalog.=) for_tenant
+                                AND r.assertion OPERATOR(pg_catalog.=) claim_retracted.assertion
+                                AND r.retracted_at OPERATOR(pg_catalog.<=) known_at
+                                AND (r.restored_at IS NULL
+                                     OR r.restored_at OPERATOR(pg_catalog.>) known_at))
+           END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_retracted(text, text, timestamptz) IS
+'Whether an assertion stands retracted now, or at known_at (retracted by then, not restored '
+'by then): no version of it answers, whatever the intent (inlined).';
+
 -- Who sees which facts is working memory's rule (fact_visibility, fact_visible in
 -- sql/10_memory/10_helpers.sql); a search takes it from reader_visibility.
 DROP FUNCTION IF EXISTS @schema@_internal.search_access(text);
@@ -106,10 +138,14 @@ COMMENT ON FUNCTION @schema@_internal.fact_text_candidates(
 'live ones, or with known_at the versions read_facts(known_at) shows (facts_as_of; version_id '
 'names a version of the history) (owner only: the tenant is an argument).';
 
+-- audit came with retracted rows never answering (a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.claim_text_candidates(
+    text, tsquery, tsquery [], boolean, real, boolean, timestamptz, timestamptz, integer,
+    boolean);
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_text_candidates(
     for_tenant text, match tsquery, words tsquery [], negated boolean, floor real,
     history boolean, valid_at timestamptz, known_at timestamptz, lim integer,
-    any_valid boolean DEFAULT false
+    any_valid boolean DEFAULT false, audit boolean DEFAULT false
 ) RETURNS TABLE (item_id bigint, score real)
 LANGUAGE plpgsql
 STABLE
@@ -119,23 +155,33 @@ ROWS 50
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
+    -- An answer (audit false): a version in view (claim_in_view), and with history none of
+    -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
+    -- by known_at, retracted, outranked and never believed ones included.
     RETURN QUERY EXECUTE $q$
     SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, $2, $3, $4)
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = $1 AND c.search_doc @@ $2 AND c.confidence >= $5
-       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, $6,
-                                           $7, $8, $10)
+       AND CASE WHEN $11
+                THEN $8::timestamptz IS NULL OR pg_catalog.lower(c.system_time) <= $8
+                ELSE @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
+                                                     $6, $7, $8, $10)
+                     AND NOT ($6 AND @schema@_internal.claim_retracted($1, c.assertion, $8))
+           END
      ORDER BY 2 DESC, c.claim_id DESC
      LIMIT $9 $q$
-    USING for_tenant, match, words, negated, floor, history, valid_at, known_at, lim, any_valid;
+    USING for_tenant, match, words, negated, floor, history, valid_at, known_at, lim, any_valid,
+          audit;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_text_candidates(
     text, tsquery, tsquery [], boolean, real, boolean, timestamptz, timestamptz, integer,
-    boolean) IS
-'The best lim claims of a tenant matching a query, of at least floor confidence, in view '
-'(claim_in_view), by text_score (owner only: the tenant is an argument).';
+    boolean, boolean) IS
+'The best lim claims of a tenant matching a query, of at least floor confidence, by '
+'text_score: in view (claim_in_view; with history, none of a retracted assertion: '
+'claim_retracted), or with audit every row recorded by known_at (owner only: the tenant is '
+'an argument).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.key_candidates(
     for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text [],

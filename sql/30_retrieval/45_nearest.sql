@@ -112,6 +112,8 @@ BEGIN
               AND e.item_kind = 'claim' AND c.confidence >= $13
               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
                                                   $14, $15, $16)
+              -- A retracted assertion never answers, not even a question about the past.
+              AND NOT ($14 AND @schema@_internal.claim_retracted($1, c.assertion, $16))
               AND NOT ($17::text = 'claim' AND e.item_id = $18)
             ORDER BY %3$s LIMIT $19 + least($19, 50))) AS h
          ORDER BY h.similarity DESC, h.item_kind, h.item_id
@@ -233,7 +235,8 @@ COMMENT ON FUNCTION @schema@.nearest(
 'among the rows of model the caller may see (scope as in read_facts): facts as '
 'read_facts(known_at) shows them (a version replaced since ranked by the vector of its '
 'content), claims believed at known_at and valid at valid_at (default now; include_history '
-'adds retired versions). Each with its similarity. 22023 wrong dimension or zero vector, P0002 '
+'adds retired versions, never one of a retracted assertion nor an outranked one). Each with '
+'its similarity. 22023 wrong dimension or zero vector, P0002 '
 'unknown model.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_item_kinds(item_kinds text [])

@@ -339,7 +339,7 @@ COMMENT ON FUNCTION @schema@.search(
 'rank (k = 60, text_weight and vector_weight scale each list). intent (default: '
 'detect_intent(query)): current answers with rows believed and valid now and suppresses '
 'superseded ones (when nothing else matches they come back marked stale); historical adds '
-'retired versions; both keeps at least one superseded row. A question naming one year '
+'retired versions (never one of a retracted assertion, nor an outranked one); both keeps at least one superseded row. A question naming one year '
 '(without valid_at) ranks rows valid that year first among equals (+1 / 61). limit 1..100 '
 '(default 20); key_prefix and tags filter facts. Identical content is one hit. 22023 bad '
 'argument.';

@@ -62,7 +62,7 @@ BEGIN
                 ELSE pg_catalog.upper(c.system_time) END
       FROM @schema@_internal.claim_text_candidates(tenant, parsed.match, parsed.words,
                parsed.negated, coalesce(min_confidence, @schema@_internal.confidence_floor(tenant)),
-               include_history, NULL, NULL, "limit", true) AS x
+               include_history, NULL, NULL, "limit", true, include_history) AS x
       JOIN @schema@_internal.claims AS c ON c.tenant = tenant AND c.claim_id = x.item_id
      WHERE parsed.match IS NOT NULL
      ORDER BY x.score DESC, pg_catalog.upper_inf(c.system_time) DESC, c.claim_id DESC;
@@ -73,6 +73,7 @@ COMMENT ON FUNCTION @schema@.search_claims(text, real, boolean, integer) IS
 'Full-text search over claims only (the knowledge layer''s search, kept with its signature; '
 'search() covers facts and claims): content words of query, stemmed and as written (quotes, '
 'OR, -word as in websearch); claims believed now of at least min_confidence (default: the '
-'tenant''s confidence_floor, 0.55 unless set); include_history adds retired rows, with '
-'when they stopped being believed. limit 1..100, default 8. A query of stop words only '
-'finds nothing.';
+'tenant''s confidence_floor, 0.55 unless set); include_history (the auditor''s view) adds '
+'every retired row, retracted and outranked ones included, each with current false and when '
+'it stopped being believed (its recording instant: never believed). limit 1..100, default 8. '
+'A query of stop words only finds nothing.';
