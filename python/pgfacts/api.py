@@ -28,6 +28,7 @@ from .rows import (
     ClaimVersion,
     CurrentClaim,
     EmbeddingWork,
+    EmbeddingBacklog,
     ExtractionBacklog,
     ExtractionWork,
     Fact,
@@ -632,6 +633,12 @@ def embedding_backlog(self: StoreBase) -> Call[JSONObject]:
     return _value(self, queries.EMBEDDING_BACKLOG)
 
 
+def embedding_backlog_by_tenant(
+    self: StoreBase, model: str | None = None
+) -> Call[list[EmbeddingBacklog]]:
+    return _rows(self, queries.EMBEDDING_BACKLOG_BY_TENANT, EmbeddingBacklog, model=model)
+
+
 # -- graph -------------------------------------------------------------------------------
 # Evidence is a list of fact scope keys (shared:<key>, session:<id>:<key>) and claim:<id>.
 
@@ -919,6 +926,10 @@ def release_extraction(self: StoreBase, event_id: int, lease_token: UUID | str) 
 
 def extraction_backlog(self: StoreBase) -> Call[list[ExtractionBacklog]]:
     return _rows(self, queries.EXTRACTION_BACKLOG, ExtractionBacklog)
+
+
+def extraction_health(self: StoreBase, tenant: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.EXTRACTION_HEALTH, tenant=tenant)
 
 
 def validate_extraction(

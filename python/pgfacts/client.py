@@ -717,6 +717,7 @@ class FactStore(StoreBase):
     claim_embedding_work = _sync(api.claim_embedding_work)
     fail_embedding_work = _sync(api.fail_embedding_work)
     embedding_backlog = _sync(api.embedding_backlog)
+    embedding_backlog_by_tenant = _sync(api.embedding_backlog_by_tenant)
 
     # -- graph -------------------------------------------------------------------------------
     graph_upsert_node = _sync(api.graph_upsert_node)
@@ -745,6 +746,7 @@ class FactStore(StoreBase):
     fail_extraction = _sync(api.fail_extraction)
     release_extraction = _sync(api.release_extraction)
     extraction_backlog = _sync(api.extraction_backlog)
+    extraction_health = _sync(api.extraction_health)
     validate_extraction = _sync(api.validate_extraction)
     extraction_context = _sync(api.extraction_context)
     extraction_prompt = _sync(api.extraction_prompt)
@@ -909,6 +911,7 @@ class AsyncFactStore(StoreBase):
     claim_embedding_work = _async(api.claim_embedding_work)
     fail_embedding_work = _async(api.fail_embedding_work)
     embedding_backlog = _async(api.embedding_backlog)
+    embedding_backlog_by_tenant = _async(api.embedding_backlog_by_tenant)
 
     # -- graph -------------------------------------------------------------------------------
     graph_upsert_node = _async(api.graph_upsert_node)
@@ -937,6 +940,7 @@ class AsyncFactStore(StoreBase):
     fail_extraction = _async(api.fail_extraction)
     release_extraction = _async(api.release_extraction)
     extraction_backlog = _async(api.extraction_backlog)
+    extraction_health = _async(api.extraction_health)
     validate_extraction = _async(api.validate_extraction)
     extraction_context = _async(api.extraction_context)
     extraction_prompt = _async(api.extraction_prompt)

@@ -266,6 +266,9 @@ FAIL_EMBEDDING_WORK = (
     "SELECT {schema}.fail_embedding_work(items => %(items)s, error_code => %(error_code)s)"
 )
 EMBEDDING_BACKLOG = "SELECT {schema}.embedding_backlog()"
+EMBEDDING_BACKLOG_BY_TENANT = (
+    "SELECT * FROM {schema}.embedding_backlog_by_tenant(model => %(model)s)"
+)
 
 # --- graph ------------------------------------------------------------------------------
 
@@ -355,6 +358,7 @@ SELECT {schema}.release_extraction(
     event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid)
 """
 EXTRACTION_BACKLOG = "SELECT * FROM {schema}.extraction_backlog()"
+EXTRACTION_HEALTH = "SELECT {schema}.extraction_health(tenant => %(tenant)s)"
 VALIDATE_EXTRACTION = """
 SELECT {schema}.validate_extraction(
     context => %(context)s::jsonb, output => %(output)s::jsonb)

@@ -327,6 +327,17 @@ class SessionNode:
     deleted_at: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class EmbeddingBacklog:
+    """A row of ``embedding_backlog_by_tenant``: one tenant's embedding queue."""
+
+    tenant: str
+    queued: int
+    retry: int
+    failed: int
+    oldest_enqueued: datetime | None
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
@@ -354,4 +365,5 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "graph_projection_backlog": GraphProjection,
     "claim_extraction_work": ExtractionWork,
     "extraction_backlog": ExtractionBacklog,
+    "embedding_backlog_by_tenant": EmbeddingBacklog,
 }

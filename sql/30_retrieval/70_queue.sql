@@ -332,3 +332,71 @@ $fn$;
 COMMENT ON FUNCTION @schema@.embedding_backlog() IS
 'The tenant''s embedding queue: {queued, retry (rows of failed batches), failed (rows with an '
 'error code), errors: {code: rows}}.';
+
+-- Every tenant's embedding queue, for `pgfacts worker --embedder` (which tenants have rows
+-- waiting, longest waiting first, so one busy tenant cannot starve the others). It crosses
+-- tenants, so its body is the maintainer's (BYPASSRLS), like extraction_backlog's.
+
+SET LOCAL ROLE @schema@_maintainer;
+
+CREATE OR REPLACE FUNCTION @schema@_internal.embedding_backlog_all(for_model text)
+RETURNS TABLE (
+    tenant text, queued bigint, retry bigint, failed bigint, oldest_enqueued timestamptz
+)
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT q.tenant,
+           pg_catalog.count(*) FILTER (WHERE q.error_code IS NULL AND NOT q.retry),
+           pg_catalog.count(*) FILTER (WHERE q.error_code IS NULL AND q.retry),
+           pg_catalog.count(*) FILTER (WHERE q.error_code IS NOT NULL),
+           pg_catalog.min(q.enqueued_at) FILTER (WHERE q.error_code IS NULL)
+      FROM @schema@_internal.embedding_queue AS q
+     WHERE for_model IS NULL OR EXISTS (
+               SELECT 1 FROM @schema@_internal.embedding_models AS m
+                WHERE m.tenant = q.tenant AND m.model = for_model)
+     GROUP BY q.tenant
+     ORDER BY pg_catalog.min(q.enqueued_at) FILTER (WHERE q.error_code IS NULL) NULLS LAST,
+              q.tenant
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.embedding_backlog_all(text) IS
+'The body of embedding_backlog_by_tenant(), owned by the maintainer role (BYPASSRLS) to '
+'cross tenants.';
+
+REVOKE ALL ON FUNCTION @schema@_internal.embedding_backlog_all(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @schema@_internal.embedding_backlog_all(text) TO @schema@_operator;
+
+SET LOCAL ROLE @schema@_owner;
+
+CREATE OR REPLACE FUNCTION @schema@.embedding_backlog_by_tenant(model text DEFAULT NULL)
+RETURNS TABLE (
+    tenant text, queued bigint, retry bigint, failed bigint, oldest_enqueued timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- Crosses tenants and reads no caller context (the worker), as extraction_backlog.
+    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
+        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'embedding_backlog_by_tenant');
+    END IF;
+    IF model IS NOT NULL AND pg_catalog.btrim(model) = '' THEN
+        RAISE EXCEPTION 'model must name an embedding model, or be NULL for every model'
+            USING ERRCODE = '22023',
+                  HINT = 'the name given to register_embedding_model, as the worker''s embedder reports it';
+    END IF;
+    RETURN QUERY SELECT * FROM @schema@_internal.embedding_backlog_all(model);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.embedding_backlog_by_tenant(text) IS
+'Operator: every tenant with rows in its embedding queue (only those that registered model, '
+'when given): how many are queued, marked for one-by-one retry and failed with an error '
+'code, and when the oldest workable row was queued; longest waiting first (the order '
+'`pgfacts worker --embedder` serves tenants in, one batch each per round). 22023 for an '
+'empty model name.';

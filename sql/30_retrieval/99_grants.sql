@@ -29,6 +29,10 @@ SELECT @schema@_internal.register_api('@schema@.claim_embedding_work(integer)',
 SELECT @schema@_internal.register_api('@schema@.fail_embedding_work(jsonb,integer)',
                                       '{facts_manager,crawler,operator}');
 SELECT @schema@_internal.register_api('@schema@.embedding_backlog()', @schema@_internal.agent_kinds());
+-- Crosses tenants (the worker's list of queues to serve), like extraction_backlog.
+SELECT @schema@_internal.register_api('@schema@.embedding_backlog_by_tenant(text)', '{operator}');
+GRANT SELECT ON @schema@_internal.embedding_queue, @schema@_internal.embedding_models
+TO @schema@_maintainer;
 
 -- Read-only table access for audits; row level security keeps it to the caller's tenant.
 GRANT SELECT ON @schema@_internal.embedding_models, @schema@_internal.embeddings,

@@ -87,6 +87,31 @@ COMMENT ON FUNCTION @schema@.claim_extraction_work(integer) IS
 'the model outside the transaction. An event whose lease expired on its last attempt is '
 'parked as failed (9999).';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.held_extraction_events(
+    for_tenant text, event_ids bigint [], lease_tokens uuid []
+) RETURNS SETOF @schema@_internal.extraction_events
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- The one rule of a lease: the event is leased and the token is the one it was leased
+    -- with. Locked in event order (workers completing overlapping batches never deadlock);
+    -- a row another worker changes meanwhile is checked again once its lock is granted.
+    SELECT e.*
+      FROM @schema@_internal.extraction_events AS e
+      JOIN ROWS FROM (pg_catalog.unnest(event_ids), pg_catalog.unnest(lease_tokens))
+           AS h (event_id, lease_token)
+        ON h.event_id = e.event_id AND h.lease_token = e.lease_token
+     WHERE e.tenant = for_tenant AND e.state = 'leased'
+     ORDER BY e.event_id
+       FOR UPDATE OF e
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.held_extraction_events(text, bigint [], uuid []) IS
+'The events of for_tenant that the given (event id, lease token) pairs still hold (leased '
+'with that token), locked in event order; pairs that no longer hold an event are left out.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.leased_event(event_id bigint, lease_token uuid)
 RETURNS @schema@_internal.extraction_events
 LANGUAGE plpgsql
@@ -99,47 +124,61 @@ DECLARE
     for_tenant text := @schema@_internal.context_tenant();
     found_event @schema@_internal.extraction_events;
 BEGIN
+    SELECT h.* INTO found_event
+      FROM @schema@_internal.held_extraction_events(for_tenant, ARRAY[event_id],
+                                                    ARRAY[lease_token]) AS h;
+    IF FOUND THEN
+        RETURN found_event;
+    END IF;
     SELECT e.* INTO found_event FROM @schema@_internal.extraction_events AS e
-     WHERE e.tenant = for_tenant AND e.event_id = event_id
-       FOR UPDATE;
+     WHERE e.tenant = for_tenant AND e.event_id = event_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no extraction event %', event_id USING ERRCODE = 'P0002';
     END IF;
-    IF found_event.state <> 'leased' OR found_event.lease_token IS DISTINCT FROM lease_token THEN
-        RAISE EXCEPTION 'extraction event % is not leased with this token (it is %)', event_id,
-            found_event.state
-            USING ERRCODE = '55000',
-                  HINT = 'its lease expired and another worker claimed it, or it is finished: '
-                         'drop this result';
-    END IF;
-    RETURN found_event;
+    RAISE EXCEPTION 'extraction event % is not leased with this token (it is %)', event_id,
+        found_event.state
+        USING ERRCODE = '55000',
+              HINT = 'its lease expired and another worker claimed it, or it is finished: '
+                     'drop this result';
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.leased_event(bigint, uuid) IS
-'The event a worker holds, locked; 55000 when it is no longer leased with that token (a '
-'stale worker), P0002 when it does not exist.';
+'The event a worker holds, locked (held_extraction_events); 55000 when it is no longer '
+'leased with that token (a stale worker), P0002 when it does not exist.';
 
-CREATE OR REPLACE FUNCTION @schema@.complete_extraction(
-    event_id bigint, lease_token uuid, extractor text, claims jsonb
-) RETURNS jsonb
+CREATE OR REPLACE FUNCTION @schema@_internal.check_extractor(extractor text)
+RETURNS void
 LANGUAGE plpgsql
-VOLATILE
-SECURITY DEFINER
+IMMUTABLE
+SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-#variable_conflict use_variable
-DECLARE
-    held @schema@_internal.extraction_events;
-    memory @schema@_internal.memories;
-    result jsonb;
 BEGIN
-    PERFORM @schema@_internal.require_kind('{operator}', 'complete extractions');
     IF coalesce(extractor, '') = '' THEN
         RAISE EXCEPTION 'extractor must name the extractor (and its version)'
             USING ERRCODE = '22023', HINT = 'it is stored with the episode';
     END IF;
-    held := @schema@_internal.leased_event(event_id, lease_token);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.check_extractor(text) IS
+'Raise 22023 unless extractor names the extractor (complete_extraction, '
+'complete_extractions).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.extraction_episode(
+    held @schema@_internal.extraction_events, extractor text, claims jsonb
+) RETURNS bigint
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    memory @schema@_internal.memories;
+    result jsonb;
+BEGIN
     SELECT m.* INTO memory FROM @schema@_internal.memories AS m
      WHERE m.tenant = held.tenant AND m.memory_id = held.memory_id;
     -- An open statement (validate_extraction's claim for a predicate not offered) is a
@@ -153,17 +192,61 @@ BEGIN
         'source_kind', memory.source_kind, 'source_ref', memory.source_ref,
         'content_hash', memory.content_hash, 'occurred_at', memory.occurred_at,
         'trust', memory.trust, 'extractor', extractor), claims, NULL);
+    -- A memory ingested before (the same source and hash): its episode.
+    RETURN coalesce((result ->> 'episode_id')::bigint,
+        (SELECT ep.episode_id FROM @schema@_internal.episodes AS ep
+          WHERE ep.tenant = memory.tenant AND ep.source_kind = memory.source_kind
+            AND ep.source_ref = memory.source_ref AND ep.content_hash = memory.content_hash));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.extraction_episode(
+    @schema@_internal.extraction_events, text, jsonb) IS
+'Write a held event''s claims through ingest as its memory''s episode with this extractor '
+'name (the predicate statement, for open statements, defined on first use); returns the '
+'episode id (the existing one for a memory ingested before).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.finish_extractions(
+    for_tenant text, event_ids bigint [], episode_ids bigint []
+) RETURNS SETOF @schema@_internal.extraction_events
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
     UPDATE @schema@_internal.extraction_events AS e
        SET state = 'done', lease_token = NULL, finished_at = pg_catalog.now(),
            due_at = pg_catalog.now(), error_code = NULL, last_error = NULL,
-           episode_id = coalesce((result ->> 'episode_id')::bigint,
-               (SELECT ep.episode_id FROM @schema@_internal.episodes AS ep
-                 WHERE ep.tenant = memory.tenant AND ep.source_kind = memory.source_kind
-                   AND ep.source_ref = memory.source_ref
-                   AND ep.content_hash = memory.content_hash))
-     WHERE e.tenant = held.tenant AND e.event_id = held.event_id
-    RETURNING @schema@_internal.extraction_event_json(e) INTO result;
-    RETURN result;
+           episode_id = f.episode_id
+      FROM ROWS FROM (pg_catalog.unnest(event_ids), pg_catalog.unnest(episode_ids))
+           AS f (event_id, episode_id)
+     WHERE e.tenant = for_tenant AND e.event_id = f.event_id
+    RETURNING e.*
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.finish_extractions(text, bigint [], bigint []) IS
+'Mark held events done with their episodes, in one statement (the caller holds their locks).';
+
+CREATE OR REPLACE FUNCTION @schema@.complete_extraction(
+    event_id bigint, lease_token uuid, extractor text, claims jsonb
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    held @schema@_internal.extraction_events;
+    episode bigint;
+BEGIN
+    PERFORM @schema@_internal.require_kind('{operator}', 'complete extractions');
+    PERFORM @schema@_internal.check_extractor(extractor);
+    held := @schema@_internal.leased_event(event_id, lease_token);
+    episode := @schema@_internal.extraction_episode(held, extractor, claims);
+    RETURN (SELECT @schema@_internal.extraction_event_json(f)
+              FROM @schema@_internal.finish_extractions(held.tenant, ARRAY[held.event_id],
+                                                        ARRAY[episode]) AS f);
 END
 $fn$;
 
@@ -242,6 +325,26 @@ COMMENT ON FUNCTION @schema@.release_extraction(bigint, uuid) IS
 'Give a leased extraction event back untried (a worker shutting down): ready now, the '
 'attempt not counted. 55000 when the token no longer holds the event.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.given_leases(results jsonb)
+RETURNS TABLE (ord bigint, value jsonb, event_id bigint, lease_token uuid)
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- An id or token that is no bigint or uuid is NULL here (it holds nothing); the
+    -- result's own subtransaction then reports the cast's error for it alone.
+    SELECT r.ord, r.value,
+           CASE WHEN pg_catalog.pg_input_is_valid(r.value ->> 'event_id', 'bigint')
+                THEN (r.value ->> 'event_id')::bigint END,
+           CASE WHEN pg_catalog.pg_input_is_valid(r.value ->> 'lease_token', 'uuid')
+                THEN (r.value ->> 'lease_token')::uuid END
+      FROM pg_catalog.jsonb_array_elements(results) WITH ORDINALITY AS r (value, ord)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.given_leases(jsonb) IS
+'The (event id, lease token) pairs of complete_extractions'' results, in their order.';
+
 CREATE OR REPLACE FUNCTION @schema@.complete_extractions(extractor text, results jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -250,35 +353,60 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    for_tenant text := @schema@_internal.context_tenant();
+    held @schema@_internal.extraction_events [];
     item record;
-    done jsonb;
-    outcomes jsonb := '[]';
+    episode bigint;
+    done_ids bigint [] := '{}';
+    episode_ids bigint [] := '{}';
+    outcomes jsonb [] := '{}';
 BEGIN
     PERFORM @schema@_internal.require_kind('{operator}', 'complete extractions');
+    PERFORM @schema@_internal.check_extractor(extractor);
     IF pg_catalog.jsonb_typeof(results) IS DISTINCT FROM 'array'
        OR pg_catalog.jsonb_array_length(results) > 1000
        OR pg_catalog.jsonb_path_exists(results, 'lax $[*] ? (!exists(@.event_id ? (@.type() == "number")) '
                                                 '|| !exists(@.lease_token ? (@.type() == "string")))') THEN
         RAISE EXCEPTION 'results must be an array of at most 1000 {event_id, lease_token, claims}'
-            USING ERRCODE = '22023';
+            USING ERRCODE = '22023', HINT = 'event_id and lease_token as claim_extraction_work '
+                                            'returned them; claims in ingest''s format';
     END IF;
-    -- Each event in a subtransaction of its own: one refused result (a stale token, claims
-    -- ingest refuses) leaves the others committed with this transaction.
-    FOR item IN SELECT e.value, e.ord FROM pg_catalog.jsonb_array_elements(results) WITH ORDINALITY AS e (value, ord)
+    -- Every event the batch still holds, locked at once; the claims of each then go through
+    -- ingest in a subtransaction of its own (one refused result leaves the others written),
+    -- and the events are marked done together.
+    held := ARRAY(SELECT h FROM @schema@_internal.held_extraction_events(for_tenant,
+                      ARRAY(SELECT g.event_id FROM @schema@_internal.given_leases(results) AS g),
+                      ARRAY(SELECT g.lease_token FROM @schema@_internal.given_leases(results) AS g)) AS h);
+    FOR item IN SELECT g.value, h AS event
+                  FROM @schema@_internal.given_leases(results) AS g
+                  LEFT JOIN pg_catalog.unnest(held) AS h
+                    ON h.event_id = g.event_id AND h.lease_token = g.lease_token
+                 ORDER BY g.ord
     LOOP
         BEGIN
-            done := @schema@.complete_extraction((item.value ->> 'event_id')::bigint,
-                        (item.value ->> 'lease_token')::uuid, extractor,
-                        coalesce(item.value -> 'claims', '[]'));
+            IF (item.event).event_id IS NULL THEN
+                -- Not held: leased_event says why (55000, P0002), as complete_extraction would.
+                PERFORM @schema@_internal.leased_event((item.value ->> 'event_id')::bigint,
+                                                       (item.value ->> 'lease_token')::uuid);
+            END IF;
+            IF (item.event).event_id = ANY (done_ids) THEN
+                RAISE EXCEPTION 'extraction event % appears twice in results', (item.event).event_id
+                    USING ERRCODE = '55000', HINT = 'its first result is written: drop the repeat';
+            END IF;
+            episode := @schema@_internal.extraction_episode(item.event, extractor,
+                                                            coalesce(item.value -> 'claims', '[]'));
+            done_ids := done_ids || (item.event).event_id;
+            episode_ids := episode_ids || episode;
             outcomes := outcomes || pg_catalog.jsonb_build_object(
-                'event_id', done -> 'event_id', 'state', 'done', 'episode_id', done -> 'episode_id');
+                'event_id', (item.event).event_id, 'state', 'done', 'episode_id', episode);
         EXCEPTION WHEN OTHERS THEN
             outcomes := outcomes || pg_catalog.jsonb_build_object(
                 'event_id', item.value -> 'event_id', 'sqlstate', SQLSTATE,
                 'message', pg_catalog.left(SQLERRM, 200));
         END;
     END LOOP;
-    RETURN outcomes;
+    PERFORM FROM @schema@_internal.finish_extractions(for_tenant, done_ids, episode_ids);
+    RETURN pg_catalog.to_jsonb(outcomes);
 END
 $fn$;
 

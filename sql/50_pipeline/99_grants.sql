@@ -18,6 +18,7 @@ SELECT @schema@_internal.register_api('@schema@.fail_extraction(bigint,uuid,inte
                                       '{operator}');
 SELECT @schema@_internal.register_api('@schema@.release_extraction(bigint,uuid)', '{operator}');
 SELECT @schema@_internal.register_api('@schema@.extraction_backlog()', '{operator}');
+SELECT @schema@_internal.register_api('@schema@.extraction_health(text)', '{operator}');
 -- The validator reads nothing: every kind may check a model's output.
 SELECT @schema@_internal.register_api('@schema@.validate_extraction(jsonb,jsonb)',
                                       @schema@_internal.agent_kinds());
