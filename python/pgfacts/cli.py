@@ -452,102 +452,152 @@ def mcp_cmd(
 
 @app.command("worker")
 def worker_cmd(
-    interval: Annotated[
-        float, typer.Option("--interval", help="seconds between maintenance runs")
-    ] = 21600,
-    once: Annotated[bool, typer.Option("--once", help="run maintenance once and exit")] = False,
-    embed_tenant: Annotated[
-        str | None,
-        typer.Option("--embed-tenant", help="work this tenant's embedding queue instead"),
-    ] = None,
-    embedder: Annotated[
-        str,
-        typer.Option(
-            "--embedder",
-            help="offline (deterministic HashEmbedder), offline:DIM, minilm (the real model "
-            "of the minilm extra), openai:MODEL:DIM (an OpenAI-compatible endpoint: "
-            "$OPENAI_BASE_URL, $OPENAI_API_KEY), or module:factory returning an Embedder",
-        ),
-    ] = "offline",
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=1000)] = 64,
-    graph: Annotated[
-        bool,
-        typer.Option(
-            "--graph",
-            help="keep every tenant's AGE graph projection in step instead (a pass every "
-            "--interval seconds, at most 1; --once: until no backlog is left)",
-        ),
-    ] = False,
     extractor: Annotated[
         str | None,
         typer.Option(
             "--extractor",
-            help="drain the extraction events instead, with this module:factory returning "
-            "an Extractor (every tenant, longest waiting first; --once: until none is due; "
-            "SIGTERM gives the batch in hand back)",
+            help="drain the extraction events with this module:factory returning an Extractor "
+            "(every tenant, a batch each per round, longest waiting first)",
+        ),
+    ] = None,
+    embedder: Annotated[
+        str | None,
+        typer.Option(
+            "--embedder",
+            help="work every tenant's embedding queue that registered this model: offline "
+            "(deterministic HashEmbedder), offline:DIM, minilm (the real model of the minilm "
+            "extra), openai:MODEL:DIM (an OpenAI-compatible endpoint: $OPENAI_BASE_URL, "
+            "$OPENAI_API_KEY), or module:factory returning an Embedder",
         ),
     ] = None,
     tenant: Annotated[
-        str | None, typer.Option("--tenant", help="with --extractor: only this tenant")
+        str | None,
+        typer.Option(
+            "--tenant", help="serve only this tenant (maintenance, which crosses tenants, is off)"
+        ),
+    ] = None,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--only",
+            help="run only these parts (repeatable): extraction, embeddings, graph, maintenance",
+        ),
+    ] = None,
+    interval: Annotated[
+        float, typer.Option("--interval", min=0.05, help="seconds between health lines")
+    ] = 60,
+    poll: Annotated[
+        float,
+        typer.Option("--poll", min=0.01, help="seconds to wait after a round with nothing to do"),
+    ] = 1.0,
+    maintenance_interval: Annotated[
+        float,
+        typer.Option("--maintenance-interval", min=1, help="seconds between maintenance runs"),
+    ] = 21600,
+    once: Annotated[
+        bool,
+        typer.Option(
+            "--once", help="run maintenance once, work until nothing is left to do, and exit"
+        ),
+    ] = False,
+    batch_size: Annotated[
+        int | None,
+        typer.Option(
+            "--batch-size",
+            min=1,
+            max=1000,
+            help="events per extraction batch (default 10), rows per embedding batch (64)",
+        ),
+    ] = None,
+    graph: Annotated[
+        bool, typer.Option("--graph", help="only the graph projections (same as --only graph)")
+    ] = False,
+    embed_tenant: Annotated[
+        str | None,
+        typer.Option(
+            "--embed-tenant",
+            help="only this tenant's embedding queue (--tenant T --only embeddings; the "
+            "embedder defaults to offline)",
+        ),
     ] = None,
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
-    """Run the periodic maintenance (tombstone purge) every --interval seconds, or, with
-    --embed-tenant, the embedding queue (--once: until it is empty), or, with --graph, the
-    graph projections, or, with --extractor, the extraction events."""
-    from .worker import run_embeddings, run_forever, run_graph_projections
-
+    """One process for every tenant's background work, round after round: extraction
+    events (--extractor), embedding queues (--embedder), the graph projections, and
+    maintenance every --maintenance-interval seconds. A health line every --interval
+    seconds (a live display on a terminal); SIGTERM finishes the item in hand, gives the
+    rest of the extraction batch back and exits 0."""
     try:
-        if extractor is not None:
-            _run_extractions(dsn, schema, extractor, tenant, interval, once, batch_size)
-        elif graph:
-            run_graph_projections(dsn, schema, interval=interval, once=once, report=_progress)
-        elif embed_tenant is not None:
-            run_embeddings(
-                dsn,
-                schema,
-                embed_tenant,
-                embedder,
-                interval=interval,
-                once=once,
-                batch_size=batch_size,
-                report=_progress,
-            )
-        else:
-            run_forever(dsn, schema, interval=interval, once=once, report=_progress)
+        _run_worker(
+            dsn,
+            schema,
+            extractor=extractor,
+            embedder=embedder,
+            tenant=tenant,
+            only=only,
+            interval=interval,
+            poll=poll,
+            maintenance_interval=maintenance_interval,
+            once=once,
+            batch_size=batch_size,
+            graph=graph,
+            embed_tenant=embed_tenant,
+        )
+    except (ValueError, TypeError, ImportError) as exc:
+        _fail(PgfactsError(str(exc), sqlstate="22023"))
     except PgfactsError as exc:
         _fail(exc)
 
 
-def _run_extractions(
+def _run_worker(
     dsn: str | None,
     schema: str,
-    spec: str,
+    *,
+    extractor: str | None,
+    embedder: str | None,
     tenant: str | None,
-    interval: float,
-    once: bool,
-    batch_size: int,
+    only: list[str] | None,
+    graph: bool,
+    embed_tenant: str | None,
+    batch_size: int | None,
+    **options: Any,
 ) -> None:
     import signal
     import threading
 
-    from .pipeline import load_extractor, run_extractions
+    from .pipeline import load_extractor
+    from .worker import PARTS, load_embedder, run_worker
 
+    parts = set(only or PARTS)
+    if unknown := parts - PARTS:
+        raise ValueError(f"--only takes {', '.join(sorted(PARTS))}, not {', '.join(unknown)}")
+    # The single-mode flags of earlier releases narrow the one worker.
+    if graph:
+        parts = {"graph"}
+    if embed_tenant is not None:
+        parts, tenant, embedder = {"embeddings"}, embed_tenant, embedder or "offline"
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    run_extractions(
+    run_worker(
         dsn,
         schema,
-        load_extractor(spec),
+        extractor=load_extractor(extractor) if extractor else None,
+        embedder=load_embedder(embedder) if embedder else None,
+        parts=parts,
         tenant=tenant,
-        interval=min(interval, 5.0),
-        once=once,
-        batch_size=min(batch_size, 1000),
+        batch_size=batch_size or 10,
+        embedding_batch_size=batch_size or 64,
         stop=stop,
-        report=_progress,
+        report=_worker_line,
+        live_console=err if err.is_terminal else None,
+        **options,
     )
+
+
+def _worker_line(message: str) -> None:
+    err.print(message, markup=False, highlight=False, style="dim")
 
 
 @app.command("demo")

@@ -13,8 +13,10 @@ that dies loses nothing: its leases expire and the events are claimed again. On 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..client import FactStore
 from ..errors import PgfactsError
@@ -22,6 +24,10 @@ from ..rows import ExtractionWork
 from .extractors import ExtractionFailed, Extractor
 
 STALE_LEASE = "55000"  # complete/fail/release: the token no longer holds the event
+# The backend ended: an administrator's command (pg_terminate_backend, a shutdown), a crash
+# of another backend, or a server still starting.
+CONNECTION_ENDED = frozenset({"57P01", "57P02", "57P03"})
+RECONNECT_SECONDS = 120.0
 
 
 @dataclass
@@ -46,20 +52,46 @@ def drain_extractions(
     stop = stop or threading.Event()
     totals = ExtractionTotals()
     while not stop.is_set():
-        tenants = [tenant] if tenant else [b.tenant for b in store.extraction_backlog() if b.due]
-        claimed = 0
-        for name in tenants:
-            if stop.is_set():
-                break
-            tenant_store = store.with_context(
-                tenant=name, agent_kind="operator", agent_id=worker_id
-            )
-            batch = tenant_store.claim_extraction_work(batch_size=batch_size)
-            claimed += len(batch)
-            _work_batch(tenant_store, extractor, batch, totals, stop, report)
+        claimed = extraction_round(
+            store,
+            extractor,
+            totals,
+            tenant=tenant,
+            batch_size=batch_size,
+            worker_id=worker_id,
+            stop=stop,
+            report=report,
+        )
         if not claimed:
             break
     return totals
+
+
+def extraction_round(
+    store: FactStore,
+    extractor: Extractor,
+    totals: ExtractionTotals,
+    *,
+    tenant: str | None = None,
+    batch_size: int = 10,
+    worker_id: str = "extraction-worker",
+    stop: threading.Event | None = None,
+    report: Callable[[str], None] = print,
+) -> int:
+    """One round: a batch for each tenant with due events (``extraction_backlog``'s order,
+    longest waiting first), or for ``tenant`` alone. Adds to ``totals``; returns how many
+    events were claimed (0: nothing was due)."""
+    stop = stop or threading.Event()
+    tenants = [tenant] if tenant else [b.tenant for b in store.extraction_backlog() if b.due]
+    claimed = 0
+    for name in tenants:
+        if stop.is_set():
+            break
+        tenant_store = store.with_context(tenant=name, agent_kind="operator", agent_id=worker_id)
+        batch = tenant_store.claim_extraction_work(batch_size=batch_size)
+        claimed += len(batch)
+        _work_batch(tenant_store, extractor, batch, totals, stop, report)
+    return claimed
 
 
 def _work_batch(
@@ -93,7 +125,7 @@ def _work_batch(
         )
     if not results:
         return
-    for outcome in store.complete_extractions(extractor.name, results):
+    for outcome in _complete(store, extractor.name, results, report):
         if outcome.get("state") == "done":
             totals.done += 1
         elif outcome["sqlstate"] == STALE_LEASE:
@@ -103,6 +135,35 @@ def _work_batch(
             report(f"extraction of event {outcome['event_id']} refused: {outcome['message']}")
             work = held[int(outcome["event_id"])]
             _settle(store.fail_extraction, work, totals, "failed", 1400, outcome["message"])
+
+
+def connection_lost(exc: PgfactsError) -> bool:
+    """Whether an error is the connection's (the server restarted or went away, the backend
+    was terminated), not the statement's: worth reconnecting and trying again."""
+    state = exc.sqlstate or ""
+    return not state or state.startswith("08") or state in CONNECTION_ENDED
+
+
+def _complete(
+    store: FactStore,
+    extractor: str,
+    results: list[dict[str, object]],
+    report: Callable[[str], None],
+) -> Any:
+    """complete_extractions, tried again on a new connection while the connection is lost
+    (at most RECONNECT_SECONDS): the tokens make a repeat harmless, since a batch that did
+    commit before the connection went answers 55000 (stale) for each of its events."""
+    deadline = time.monotonic() + RECONNECT_SECONDS
+    delay = 0.2
+    while True:
+        try:
+            return store.complete_extractions(extractor, results)
+        except PgfactsError as exc:
+            if not connection_lost(exc) or time.monotonic() > deadline:
+                raise
+            report(f"connection lost completing a batch ({exc}); trying again in {delay:g} s")
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)
 
 
 def _settle(
@@ -133,21 +194,22 @@ def run_extractions(
     batch_size: int = 10,
     stop: threading.Event | None = None,
     report: Callable[[str], None] = print,
-) -> None:
-    """Drain, then look again every ``interval`` seconds (``once``: drain and return); a
-    health line after each pass that did something."""
-    stop = stop or threading.Event()
-    with FactStore(dsn, schema=schema) as store:
-        while not stop.is_set():
-            totals = drain_extractions(
-                store, extractor, tenant=tenant, batch_size=batch_size, stop=stop, report=report
-            )
-            if totals != ExtractionTotals():
-                backlog = sum(b.ready + b.leased for b in store.extraction_backlog())
-                report(
-                    f"extraction: {totals.done} done, {totals.failed} failed, "
-                    f"{totals.stale} stale, {totals.released} released; backlog {backlog}"
-                )
-            if once:
-                return
-            stop.wait(interval)
+) -> ExtractionTotals:
+    """The extraction part of ``pgfacts.worker.run_worker`` alone: drain, then look again
+    every ``interval`` seconds (``once``: drain and return); a health line every minute and
+    at the end."""
+    from ..worker import run_worker
+
+    totals = run_worker(
+        dsn,
+        schema,
+        extractor=extractor,
+        parts={"extraction"},
+        tenant=tenant,
+        poll=interval,
+        once=once,
+        batch_size=batch_size,
+        stop=stop,
+        report=report,
+    )
+    return totals.extraction
