@@ -597,7 +597,7 @@ def _run_worker(
 
 
 def _worker_line(message: str) -> None:
-    err.print(message, markup=False, highlight=False, style="dim")
+    err.print(message, markup=False, highlight=False, style="dim", soft_wrap=True)
 
 
 @app.command("demo")

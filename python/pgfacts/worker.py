@@ -130,6 +130,7 @@ class Health:
     """One health report: the totals, and the backlog SQL reports now."""
 
     totals: WorkerTotals
+    parts: Collection[str] = PARTS
     extraction: dict[str, Any] | None = None  # extraction_health(): due, leased, failed, lag
     embeddings: int | None = None  # rows queued or to retry, over the tenants served
 
@@ -148,8 +149,10 @@ class Health:
                 f"embeddings {t.embedded} embedded, {t.embedding_failed} failed; "
                 f"backlog {self.embeddings}"
             )
-        parts.append(f"projection {t.projected} changes applied")
-        parts.append(f"maintenance {t.maintenance_runs} runs")
+        if "graph" in self.parts:
+            parts.append(f"projection {t.projected} changes applied")
+        if "maintenance" in self.parts:
+            parts.append(f"maintenance {t.maintenance_runs} runs")
         return "health: " + " | ".join(parts)
 
 
@@ -351,6 +354,7 @@ def _health(
 ) -> Health:
     return Health(
         totals,
+        active,
         extraction=store.extraction_health(tenant=tenant) if "extraction" in active else None,
         embeddings=embeddings.backlog(store, tenant) if embeddings is not None else None,
     )
@@ -395,7 +399,9 @@ def _reconnecting(
                 raise
             delay = min(0.2 * 2 ** outage.get("tries", 0), 5.0)
             outage["tries"] = outage.get("tries", 0) + 1
-            say(f"connection lost ({exc.sqlstate or 'closed'}: {exc}); reconnecting in {delay:g} s")
+            reason = " ".join(str(exc).split())
+            state = exc.sqlstate or "closed"
+            say(f"connection lost ({state}: {reason}); reconnecting in {delay:g} s")
             if embeddings is not None:
                 embeddings.close()
             stop.wait(delay)

@@ -161,7 +161,8 @@ def _complete(
         except PgfactsError as exc:
             if not connection_lost(exc) or time.monotonic() > deadline:
                 raise
-            report(f"connection lost completing a batch ({exc}); trying again in {delay:g} s")
+            reason = " ".join(str(exc).split())
+            report(f"connection lost completing a batch ({reason}); trying again in {delay:g} s")
             time.sleep(delay)
             delay = min(delay * 2, 5.0)
 
