@@ -13,6 +13,7 @@ from psycopg.types.json import Jsonb
 
 from pgfacts import Context, FactStore
 from pgfacts.pipeline import ScriptedExtractor, drain_extractions
+from pgfacts.worker import run_worker
 
 from .runner import Result, timed_together
 
@@ -112,6 +113,27 @@ def drain(dsn: str, n: int) -> list[Result]:
         )
         drain_s = time.perf_counter() - started
     wrong = 0 if totals.done == n and totals.failed == totals.stale == 0 else 1
+    # The same drain as `pgfacts worker` runs it: its loop, every part but maintenance.
+    with psycopg.connect(dsn, autocommit=True) as conn, conn.transaction():
+        conn.execute(CONTEXT, ("bench-drain", "agent"))
+        conn.execute(
+            "SELECT pgfacts.record_memory('chat', 'w/' || i, "
+            "jsonb_build_array(jsonb_build_object('id', '1', 'text', 'turn ' || i))) "
+            "FROM generate_series(1, %s) AS i",
+            (n,),
+        )
+    started = time.perf_counter()
+    loop = run_worker(
+        dsn,
+        "pgfacts",
+        extractor=ScriptedExtractor(lambda _: []),
+        parts={"extraction", "graph"},
+        tenant="bench-drain",
+        once=True,
+        batch_size=100,
+        report=lambda _: None,
+    )
+    loop_s = time.perf_counter() - started
     base = "baseline: plain SKIP LOCKED dequeue, batches of 100"
     return [
         Result(base, [plain_s * 1000], rows=n, note=f"{n / plain_s:,.0f} rows/s"),
@@ -121,9 +143,20 @@ def drain(dsn: str, n: int) -> list[Result]:
             baseline=base,
             rows=n,
             wrong=wrong,
-            note=f"{n / drain_s:,.0f} events/s (target >= 3,000): a claim a batch of 100, then "
-            "the batch completed in one transaction (complete_extractions), each event in a "
-            f"subtransaction through ingest (an episode row each); done {totals.done} of {n}",
+            note=f"{n / drain_s:,.0f} events/s (target >= 3,000: "
+            f"{'met' if n / drain_s >= 3000 else 'missed'}): a claim a batch of 100, then the "
+            "batch completed in one transaction (complete_extractions: the held events locked "
+            "in one statement, each event's ingest in a subtransaction, an episode row each, "
+            f"the done marks in one statement); done {totals.done} of {n}",
+        ),
+        Result(
+            "drain: pgfacts worker's loop (extraction and graph parts)",
+            [loop_s * 1000],
+            baseline=base,
+            rows=n,
+            wrong=0 if loop.extraction.done == n and loop.extraction.failed == 0 else 1,
+            note=f"{n / loop_s:,.0f} events/s: run_worker --once, the backlog listed and the "
+            f"graph projections checked every round; done {loop.extraction.done} of {n}",
         ),
     ]
 

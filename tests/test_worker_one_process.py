@@ -338,3 +338,34 @@ def test_two_worker_processes_complete_every_event_exactly_once(
         admin_one(db, "SELECT count(DISTINCT episode_id) FROM pgfacts_internal.extraction_events")
         == 60
     )
+
+
+PIPELINE_DOC = ROOT / "docs" / "pipeline.md"
+
+
+def test_the_documented_worker_commands_run(db: Database, tmp_path: Path) -> None:
+    """docs/pipeline.md's worker commands, with the test extractor for the doc's
+    placeholder and --once: each is a valid command that finishes its work."""
+    section = PIPELINE_DOC.read_text().split("## The worker process", 1)[1]
+    commands = [
+        line.split("#", 1)[0].split()
+        for line in section.splitlines()
+        if line.startswith("pgfacts worker ")
+    ]
+    assert len(commands) == 3
+    record_many(db, "acme", 2)
+    for command in commands:
+        args = [EXTRACTOR if a == "mypackage.extract:make_extractor" else a for a in command[2:]]
+        if "--once" not in args:
+            args.append("--once")
+        result = subprocess.run(
+            worker_command(db, *args),
+            env=worker_env(tmp_path / "log"),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, (command, result.stderr)
+        assert "health: " in result.stderr
+    assert event_states(db) == {("acme", "done"): 2}

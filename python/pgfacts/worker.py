@@ -39,6 +39,7 @@ from .pipeline.worker import (
 )
 
 PARTS = frozenset({"extraction", "embeddings", "graph", "maintenance"})
+UNKNOWN_BACKLOG = {"due": "?", "leased": "?", "failed": "?", "lag_seconds": "nan"}
 
 
 def load_embedder(spec: str) -> Any:
@@ -294,9 +295,10 @@ def run_worker(
     say = health.message
     next_maintenance = time.monotonic()
     next_health = time.monotonic() + interval
+    next_redraw = time.monotonic()
     try:
         with FactStore(dsn, schema=schema) as store:
-            with _reconnecting(stop, say, once, embeddings) as attempt:
+            with _reconnecting(stop, say, embeddings) as attempt:
                 while not stop.is_set():
                     worked = -1  # stays so when the round is cut short (attempt waited)
                     with attempt():
@@ -325,16 +327,23 @@ def run_worker(
                             next_maintenance = time.monotonic() + maintenance_interval
                         now = time.monotonic()
                         due = now >= next_health
-                        if due or live_console is not None:
+                        # The live display asks for the backlog at most 4 times a second.
+                        if due or (live_console is not None and now >= next_redraw):
                             health.show(_health(store, totals, active, tenant, embeddings), due=due)
+                            next_redraw = now + 0.25
                             if due:
                                 next_health = now + interval
                     if worked == 0 and once:
                         break
                     if worked == 0:
                         stop.wait(poll)
-            # The last word: what was done, and what is left.
-            final = _health(store, totals, active, tenant, embeddings)
+            # The last word: what was done, and what is left (unknown with no connection).
+            try:
+                final = _health(store, totals, active, tenant, embeddings)
+            except PgfactsError as exc:
+                if not connection_lost(exc):
+                    raise
+                final = Health(totals, active, extraction=UNKNOWN_BACKLOG, embeddings=None)
             health.show(final, due=True)
     finally:
         health.close()
@@ -379,7 +388,6 @@ def _maintain(
 def _reconnecting(
     stop: threading.Event,
     say: Callable[[str], None],
-    once: bool,
     embeddings: _Embeddings | None,
 ) -> Iterator[Callable[[], Any]]:
     """``attempt()`` around each round: a lost connection is reported and the round tried
