@@ -178,7 +178,7 @@ ALTER TABLE pgfacts_internal.embedding_models ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.embedding_models FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-GRANT SELECT ON TABLE pgfacts_internal.embedding_models TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.embedding_models TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embedding_models IS 'Embedding models a tenant uses, each with its dimension';
 
 CREATE TABLE pgfacts_internal.embedding_queue (
@@ -201,7 +201,7 @@ ALTER TABLE pgfacts_internal.embedding_queue FORCE ROW LEVEL SECURITY;
 CREATE INDEX embedding_queue_work_idx ON pgfacts_internal.embedding_queue USING btree (tenant, retry DESC, enqueued_at) WHERE (error_code IS NULL);
 CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-GRANT SELECT ON TABLE pgfacts_internal.embedding_queue TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.embedding_queue TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embedding_queue IS 'Facts and claims waiting to be embedded; retry and error_code are embedder state';
 
 CREATE TABLE pgfacts_internal.embeddings (
@@ -1035,6 +1035,13 @@ CREATE FUNCTION pgfacts.embedding_backlog()
 ALTER FUNCTION pgfacts.embedding_backlog() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.embedding_backlog() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.embedding_backlog_by_tenant(model text DEFAULT NULL::text)
+    RETURNS TABLE(tenant text, queued bigint, retry bigint, failed bigint, oldest_enqueued timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.embedding_backlog_by_tenant(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.embedding_backlog_by_tenant(text) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.end_session(session_id text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1083,6 +1090,13 @@ CREATE FUNCTION pgfacts.extraction_events(state text DEFAULT NULL::text, "limit"
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.extraction_events(text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.extraction_events(text,integer) TO pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.extraction_health(tenant text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.extraction_health(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_health(text) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.extraction_prompt(context jsonb)
     RETURNS jsonb
@@ -1786,6 +1800,13 @@ CREATE FUNCTION pgfacts_internal.check_extraction_context(context jsonb)
 ALTER FUNCTION pgfacts_internal.check_extraction_context(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extraction_context(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_extractor(extractor text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_extractor(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extractor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_graph_name(kind text, name text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2218,6 +2239,13 @@ CREATE FUNCTION pgfacts_internal.edge_answer(edge pgfacts_internal.graph_edges, 
 ALTER FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.embedding_backlog_all(for_model text)
+    RETURNS TABLE(tenant text, queued bigint, retry bigint, failed bigint, oldest_enqueued timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.embedding_backlog_all(text) OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_backlog_all(text) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts_internal.embedding_error_codes()
     RETURNS integer[]
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -2315,6 +2343,13 @@ CREATE FUNCTION pgfacts_internal.extraction_backlog_all()
 ALTER FUNCTION pgfacts_internal.extraction_backlog_all() OWNER TO pgfacts_maintainer;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_backlog_all() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts_internal.extraction_episode(held pgfacts_internal.extraction_events, extractor text, claims jsonb)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extraction_episode(pgfacts_internal.extraction_events,text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_episode(pgfacts_internal.extraction_events,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.extraction_event_json(e pgfacts_internal.extraction_events)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -2328,6 +2363,13 @@ CREATE FUNCTION pgfacts_internal.extraction_events_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_events_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_events_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.extraction_health_all(for_tenant text)
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.extraction_health_all(text) OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_health_all(text) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts_internal.extraction_live_facts(for_tenant text, entities jsonb)
     RETURNS jsonb
@@ -2577,12 +2619,26 @@ CREATE FUNCTION pgfacts_internal.few_visible_facts(for_tenant text, with_shared 
 ALTER FUNCTION pgfacts_internal.few_visible_facts(text,boolean,text[]) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.few_visible_facts(text,boolean,text[]) TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.finish_extractions(for_tenant text, event_ids bigint[], episode_ids bigint[])
+    RETURNS SETOF pgfacts_internal.extraction_events
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.force_extract_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.force_extract_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.force_extract_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.given_leases(results jsonb)
+    RETURNS TABLE(ord bigint, value jsonb, event_id bigint, lease_token uuid)
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.given_leases(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.given_leases(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     RETURNS void
@@ -2811,6 +2867,13 @@ CREATE FUNCTION pgfacts_internal.graphid_label(id ag_catalog.graphid)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.held_extraction_events(for_tenant text, event_ids bigint[], lease_tokens uuid[])
+    RETURNS SETOF pgfacts_internal.extraction_events
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
     RETURNS jsonb
