@@ -412,6 +412,9 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.complete_extractions(text, jsonb) IS
 'complete_extraction for a batch of results [{event_id, lease_token, claims}] (at most 1000) '
-'in one transaction, each in a subtransaction of its own: one outcome per result in order, '
-'{event_id, state: done, episode_id} or {event_id, sqlstate, message} for one refused (55000 '
-'a stale token; ingest''s codes for its claims) while the others are written.';
+'in one transaction: the events the tokens still hold locked in one statement, each '
+'result''s claims through ingest in a subtransaction of its own, the written events marked '
+'done in one statement. One outcome per result in order, {event_id, state: done, '
+'episode_id} or {event_id, sqlstate, message} for one refused (55000 a stale token or an '
+'event given twice; ingest''s codes for its claims) while the others are written. 22023 '
+'for malformed results or an empty extractor.';
