@@ -100,10 +100,11 @@ AS $fn$
     -- a row another worker changes meanwhile is checked again once its lock is granted.
     SELECT e.*
       FROM @schema@_internal.extraction_events AS e
-      JOIN ROWS FROM (pg_catalog.unnest(event_ids), pg_catalog.unnest(lease_tokens))
-           AS h (event_id, lease_token)
-        ON h.event_id = e.event_id AND h.lease_token = e.lease_token
      WHERE e.tenant = for_tenant AND e.state = 'leased'
+       AND EXISTS (SELECT 1
+                     FROM ROWS FROM (pg_catalog.unnest(event_ids), pg_catalog.unnest(lease_tokens))
+                          AS h (event_id, lease_token)
+                    WHERE h.event_id = e.event_id AND h.lease_token = e.lease_token)
      ORDER BY e.event_id
        FOR UPDATE OF e
 $fn$;
