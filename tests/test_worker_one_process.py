@@ -369,3 +369,31 @@ def test_the_documented_worker_commands_run(db: Database, tmp_path: Path) -> Non
         assert result.returncode == 0, (command, result.stderr)
         assert "health: " in result.stderr
     assert event_states(db) == {("acme", "done"): 2}
+
+
+class ZeroForBad(HashEmbedder):
+    """The offline embedder, but a zero vector (which set_embeddings refuses) for "bad"."""
+
+    def __init__(self) -> None:
+        super().__init__(384)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors = super().embed(texts)
+        return [[0.0] * 384 if "bad" in t else v for t, v in zip(texts, vectors, strict=True)]
+
+
+def test_one_tenant_s_refused_batch_leaves_the_others_served(db: Database) -> None:
+    queue_facts(db, "bad", 3)
+    queue_facts(db, "good", 3)
+    lines: list[str] = []
+    totals = run_worker(
+        db.dsn("app"),
+        "pgfacts",
+        embedder=ZeroForBad(),
+        parts={"embeddings"},
+        once=True,
+        report=lines.append,
+    )
+    assert totals.embedded == 3 and queued(db, "good") == 0
+    assert queued(db, "bad") == 3  # its batch rolled back, still queued
+    assert any(line.startswith("embeddings of 'bad' failed") and "22023" in line for line in lines)

@@ -207,7 +207,12 @@ class _Embeddings:
         self._stores: dict[str, FactStore] = {}
 
     def round(
-        self, store: FactStore, tenant: str | None, totals: WorkerTotals, stop: threading.Event
+        self,
+        store: FactStore,
+        tenant: str | None,
+        totals: WorkerTotals,
+        stop: threading.Event,
+        say: Callable[[str], None],
     ) -> int:
         """One batch of each tenant that registered the embedder's model and has rows queued;
         returns how many rows were embedded or failed."""
@@ -231,11 +236,18 @@ class _Embeddings:
                 tenant_store = FactStore(context=context, schema=self.schema, connection=self._conn)
                 self._stores[queue.tenant] = tenant_store
             try:
-                embedded, failed = work_one_batch(
-                    tenant_store, self._conn, self.embedder, self.batch_size
-                )
-            except psycopg.Error as exc:
-                raise translate(exc) from exc
+                try:
+                    embedded, failed = work_one_batch(
+                        tenant_store, self._conn, self.embedder, self.batch_size
+                    )
+                except psycopg.Error as exc:
+                    raise translate(exc) from exc
+            except PgfactsError as exc:
+                if connection_lost(exc):
+                    raise
+                # One tenant's refusal (its batch rolled back) leaves the others served.
+                say(f"embeddings of {queue.tenant!r} failed: {json.dumps(exc.as_dict())}")
+                continue
             totals.embedded += embedded
             totals.embedding_failed += failed
             worked += embedded + failed
@@ -315,7 +327,7 @@ def run_worker(
                                 report=say,
                             )
                         if embeddings is not None:
-                            worked += embeddings.round(store, tenant, totals, stop)
+                            worked += embeddings.round(store, tenant, totals, stop, say)
                         if "graph" in active and not stop.is_set():
                             applied = sync_graph_projections(
                                 store, max_changes=max_changes, tenant=tenant, report=say
