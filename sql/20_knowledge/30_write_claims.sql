@@ -735,15 +735,24 @@ DECLARE
     -- them: the episode keeps this list.
     written @schema@_internal.episode_claim [] := '{}';
 BEGIN
-    inputs := @schema@_internal.check_claims(tenant, claims, episode.occurred_at);
-    FOREACH c IN ARRAY inputs LOOP
-        IF c.problem IS NOT NULL THEN
-            PERFORM @schema@_internal.raise_claim_problem(c, claims -> c.position);
-        END IF;
-    END LOOP;
-    picture := @schema@_internal.read_slots(tenant, inputs);
-    slots := picture.slots;
-    write_at := coalesce(write_at, @schema@_internal.next_instant(picture.newest));
+    IF pg_catalog.jsonb_array_length(claims) = 0 THEN
+        -- No claims (a memory an extractor found nothing in): no slot to check or read,
+        -- which took 0.17 ms of the 0.29 ms such an ingest cost. The episode is still
+        -- stored, and retire_changed_source still retires what only older versions said.
+        inputs := '{}';
+        slots := '{}';
+        write_at := coalesce(write_at, @schema@_internal.next_instant(NULL));
+    ELSE
+        inputs := @schema@_internal.check_claims(tenant, claims, episode.occurred_at);
+        FOREACH c IN ARRAY inputs LOOP
+            IF c.problem IS NOT NULL THEN
+                PERFORM @schema@_internal.raise_claim_problem(c, claims -> c.position);
+            END IF;
+        END LOOP;
+        picture := @schema@_internal.read_slots(tenant, inputs);
+        slots := picture.slots;
+        write_at := coalesce(write_at, @schema@_internal.next_instant(picture.newest));
+    END IF;
 
     FOREACH c IN ARRAY inputs LOOP
         slot := slots[c.slot];
