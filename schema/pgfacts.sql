@@ -3400,6 +3400,13 @@ CREATE FUNCTION pgfacts_internal.renew_lock_key_secret()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.renew_lock_key_secret() OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.require_cross_tenant_operator(operation text)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.require_cross_tenant_operator(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_cross_tenant_operator(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
@@ -3641,6 +3648,13 @@ CREATE FUNCTION pgfacts_internal.tool_available(tool text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tool_available(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.tree_session(session_id text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.tree_session(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tree_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
     RETURNS integer

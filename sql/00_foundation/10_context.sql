@@ -397,6 +397,27 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.require_kind(text [], text) IS
 'Raise 42501 unless the caller''s agent kind is one of allowed; returns the kind (inlined).';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.require_cross_tenant_operator(operation text)
+RETURNS void
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- An operation that crosses tenants and reads no caller context (the worker, doctor,
+    -- pg_cron): a call without a context needs only the operator's grant; a context that
+    -- claims another kind (a login holding several) is refused like everywhere else.
+    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
+        PERFORM @schema@_internal.require_kind(ARRAY['operator'], operation);
+    END IF;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.require_cross_tenant_operator(text) IS
+'The rule of the operator''s cross-tenant functions (run_maintenance, the backlogs): 42501 '
+'when a caller context names a kind other than operator; no context is the grant''s matter.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_session()
 RETURNS text
 LANGUAGE plpgsql

@@ -71,6 +71,30 @@ COMMENT ON FUNCTION @schema@.end_session(text) IS
 'Mark a session ended (its facts stay; its descendants stay in the spawn tree); returns '
 '{session_id, ended_at}. P0002 when the session is not registered.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.tree_session(session_id text)
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    target text := coalesce(@schema@_internal.normalize_session_id(session_id),
+                            @schema@_internal.context_session());
+BEGIN
+    PERFORM @schema@_internal.context_kind();
+    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
+    IF target IS NULL THEN
+        RAISE EXCEPTION 'no session given and none in the caller context' USING ERRCODE = '22023';
+    END IF;
+    RETURN target;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.tree_session(text) IS
+'The session whose spawn tree spawn_tree and session_tree read: session_id (checked), or the '
+'caller''s session; 22023 for neither.';
+
 CREATE OR REPLACE FUNCTION @schema@.spawn_tree(session_id text DEFAULT NULL)
 RETURNS SETOF text
 LANGUAGE plpgsql
@@ -80,14 +104,8 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     ctx_tenant text := @schema@_internal.context_tenant();
-    target text := coalesce(@schema@_internal.normalize_session_id(session_id),
-                            @schema@_internal.context_session());
+    target text := @schema@_internal.tree_session(session_id);
 BEGIN
-    PERFORM @schema@_internal.context_kind();
-    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
-    IF target IS NULL THEN
-        RAISE EXCEPTION 'no session given and none in the caller context' USING ERRCODE = '22023';
-    END IF;
     RETURN QUERY SELECT pg_catalog.unnest(@schema@_internal.spawn_tree(ctx_tenant, target)) ORDER BY 1;
 END
 $fn$;
@@ -109,14 +127,8 @@ AS $fn$
 #variable_conflict use_column
 DECLARE
     ctx_tenant text := @schema@_internal.context_tenant();
-    target text := coalesce(@schema@_internal.normalize_session_id(session_id),
-                            @schema@_internal.context_session());
+    target text := @schema@_internal.tree_session(session_id);
 BEGIN
-    PERFORM @schema@_internal.context_kind();
-    PERFORM @schema@_internal.check_session_id(session_id, 'session_id');
-    IF target IS NULL THEN
-        RAISE EXCEPTION 'no session given and none in the caller context' USING ERRCODE = '22023';
-    END IF;
     -- The sessions spawn_tree lists, with their parent links, walked from the root so a
     -- child follows its parent (depth 0 is the root); siblings by id. An unregistered
     -- session is a tree of itself with nothing known about it.

@@ -158,12 +158,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- It crosses tenants and reads no caller context, so a call without one (the worker,
-    -- pg_cron) needs only the operator's grant; a context that claims another kind (a
-    -- login holding several) is refused like everywhere else.
-    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
-        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'run_maintenance');
-    END IF;
+    PERFORM @schema@_internal.require_cross_tenant_operator('run_maintenance');
     RETURN @schema@_internal.maintain_all_tenants();
 END
 $fn$;

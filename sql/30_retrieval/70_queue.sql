@@ -381,10 +381,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Crosses tenants and reads no caller context (the worker), as extraction_backlog.
-    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
-        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'embedding_backlog_by_tenant');
-    END IF;
+    PERFORM @schema@_internal.require_cross_tenant_operator('embedding_backlog_by_tenant');
     IF model IS NOT NULL AND pg_catalog.btrim(model) = '' THEN
         RAISE EXCEPTION 'model must name an embedding model, or be NULL for every model'
             USING ERRCODE = '22023',

@@ -54,10 +54,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Crosses tenants and reads no caller context (the worker, doctor), as run_maintenance.
-    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
-        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'graph_projection_backlog');
-    END IF;
+    PERFORM @schema@_internal.require_cross_tenant_operator('graph_projection_backlog');
     RETURN QUERY SELECT * FROM @schema@_internal.graph_projection_backlog_all();
 END
 $fn$;

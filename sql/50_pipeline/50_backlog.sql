@@ -74,10 +74,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Crosses tenants and reads no caller context (the worker, doctor), as run_maintenance.
-    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
-        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'extraction_backlog');
-    END IF;
+    PERFORM @schema@_internal.require_cross_tenant_operator('extraction_backlog');
     RETURN QUERY SELECT * FROM @schema@_internal.extraction_backlog_all();
 END
 $fn$;
@@ -95,11 +92,7 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Crosses tenants and reads no caller context (the worker's health line), as
-    -- extraction_backlog.
-    IF @schema@_internal.context_setting('pgfacts.agent_kind') IS NOT NULL THEN
-        PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'extraction_health');
-    END IF;
+    PERFORM @schema@_internal.require_cross_tenant_operator('extraction_health');
     IF tenant IS NOT NULL AND pg_catalog.btrim(tenant) = '' THEN
         RAISE EXCEPTION 'tenant must name a tenant, or be NULL for every tenant'
             USING ERRCODE = '22023', HINT = 'pass NULL (the default) for the whole install';
