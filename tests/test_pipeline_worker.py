@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from psycopg.types.json import Jsonb
 
 from pgfacts import Context, FactStore
 from pgfacts.pipeline import ExtractionFailed, ScriptedExtractor, drain_extractions
@@ -22,22 +21,9 @@ from pgfacts.rows import ExtractionWork
 
 from .conftest import Database
 from .support.caller import Caller
+from .support.memories import record_many
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def record_many(db: Database, tenant: str, count: int, prefix: str = "m") -> list[int]:
-    caller = Caller(db, tenant=tenant, kind="agent", session="s1")
-    events = [
-        caller.one(
-            "SELECT (pgfacts.record_memory('chat', %s, %s) ->> 'event_id')::bigint",
-            f"{prefix}/{i}",
-            Jsonb([{"id": "1", "text": f"turn {i} of {tenant}"}]),
-        )
-        for i in range(count)
-    ]
-    caller.close()
-    return events
 
 
 def states(db: Database) -> dict[str, int]:

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from psycopg.types.json import Jsonb
 
 from pgfacts import Context, FactStore
 from pgfacts.errors import PgfactsError
@@ -28,6 +27,7 @@ from pgfacts.worker import run_worker
 
 from .conftest import Database
 from .support.caller import Caller
+from .support.memories import record_many
 
 ROOT = Path(__file__).resolve().parent.parent
 HEALTH = re.compile(
@@ -59,20 +59,6 @@ class RecordingEmbedder(HashEmbedder):
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.batches.append(list(texts))
         return super().embed(texts)
-
-
-def record_many(db: Database, tenant: str, count: int) -> list[int]:
-    caller = Caller(db, tenant=tenant, kind="agent", session="s1")
-    events = [
-        caller.one(
-            "SELECT (pgfacts.record_memory('chat', %s, %s) ->> 'event_id')::bigint",
-            f"m/{i}",
-            Jsonb([{"id": "1", "text": f"turn {i} of {tenant}"}]),
-        )
-        for i in range(count)
-    ]
-    caller.close()
-    return events
 
 
 def queue_facts(db: Database, tenant: str, count: int) -> None:
