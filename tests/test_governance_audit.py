@@ -25,7 +25,7 @@ def audit_rows(db: Database, tenant: str = "t1", **filters: Any) -> list[dict[st
     """The tenant's audit rows, oldest first, read as its operator."""
     args = "".join(f", {name} => %s" for name in filters)
     rows = Caller(db, tenant=tenant).rows(
-        f"SELECT {COLUMNS} FROM pgfacts.audit(\"limit\" => 10000{args}) ORDER BY audit_id",
+        f'SELECT {COLUMNS} FROM pgfacts.audit("limit" => 10000{args}) ORDER BY audit_id',
         *filters.values(),
     )
     names = [c.strip() for c in COLUMNS.split(",")]
@@ -106,7 +106,8 @@ def test_each_knowledge_change_leaves_its_rows_at_the_commit_instant(db: Databas
     op = Caller(db, agent="op")
     ann, predicate = _knowledge(op)
     first = op.ingest(
-        "r1", [{"subject": ann, "predicate": predicate, "object": "Paris", "valid_from": "2020-01-01"}]
+        "r1",
+        [{"subject": ann, "predicate": predicate, "object": "Paris", "valid_from": "2020-01-01"}],
     )
     claim = first["outcomes"][0]["claim_id"]
     started = op.one(
@@ -116,7 +117,9 @@ def test_each_knowledge_change_leaves_its_rows_at_the_commit_instant(db: Databas
     op.one("SELECT pgfacts.restore(%s)", claim)
     op.one(
         "SELECT pgfacts.override('fix-1', %s)",
-        Jsonb({"subject": ann, "predicate": predicate, "object": "Rome", "valid_from": "2024-01-01"}),
+        Jsonb(
+            {"subject": ann, "predicate": predicate, "object": "Rome", "valid_from": "2024-01-01"}
+        ),
     )
     op.one("SELECT pgfacts.purge_source('note', 'r1')")
 
@@ -124,7 +127,9 @@ def test_each_knowledge_change_leaves_its_rows_at_the_commit_instant(db: Databas
     ops = [r["audit_operation"] for r in rows]
     assert ops[:2] == ["ingest", "claim_decision"]
     assert ops[2:4] == ["retract", "restore"]
-    assert ops[4] == "override" and set(ops[5:-1]) <= {"claim_decision"} and ops[-1] == "purge_source"
+    assert (
+        ops[4] == "override" and set(ops[5:-1]) <= {"claim_decision"} and ops[-1] == "purge_source"
+    )
     ingest, decision = rows[0], rows[1]
     assert ingest["audit_target"] == f"episode:{first['episode_id']}"
     assert decision["audit_target"] == f"claim:{claim}"
@@ -179,7 +184,9 @@ def test_a_rolled_back_write_leaves_no_row(db: Database) -> None:
         conn.execute("SELECT pgfacts.set_context('t1', agent_kind => 'operator')")
         conn.execute("SELECT pgfacts.store_fact('x', '1', shared => true)")
         episode = {"source_kind": "note", "source_ref": "r", "content_hash": "h"}
-        claims = [{"subject": ann, "predicate": predicate, "object": "X", "valid_from": "2020-01-01"}]
+        claims = [
+            {"subject": ann, "predicate": predicate, "object": "X", "valid_from": "2020-01-01"}
+        ]
         conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims)))
         conn.rollback()
     assert len(audit_rows(db)) == before
@@ -239,8 +246,16 @@ def test_a_purge_leaves_digests_not_content(db: Database) -> None:
     secret = "lives at 221B Baker Street"
     op.ingest(
         "private/diary",
-        [{"subject": ann, "predicate": predicate, "object": secret, "valid_from": "2020-01-01",
-          "text": secret, "quote": secret}],
+        [
+            {
+                "subject": ann,
+                "predicate": predicate,
+                "object": secret,
+                "valid_from": "2020-01-01",
+                "text": secret,
+                "quote": secret,
+            }
+        ],
         content="h1",
     )
     op.fact("diary", secret)
