@@ -6,7 +6,16 @@ import argparse
 import sys
 import time
 
-from . import foundation, graph, knowledge, pipeline, retrieval, retrieval_quality, working_memory
+from . import (
+    foundation,
+    governance,
+    graph,
+    knowledge,
+    pipeline,
+    retrieval,
+    retrieval_quality,
+    working_memory,
+)
 from .runner import SIZES, bench_database, print_table
 
 WORKLOADS = {
@@ -17,6 +26,7 @@ WORKLOADS = {
     "retrieval_quality": ("retrieval: the labelled set through search()", retrieval_quality.run),
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
+    "governance": ("governance: the mutation audit on and off", governance.run),
 }
 
 

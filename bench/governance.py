@@ -1,0 +1,119 @@
+"""Governance workload (issue 25): the mutation audit's cost on store_fact and on a 5-claim
+ingest, measured in one run against the same calls in a tenant whose audit is off
+(``audit_enabled`` 0), taking turns call by call; and the audit's size per 100,000 changes
+(heap, TOAST and its indexes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from .runner import Result, timed_together
+
+SIZE = {"smoke": {"stores": 50, "ingests": 20}, "full": {"stores": 3000, "ingests": 600}}
+ON, OFF = "bench-audit-on", "bench-audit-off"
+CONTEXT = (
+    "SELECT pgfacts.set_context(tenant => %s, session_id => 's1', agent_id => 'a1', "
+    "agent_kind => %s)"
+)
+TARGET = 1.15  # the issue's bound: at most 15% more at p95
+
+
+def _setup(conn: psycopg.Connection[Any]) -> dict[str, list[int]]:
+    subjects: dict[str, list[int]] = {}
+    for tenant in (ON, OFF):
+        with conn.transaction():
+            conn.execute(CONTEXT, (tenant, "operator"))
+            conn.execute("SELECT pgfacts.define_predicate('likes', 'many')")
+            subjects[tenant] = [
+                conn.execute("SELECT pgfacts.ensure_entity('person', %s)", (f"p{i}",)).fetchone()[0]  # type: ignore[index]
+                for i in range(5)
+            ]
+            if tenant == OFF:
+                conn.execute("SELECT pgfacts.set_setting('audit_enabled', '0')")
+    return subjects
+
+
+def _store(conn: psycopg.Connection[Any], tenant: str, counter: list[int]) -> None:
+    counter[0] += 1
+    with conn.transaction():
+        conn.execute(CONTEXT, (tenant, "agent"))
+        conn.execute(
+            "SELECT pgfacts.store_fact(%s, %s, shared => true)",
+            (f"notes/{counter[0] % 500}", Jsonb({"n": counter[0], "text": "a note to keep"})),
+        ).fetchone()
+
+
+def _ingest(
+    conn: psycopg.Connection[Any], tenant: str, subjects: list[int], counter: list[int]
+) -> None:
+    counter[0] += 1
+    n = counter[0]
+    episode = {"source_kind": "note", "source_ref": f"n/{n}", "content_hash": f"h{n}"}
+    claims = [
+        {"subject": s, "predicate": "likes", "object": f"thing {n}-{j}", "valid_from": "2024-01-01"}
+        for j, s in enumerate(subjects)
+    ]
+    with conn.transaction():
+        conn.execute(CONTEXT, (tenant, "agent"))
+        conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims))).fetchone()
+
+
+def _pair(name: str, on: list[float], off: list[float]) -> list[Result]:
+    base = f"baseline: {name}, audit off"
+    on_result = Result(f"{name}, audit on", on, baseline=base)
+    ratio = on_result.p95 / Result(base, off).p95
+    return [
+        Result(base, off, note="the same calls in a tenant with audit_enabled 0, taking turns"),
+        Result(
+            f"{name}, audit on",
+            on,
+            baseline=base,
+            note=f"target: <= {TARGET:.2f}x at p95 over audit off: {ratio:.2f}x "
+            f"({'met' if ratio <= TARGET else 'missed'})",
+        ),
+    ]
+
+
+def run(dsn: str, size: str) -> list[Result]:
+    stores, ingests = SIZE[size]["stores"], SIZE[size]["ingests"]
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        subjects = _setup(conn)
+        on_count, off_count = [0], [0]
+        store_on, store_off = timed_together(
+            [lambda: _store(conn, ON, on_count), lambda: _store(conn, OFF, off_count)], stores
+        )
+        on_count, off_count = [0], [0]
+        ingest_on, ingest_off = timed_together(
+            [
+                lambda: _ingest(conn, ON, subjects[ON], on_count),
+                lambda: _ingest(conn, OFF, subjects[OFF], off_count),
+            ],
+            ingests,
+        )
+        rows, size_bytes = conn.execute(
+            "SELECT count(*), pg_total_relation_size('pgfacts_internal.audit_log') "
+            "FROM pgfacts_internal.audit_log"
+        ).fetchone()  # type: ignore[misc]
+        off_rows = conn.execute(
+            "SELECT count(*) FROM pgfacts_internal.audit_log WHERE tenant = %s "
+            "AND operation <> 'set_setting'",
+            (OFF,),
+        ).fetchone()[0]  # type: ignore[index]
+    per_100k = round(size_bytes * 100_000 / rows) if rows else 0
+    return [
+        *_pair("store_fact", store_on, store_off),
+        *_pair("ingest of 5 claims", ingest_on, ingest_off),
+        Result(
+            "audit size per 100,000 changes",
+            [],
+            rows=rows,
+            bytes=per_100k,
+            note=f"{size_bytes:,} bytes (heap, TOAST, 3 indexes) for {rows} rows, scaled; a "
+            "store is one row, an ingest of 5 claims six; audit off wrote "
+            f"{off_rows} rows (wrong if not 0)",
+            wrong=off_rows,
+        ),
+    ]
