@@ -528,7 +528,9 @@ CREATE INDEX graph_edges_predicate_idx ON pgfacts_internal.graph_edges USING btr
 CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id) INCLUDE (from_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-CREATE TRIGGER graph_edges_audit AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_graph_changed();
+CREATE TRIGGER graph_edges_audit_deleted AFTER DELETE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
+CREATE TRIGGER graph_edges_audit_inserted AFTER INSERT ON pgfacts_internal.graph_edges REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
+CREATE TRIGGER graph_edges_audit_updated AFTER UPDATE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
 CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
@@ -602,7 +604,9 @@ CREATE INDEX graph_nodes_kind_idx ON pgfacts_internal.graph_nodes USING btree (t
 CREATE INDEX graph_nodes_namespace_idx ON pgfacts_internal.graph_nodes USING btree (tenant, namespace);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-CREATE TRIGGER graph_nodes_audit AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_graph_changed();
+CREATE TRIGGER graph_nodes_audit_deleted AFTER DELETE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
+CREATE TRIGGER graph_nodes_audit_inserted AFTER INSERT ON pgfacts_internal.graph_nodes REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
+CREATE TRIGGER graph_nodes_audit_updated AFTER UPDATE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
 CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
@@ -1756,12 +1760,39 @@ CREATE FUNCTION pgfacts_internal.audit_facts_updated()
 ALTER FUNCTION pgfacts_internal.audit_facts_updated() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.audit_graph_changed()
+CREATE FUNCTION pgfacts_internal.audit_graph_deleted()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.audit_graph_changed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.audit_graph_deleted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_entries(entity text, change text, old_rows jsonb[], new_rows jsonb[])
+    RETURNS pgfacts_internal.audit_entry[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_inserted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_inserted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_state(entity text, graph_row jsonb)
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_updated()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_updated() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_log_guard()
     RETURNS trigger

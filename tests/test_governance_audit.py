@@ -147,7 +147,11 @@ def test_each_knowledge_change_leaves_its_rows_at_the_commit_instant(db: Databas
 def test_graph_memory_model_setting_and_login_changes_leave_one_row_each(db: Database) -> None:
     op = Caller(db, agent="op")
     op.one("SELECT pgfacts.graph_upsert_node('person', 'Ana')")
+    op.one("SELECT pgfacts.graph_upsert_node('person', 'Bo')")
+    op.one("SELECT pgfacts.graph_upsert_edge('person:ana', 'person:bo', 'knows')")
+    op.one("SELECT pgfacts.graph_delete_edge('person:ana', 'person:bo', 'know')")
     op.one("SELECT pgfacts.graph_delete_node('person:ana')")
+    op.one("SELECT pgfacts.graph_delete_node('person:bo')")
     op.one(
         "SELECT pgfacts.record_memory('chat', 'c/1', %s)",
         Jsonb([{"id": "1", "text": "Ana likes tea"}]),
@@ -159,9 +163,18 @@ def test_graph_memory_model_setting_and_login_changes_leave_one_row_each(db: Dat
         admin.execute("SELECT pgfacts.bind_tenant_login('pgfacts_test_agent', 't1')")
         admin.execute("SELECT pgfacts.unbind_tenant_login('pgfacts_test_agent', 't1')")
     rows = audit_rows(db)
-    node = rows[0]["audit_target"]
-    assert operations(rows)[:2] == [("graph_node_write", node), ("graph_node_delete", node)]
-    assert rows[0]["after"]["node_key"] == "person:ana" and rows[1]["after"] is None
+    ana, bo, edge = rows[0]["audit_target"], rows[1]["audit_target"], rows[2]["audit_target"]
+    assert operations(rows)[:6] == [
+        ("graph_node_write", ana),
+        ("graph_node_write", bo),
+        ("graph_edge_write", edge),
+        ("graph_edge_delete", edge),
+        ("graph_node_delete", ana),
+        ("graph_node_delete", bo),
+    ]
+    assert rows[0]["after"]["node_key"] == "person:ana" and rows[4]["after"] is None
+    assert rows[2]["after"]["predicate"] == "knows" and rows[3]["before"] == rows[2]["after"]
+    rows = rows[4:]
     memory = rows[2]
     assert memory["audit_operation"] == "record_memory" and memory["after"]["lines"] == 1
     assert "Ana likes tea" not in str(memory)

@@ -1,4 +1,5 @@
--- Capture of the other changes, a row trigger each (they are rare, one row a call):
+-- Capture of the other changes: statement triggers on the graph's nodes and edges (a bulk
+-- load pays once a statement), a row trigger on the rest (rare, one row a call):
 --   graph nodes and edges written or deleted      graph_node_write, graph_node_delete,
 --                                                 graph_edge_write, graph_edge_delete
 --   a recorded memory (the pipeline's outbox)     record_memory
@@ -9,41 +10,114 @@
 -- who may act for the tenant, always leave a row. Role grants (GRANT pgfacts_<kind> TO a
 -- login) are catalog changes no trigger sees; docs/governance.md says so.
 
-CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_changed()
+-- Inlinable (the graph triggers evaluate it per row): what the audit keeps of a node or an
+-- edge, as graph reads show it; bookkeeping (timestamps, asserted_by) is left out.
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_state(entity text, graph_row jsonb)
+RETURNS jsonb
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT pg_catalog.jsonb_object_agg(k.k, graph_row OPERATOR(pg_catalog.->) k.k)
+      FROM pg_catalog.unnest(CASE entity
+               WHEN 'node' THEN ARRAY['node_key', 'kind', 'name', 'aliases', 'namespace', 'created_kind']
+               ELSE ARRAY['from_id', 'to_id', 'predicate', 'confidence', 'observations', 'namespace']
+           END) AS k (k)
+     WHERE graph_row IS NOT NULL
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_graph_state(text, jsonb) IS
+'A graph node or edge as the audit keeps it: its structure and names, no bookkeeping (inlined).';
+
+-- Statement triggers with transition tables, like the facts': a bulk load of the graph
+-- pays one call and one insert per statement.
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_entries(
+    entity text, change text, old_rows jsonb [], new_rows jsonb []
+) RETURNS @schema@_internal.audit_entry []
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- old_rows and new_rows pair up by position (an update's), or one of them is empty.
+    RETURN ARRAY(
+        SELECT ROW(coalesce(n ->> 'tenant', o ->> 'tenant'),
+                   CASE WHEN change = 'delete' THEN pg_catalog.clock_timestamp()
+                        WHEN entity = 'node' THEN (n ->> 'updated_at')::timestamptz
+                        ELSE (n ->> 'last_seen')::timestamptz END,
+                   'graph_' || entity || '_' || change,
+                   'graph_' || entity || ':' || (coalesce(n, o) ->> (entity || '_id')),
+                   @schema@_internal.audit_graph_state(entity, o),
+                   @schema@_internal.audit_graph_state(entity, n))::@schema@_internal.audit_entry
+          FROM ROWS FROM (pg_catalog.unnest(old_rows), pg_catalog.unnest(new_rows)) AS r (o, n));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_graph_entries(text, text, jsonb [], jsonb []) IS
+'The audit rows of a statement''s graph changes: graph_<node|edge>_<write|delete>, with the '
+'structure before and after.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_inserted()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM @schema@_internal.append_audit(@schema@_internal.audit_graph_entries(
+        CASE TG_TABLE_NAME WHEN 'graph_nodes' THEN 'node' ELSE 'edge' END, 'write', '{}',
+        ARRAY(SELECT pg_catalog.to_jsonb(n) FROM graph_new AS n)));
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_graph_inserted() IS
+'Statement trigger on graph nodes and edges: a graph_<node|edge>_write row per row inserted.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_updated()
 RETURNS trigger
 LANGUAGE plpgsql
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    row_state jsonb := CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE pg_catalog.to_jsonb(NEW) END;
-    old_state jsonb := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE pg_catalog.to_jsonb(OLD) END;
     entity text := CASE TG_TABLE_NAME WHEN 'graph_nodes' THEN 'node' ELSE 'edge' END;
-    kept text [] := CASE entity
-        WHEN 'node' THEN ARRAY['node_key', 'kind', 'name', 'aliases', 'namespace', 'created_kind']
-        ELSE ARRAY['from_id', 'to_id', 'predicate', 'confidence', 'observations', 'namespace']
-    END;
+    pairs jsonb [];
 BEGIN
-    -- The graph holds structure and names, never fact values: its columns are kept as
-    -- they are (bookkeeping such as timestamps and asserted_by left out).
-    PERFORM @schema@_internal.append_audit(ARRAY[ROW(
-        coalesce(NEW.tenant, OLD.tenant),
-        CASE WHEN TG_OP = 'DELETE' THEN pg_catalog.clock_timestamp()
-             WHEN entity = 'node' THEN (row_state ->> 'updated_at')::timestamptz
-             ELSE (row_state ->> 'last_seen')::timestamptz END,
-        'graph_' || entity || CASE WHEN TG_OP = 'DELETE' THEN '_delete' ELSE '_write' END,
-        'graph_' || entity || ':' || (coalesce(row_state, old_state) ->> (entity || '_id')),
-        (SELECT pg_catalog.jsonb_object_agg(k, old_state -> k) FROM pg_catalog.unnest(kept) AS k
-          WHERE old_state IS NOT NULL),
-        (SELECT pg_catalog.jsonb_object_agg(k, row_state -> k) FROM pg_catalog.unnest(kept) AS k
-          WHERE row_state IS NOT NULL))::@schema@_internal.audit_entry]);
+    -- Old and new versions paired by id, in one order.
+    SELECT pg_catalog.array_agg(pg_catalog.jsonb_build_object('o', o.r, 'n', n.r) ORDER BY n.id)
+      INTO pairs
+      FROM (SELECT pg_catalog.to_jsonb(x) AS r, pg_catalog.to_jsonb(x) ->> (entity || '_id') AS id
+              FROM graph_old AS x) AS o
+      JOIN (SELECT pg_catalog.to_jsonb(x) AS r, pg_catalog.to_jsonb(x) ->> (entity || '_id') AS id
+              FROM graph_new AS x) AS n ON n.id = o.id;
+    PERFORM @schema@_internal.append_audit(@schema@_internal.audit_graph_entries(
+        entity, 'write', ARRAY(SELECT p -> 'o' FROM pg_catalog.unnest(pairs) AS p),
+        ARRAY(SELECT p -> 'n' FROM pg_catalog.unnest(pairs) AS p)));
     RETURN NULL;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.audit_graph_changed() IS
-'Row trigger on graph nodes and edges: a graph_<node|edge>_<write|delete> row with the '
-'structure before and after.';
+COMMENT ON FUNCTION @schema@_internal.audit_graph_updated() IS
+'Statement trigger on graph nodes and edges: a graph_<node|edge>_write row per row updated.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_deleted()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM @schema@_internal.append_audit(@schema@_internal.audit_graph_entries(
+        CASE TG_TABLE_NAME WHEN 'graph_nodes' THEN 'node' ELSE 'edge' END, 'delete',
+        ARRAY(SELECT pg_catalog.to_jsonb(o) FROM graph_old AS o), '{}'));
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_graph_deleted() IS
+'Statement trigger on graph nodes and edges: a graph_<node|edge>_delete row per row deleted.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_memory_recorded()
 RETURNS trigger
@@ -129,13 +203,30 @@ COMMENT ON FUNCTION @schema@_internal.audit_login_changed() IS
 'Row trigger: a bind_tenant_login or unbind_tenant_login row per login binding changed '
 '(audited even with the audit off).';
 
-CREATE OR REPLACE TRIGGER graph_nodes_audit AFTER INSERT OR UPDATE OR DELETE
-ON @schema@_internal.graph_nodes
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.audit_graph_changed();
+CREATE OR REPLACE TRIGGER graph_nodes_audit_inserted AFTER INSERT ON @schema@_internal.graph_nodes
+REFERENCING NEW TABLE AS graph_new
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_graph_inserted();
 
-CREATE OR REPLACE TRIGGER graph_edges_audit AFTER INSERT OR UPDATE OR DELETE
-ON @schema@_internal.graph_edges
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.audit_graph_changed();
+CREATE OR REPLACE TRIGGER graph_nodes_audit_updated AFTER UPDATE ON @schema@_internal.graph_nodes
+REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_graph_updated();
+
+CREATE OR REPLACE TRIGGER graph_nodes_audit_deleted AFTER DELETE ON @schema@_internal.graph_nodes
+REFERENCING OLD TABLE AS graph_old
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_graph_deleted();
+
+CREATE OR REPLACE TRIGGER graph_edges_audit_inserted AFTER INSERT ON @schema@_internal.graph_edges
+REFERENCING NEW TABLE AS graph_new
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_graph_inserted();
+
+CREATE OR REPLACE TRIGGER graph_edges_audit_updated AFTER UPDATE ON @schema@_internal.graph_edges
+REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_graph_updated();
+
+CREATE OR REPLACE TRIGGER graph_edges_audit_deleted AFTER DELETE ON @schema@_internal.graph_edges
+REFERENCING OLD TABLE AS graph_old
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_graph_deleted();
+
 
 CREATE OR REPLACE TRIGGER memories_audit_recorded AFTER INSERT ON @schema@_internal.memories
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.audit_memory_recorded();
