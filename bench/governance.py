@@ -1,7 +1,8 @@
 """Governance workload (issue 25): the mutation audit's cost on store_fact and on a 5-claim
 ingest, measured in one run against the same calls in a tenant whose audit is off
 (``audit_enabled`` 0), taking turns call by call; and the audit's size per 100,000 changes
-(heap, TOAST and its indexes)."""
+(heap, TOAST and its indexes). A third arm, the same calls in a copy of the database with
+the capture triggers disabled, shows what the triggers cost even with the audit off."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from .runner import Result, timed_together
+from .runner import Result, database_copy, timed_together
 
 SIZE = {"smoke": {"stores": 50, "ingests": 20}, "full": {"stores": 3000, "ingests": 600}}
 ON, OFF = "bench-audit-on", "bench-audit-off"
@@ -65,36 +66,69 @@ def _ingest(
         conn.execute("SELECT pgfacts.ingest(%s, %s)", (Jsonb(episode), Jsonb(claims))).fetchone()
 
 
-def _pair(name: str, on: list[float], off: list[float]) -> list[Result]:
-    base = f"baseline: {name}, audit off"
-    on_result = Result(f"{name}, audit on", on, baseline=base)
-    ratio = on_result.p95 / Result(base, off).p95
+def _arms(name: str, on: list[float], off: list[float], bare: list[float]) -> list[Result]:
+    base, absent = f"baseline: {name}, audit off", f"baseline: {name}, no capture triggers"
+    on_p95 = Result(name, on).p95
+    off_ratio, bare_ratio = on_p95 / Result(base, off).p95, on_p95 / Result(absent, bare).p95
     return [
         Result(base, off, note="the same calls in a tenant with audit_enabled 0, taking turns"),
+        Result(
+            absent,
+            bare,
+            note="the same calls in a copy of the database with the capture triggers disabled",
+        ),
         Result(
             f"{name}, audit on",
             on,
             baseline=base,
-            note=f"target: <= {TARGET:.2f}x at p95 over audit off: {ratio:.2f}x "
-            f"({'met' if ratio <= TARGET else 'missed'})",
+            note=f"target: <= {TARGET:.2f}x at p95 over audit off: {off_ratio:.2f}x "
+            f"({'met' if off_ratio <= TARGET else 'missed'}); over no triggers: {bare_ratio:.2f}x",
         ),
     ]
+
+
+# The capture triggers the measured calls fire; a copy of the database without them is the
+# third arm: what the calls cost with no audit installed at all.
+CAPTURE_TRIGGERS = [
+    ("facts", "facts_audit_inserted"),
+    ("facts", "facts_audit_updated"),
+    ("facts", "facts_audit_deleted"),
+    ("episodes", "episodes_audit_committed"),
+]
+
+
+def _without_capture(dsn: str) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for table, trigger in CAPTURE_TRIGGERS:
+            conn.execute(f"ALTER TABLE pgfacts_internal.{table} DISABLE TRIGGER {trigger}")
 
 
 def run(dsn: str, size: str) -> list[Result]:
     stores, ingests = SIZE[size]["stores"], SIZE[size]["ingests"]
     with psycopg.connect(dsn, autocommit=True) as conn:
         subjects = _setup(conn)
+    with (
+        database_copy(dsn) as bare_dsn,
+        psycopg.connect(dsn, autocommit=True) as conn,
+        psycopg.connect(bare_dsn, autocommit=True) as bare,
+    ):
+        _without_capture(bare_dsn)
         rows_before, size_before = conn.execute(SIZE_NOW).fetchone()  # type: ignore[misc]
-        on_count, off_count = [0], [0]
-        store_on, store_off = timed_together(
-            [lambda: _store(conn, ON, on_count), lambda: _store(conn, OFF, off_count)], stores
-        )
-        on_count, off_count = [0], [0]
-        ingest_on, ingest_off = timed_together(
+        counts = [[0], [0], [0]]
+        store_on, store_off, store_bare = timed_together(
             [
-                lambda: _ingest(conn, ON, subjects[ON], on_count),
-                lambda: _ingest(conn, OFF, subjects[OFF], off_count),
+                lambda: _store(conn, ON, counts[0]),
+                lambda: _store(conn, OFF, counts[1]),
+                lambda: _store(bare, ON, counts[2]),
+            ],
+            stores,
+        )
+        counts = [[0], [0], [0]]
+        ingest_on, ingest_off, ingest_bare = timed_together(
+            [
+                lambda: _ingest(conn, ON, subjects[ON], counts[0]),
+                lambda: _ingest(conn, OFF, subjects[OFF], counts[1]),
+                lambda: _ingest(bare, ON, subjects[ON], counts[2]),
             ],
             ingests,
         )
@@ -109,8 +143,8 @@ def run(dsn: str, size: str) -> list[Result]:
         ).fetchone()[0]  # type: ignore[index]
     per_100k = round(size_bytes * 100_000 / rows) if rows else 0
     return [
-        *_pair("store_fact", store_on, store_off),
-        *_pair("ingest of 5 claims", ingest_on, ingest_off),
+        *_arms("store_fact", store_on, store_off, store_bare),
+        *_arms("ingest of 5 claims", ingest_on, ingest_off, ingest_bare),
         Result(
             "audit size per 100,000 changes",
             [],

@@ -4,34 +4,112 @@
 -- retractions, then the episodes. The audit hooks into those moves, so its rows carry the
 -- very instant the data does, are written once per committed write, and a rolled-back
 -- write (which never reaches its commit) leaves none.
---   an episode's written_at moved       ingest (override for an operator override), and one
---                                       claim_decision per claim row the write changed
+--   an ingest's claim rows moved        a claim_decision per row (inserted, copied, outranked,
+--                                       retired), read from the move's transition tables
+--   an episode's written_at moved       ingest (override for an operator override), and a
+--                                       claim_decision per older row it corroborated
 --   a retraction's instants moved       retract, or restore once it has a restored_at
 --   a purge_source                      purge_source (its purge_audit row: counts, a digest)
 -- A purge replay writes at the instants the history holds and moves nothing: it adds no
 -- rows but the purge's own.
 
--- Inlinable (the episode trigger evaluates it per claim row).
+-- Inlinable (the claim triggers evaluate it per claim row).
+DROP FUNCTION IF EXISTS @schema@_internal.audit_claim_state(@schema@_internal.claims, text, bigint);
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_claim_state(
-    claim @schema@_internal.claims, decision text, episode_id bigint
+    claim jsonb, decision text, episodes jsonb
 ) RETURNS jsonb
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
 AS $fn$
     SELECT pg_catalog.jsonb_build_object(
-        'decision', decision, 'episode_id', episode_id, 'subject_id', (claim).subject_id,
-        'predicate', (claim).predicate, 'assertion', (claim).assertion,
-        'object_sha256', @schema@_internal.audit_digest(((claim).object_value)::text),
-        'object_entity_id', (claim).object_entity_id,
-        'text_sha256', @schema@_internal.audit_digest((claim).text),
-        'confidence', (claim).confidence, 'valid', ((claim).valid)::text,
-        'system_time', ((claim).system_time)::text, 'retired_reason', (claim).retired_reason)
+        'decision', decision, 'episodes', episodes,
+        'subject_id', claim OPERATOR(pg_catalog.->) 'subject_id',
+        'predicate', claim OPERATOR(pg_catalog.->) 'predicate',
+        'assertion', claim OPERATOR(pg_catalog.->) 'assertion',
+        'object_sha256', @schema@_internal.audit_digest(
+            (claim OPERATOR(pg_catalog.->) 'object_value')::text),
+        'object_entity_id', claim OPERATOR(pg_catalog.->) 'object_entity_id',
+        'text_sha256', @schema@_internal.audit_digest(claim OPERATOR(pg_catalog.->>) 'text'),
+        'confidence', claim OPERATOR(pg_catalog.->) 'confidence',
+        'valid', claim OPERATOR(pg_catalog.->) 'valid',
+        'system_time', claim OPERATOR(pg_catalog.->) 'system_time',
+        'retired_reason', claim OPERATOR(pg_catalog.->) 'retired_reason')
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.audit_claim_state(@schema@_internal.claims, text, bigint) IS
-'A claim decision as the audit keeps it: the decision, the claim''s ids, ranges, confidence '
-'and retirement, its object and text as digests (inlined).';
+COMMENT ON FUNCTION @schema@_internal.audit_claim_state(jsonb, text, jsonb) IS
+'A claim decision as the audit keeps it: the decision, the episodes of the write, the '
+'claim''s ids, ranges, confidence and retirement, its object and text as digests (inlined).';
+
+-- The commit stamp takes (deletes) the transaction's notes of a tenant and then moves its
+-- rows. Taking notes that name episodes marks the moves that follow as an ingest's (or an
+-- override's); a retraction's or a restore's notes name none, and its one row covers the
+-- claim rows it moved.
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_notes_taken()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    noted text;
+BEGIN
+    SELECT t.tenant || pg_catalog.chr(31)
+           || pg_catalog.jsonb_agg(DISTINCT t.episode_id ORDER BY t.episode_id)::text
+      INTO noted
+      FROM taken_notes AS t
+     WHERE t.episode_id IS NOT NULL
+     GROUP BY t.tenant
+     LIMIT 1;
+    PERFORM pg_catalog.set_config('pgfacts.audit_episodes', coalesce(noted, ''), true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_notes_taken() IS
+'Statement trigger on the commit stamp''s taking of notes: remember, for the moves that '
+'follow, the tenant and the episodes of the write being stamped (none: not an ingest).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_claims_moved()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    noted text := pg_catalog.current_setting('pgfacts.audit_episodes', true);
+    noted_tenant text := pg_catalog.split_part(noted, pg_catalog.chr(31), 1);
+    episodes jsonb;
+BEGIN
+    -- Only the commit stamp's move of an ingest's rows: every other UPDATE of claims (a
+    -- write retiring rows provisionally, a search document refreshed) finds no note, or
+    -- rows of no noted tenant.
+    IF noted_tenant = '' OR NOT @schema@_internal.audit_enabled(noted_tenant) THEN
+        RETURN NULL;
+    END IF;
+    episodes := pg_catalog.split_part(noted, pg_catalog.chr(31), 2)::jsonb;
+    PERFORM @schema@_internal.append_audit(ARRAY(
+        SELECT ROW(n.tenant, CASE WHEN pg_catalog.upper_inf(n.system_time)
+                                  THEN pg_catalog.lower(n.system_time)
+                                  ELSE pg_catalog.upper(n.system_time) END,
+                   'claim_decision', 'claim:' || n.claim_id, NULL,
+                   @schema@_internal.audit_claim_state(pg_catalog.to_jsonb(n),
+                       CASE WHEN pg_catalog.upper_inf(n.system_time)
+                                THEN CASE WHEN n.copied_from IS NULL THEN 'inserted' ELSE 'copied' END
+                            WHEN pg_catalog.lower(n.system_time) = pg_catalog.upper(n.system_time)
+                                THEN 'outranked'
+                            ELSE 'retired' END, episodes))::@schema@_internal.audit_entry
+          FROM moved_new AS n
+          JOIN moved_old AS o ON o.tenant = n.tenant AND o.claim_id = n.claim_id
+         WHERE n.tenant = noted_tenant AND n.system_time IS DISTINCT FROM o.system_time
+         ORDER BY n.claim_id));
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_claims_moved() IS
+'Statement trigger on claims: at an ingest''s commit stamp, a claim_decision row per claim '
+'row moved to the commit instant (inserted, copied, outranked or retired).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_episode_committed()
 RETURNS trigger
@@ -40,10 +118,12 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- The episode, then each claim row the write changed: the rows its source lines are on
-    -- (inserted now, outranked: stored never believed, or corroborated: an older row), and
-    -- the other rows of its slots it changed at this instant: retired (superseded,
-    -- replaced) or copied (what remains of a retired row's valid range, a new row).
+    -- The episode, and the rows its source lines were added to that it did not insert
+    -- (corroborated: an older row); its claims' own moves were audited just before
+    -- (audit_claims_moved). With the audit off nothing is looked up.
+    IF NOT @schema@_internal.audit_enabled(NEW.tenant) THEN
+        RETURN NULL;
+    END IF;
     PERFORM @schema@_internal.append_audit(ARRAY[ROW(
         NEW.tenant, NEW.written_at,
         CASE WHEN NEW.source_kind = 'override' THEN 'override' ELSE 'ingest' END,
@@ -54,38 +134,23 @@ BEGIN
             'content_hash', NEW.content_hash, 'trust', NEW.trust, 'extractor', NEW.extractor,
             'claims', pg_catalog.cardinality(NEW.written)))::@schema@_internal.audit_entry]
         || ARRAY(
-        SELECT ROW(NEW.tenant, NEW.written_at, 'claim_decision', 'claim:' || d.claim_id, NULL,
-                   @schema@_internal.audit_claim_state(d.claim, d.decision, NEW.episode_id)
+        SELECT ROW(NEW.tenant, NEW.written_at, 'claim_decision', 'claim:' || c.claim_id, NULL,
+                   @schema@_internal.audit_claim_state(pg_catalog.to_jsonb(c), 'corroborated',
+                       pg_catalog.jsonb_build_array(NEW.episode_id))
                )::@schema@_internal.audit_entry
-          FROM (SELECT c.claim_id, c AS claim,
-                       CASE WHEN pg_catalog.lower(c.system_time) < NEW.written_at THEN 'corroborated'
-                            WHEN pg_catalog.upper_inf(c.system_time) THEN 'inserted'
-                            ELSE 'outranked' END AS decision
-                  FROM @schema@_internal.claim_sources AS s
-                  JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
-                 WHERE s.tenant = NEW.tenant AND s.episode_id = NEW.episode_id
-                UNION ALL
-                SELECT c.claim_id, c,
-                       CASE WHEN pg_catalog.lower(c.system_time) = NEW.written_at THEN 'copied'
-                            ELSE 'retired' END
-                  FROM @schema@_internal.claims AS c
-                 WHERE c.tenant = NEW.tenant
-                   AND (c.subject_id, c.predicate) IN (
-                           SELECT w.subject, w.predicate FROM pg_catalog.unnest(NEW.written) AS w)
-                   AND (pg_catalog.lower(c.system_time) = NEW.written_at
-                        OR (pg_catalog.upper(c.system_time) = NEW.written_at
-                            AND pg_catalog.lower(c.system_time) < NEW.written_at))
-                   AND NOT EXISTS (SELECT 1 FROM @schema@_internal.claim_sources AS s
-                                    WHERE s.tenant = c.tenant AND s.claim_id = c.claim_id
-                                      AND s.episode_id = NEW.episode_id)) AS d
-         ORDER BY d.claim_id));
+          FROM @schema@_internal.claim_sources AS s
+          JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
+         WHERE s.tenant = NEW.tenant AND s.episode_id = NEW.episode_id
+           AND pg_catalog.lower(c.system_time) < NEW.written_at
+           AND pg_catalog.upper_inf(c.system_time)
+         ORDER BY c.claim_id));
     RETURN NULL;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.audit_episode_committed() IS
-'Trigger at an episode''s commit stamp: an ingest (or override) row and a claim_decision row '
-'per claim row the write inserted, outranked, corroborated, retired or copied.';
+'Trigger at an episode''s commit stamp: an ingest (or override) row, and a claim_decision '
+'row per older claim row it corroborated.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_retraction_committed()
 RETURNS trigger
@@ -131,6 +196,15 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.audit_source_purged() IS
 'Trigger: a purge_source row per purge (the source''s kind, its ref''s digest, the counts).';
+
+CREATE OR REPLACE TRIGGER knowledge_pending_writes_audit_taken AFTER DELETE
+ON @schema@_internal.knowledge_pending_writes
+REFERENCING OLD TABLE AS taken_notes
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_notes_taken();
+
+CREATE OR REPLACE TRIGGER claims_audit_moved AFTER UPDATE ON @schema@_internal.claims
+REFERENCING OLD TABLE AS moved_old NEW TABLE AS moved_new
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_claims_moved();
 
 -- UPDATE OF the columns only the commit stamp sets together (move_write_instants).
 CREATE OR REPLACE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at
