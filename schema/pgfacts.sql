@@ -1709,11 +1709,11 @@ CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text,
 ALTER FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.audit_claim_state(claim jsonb, decision text, episodes jsonb)
+CREATE FUNCTION pgfacts_internal.audit_claim_state(decision text, episodes jsonb, subject_id bigint, predicate text, assertion text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid tstzrange, system_time tstzrange, retired_reason text)
     RETURNS jsonb
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.audit_claim_state(jsonb,text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claim_state(jsonb,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_claims_moved()
     RETURNS trigger
@@ -1724,13 +1724,13 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claims_moved() TO pgfacts_agent
 
 CREATE FUNCTION pgfacts_internal.audit_digest(content text)
     RETURNS text
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_digest(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_digest(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_enabled(tenant text)
     RETURNS boolean
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_enabled(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_enabled(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
@@ -1744,7 +1744,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_episode_committed() TO pgfacts_
 
 CREATE FUNCTION pgfacts_internal.audit_fact_state(etag bigint, shared boolean, tags text[], deleted_at timestamp with time zone, value jsonb)
     RETURNS jsonb
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -1792,7 +1792,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_inserted() TO pgfacts_age
 
 CREATE FUNCTION pgfacts_internal.audit_graph_state(entity text, graph_row jsonb)
     RETURNS jsonb
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 

@@ -10,17 +10,29 @@ SELECT @schema@_internal.register_setting(
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_enabled(tenant text)
 RETURNS boolean
 LANGUAGE plpgsql
-STABLE
+VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    -- '<tenant> US <0|1>': the switch as this transaction last read it (every capture
+    -- trigger asks; a setting changed in the transaction clears it, audit_setting_changed).
+    cached text := pg_catalog.current_setting('pgfacts.audit_switch', true);
+    switched_on boolean;
 BEGIN
-    RETURN (@schema@_internal.setting(tenant, 'audit_enabled'))::integer = 1;
+    IF pg_catalog.split_part(cached, pg_catalog.chr(31), 1) = tenant THEN
+        RETURN pg_catalog.split_part(cached, pg_catalog.chr(31), 2) = '1';
+    END IF;
+    switched_on := (@schema@_internal.setting(tenant, 'audit_enabled'))::integer = 1;
+    PERFORM pg_catalog.set_config('pgfacts.audit_switch', tenant || pg_catalog.chr(31)
+        || CASE WHEN switched_on THEN '1' ELSE '0' END, true);
+    RETURN switched_on;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.audit_enabled(text) IS
-'Whether the tenant''s changes are audited (its audit_enabled setting).';
+'Whether the tenant''s changes are audited (its audit_enabled setting), read once a '
+'transaction.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_retention_cutoff(tenant text)
 RETURNS timestamptz

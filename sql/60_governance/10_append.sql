@@ -26,7 +26,7 @@ COMMENT ON FUNCTION @schema@_internal.audit_operations() IS
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_digest(content text)
 RETURNS text
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT 'sha256:' OPERATOR(pg_catalog.||) pg_catalog.encode(

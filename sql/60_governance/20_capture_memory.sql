@@ -14,7 +14,7 @@ CREATE OR REPLACE FUNCTION @schema@_internal.audit_fact_state(
     etag bigint, shared boolean, tags text [], deleted_at timestamptz, value jsonb
 ) RETURNS jsonb
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT pg_catalog.jsonb_build_object(

@@ -13,31 +13,30 @@
 -- A purge replay writes at the instants the history holds and moves nothing: it adds no
 -- rows but the purge's own.
 
--- Inlinable (the claim triggers evaluate it per claim row).
+-- Inlinable (the claim triggers evaluate it per claim row). Columns, not the row: a claim
+-- row's search document is no part of the audit and costs to convert.
 DROP FUNCTION IF EXISTS @schema@_internal.audit_claim_state(@schema@_internal.claims, text, bigint);
+DROP FUNCTION IF EXISTS @schema@_internal.audit_claim_state(jsonb, text, jsonb);
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_claim_state(
-    claim jsonb, decision text, episodes jsonb
+    decision text, episodes jsonb, subject_id bigint, predicate text, assertion text,
+    object_value jsonb, object_entity_id bigint, claim_text text, confidence real,
+    valid tstzrange, system_time tstzrange, retired_reason text
 ) RETURNS jsonb
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT pg_catalog.jsonb_build_object(
-        'decision', decision, 'episodes', episodes,
-        'subject_id', claim OPERATOR(pg_catalog.->) 'subject_id',
-        'predicate', claim OPERATOR(pg_catalog.->) 'predicate',
-        'assertion', claim OPERATOR(pg_catalog.->) 'assertion',
-        'object_sha256', @schema@_internal.audit_digest(
-            (claim OPERATOR(pg_catalog.->) 'object_value')::text),
-        'object_entity_id', claim OPERATOR(pg_catalog.->) 'object_entity_id',
-        'text_sha256', @schema@_internal.audit_digest(claim OPERATOR(pg_catalog.->>) 'text'),
-        'confidence', claim OPERATOR(pg_catalog.->) 'confidence',
-        'valid', claim OPERATOR(pg_catalog.->) 'valid',
-        'system_time', claim OPERATOR(pg_catalog.->) 'system_time',
-        'retired_reason', claim OPERATOR(pg_catalog.->) 'retired_reason')
+        'decision', decision, 'episodes', episodes, 'subject_id', subject_id,
+        'predicate', predicate, 'assertion', assertion,
+        'object_sha256', @schema@_internal.audit_digest(object_value::text),
+        'object_entity_id', object_entity_id,
+        'text_sha256', @schema@_internal.audit_digest(claim_text), 'confidence', confidence,
+        'valid', valid::text, 'system_time', system_time::text, 'retired_reason', retired_reason)
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.audit_claim_state(jsonb, text, jsonb) IS
+COMMENT ON FUNCTION @schema@_internal.audit_claim_state(
+    text, jsonb, bigint, text, text, jsonb, bigint, text, real, tstzrange, tstzrange, text) IS
 'A claim decision as the audit keeps it: the decision, the episodes of the write, the '
 'claim''s ids, ranges, confidence and retirement, its object and text as digests (inlined).';
 
@@ -93,12 +92,15 @@ BEGIN
                                   THEN pg_catalog.lower(n.system_time)
                                   ELSE pg_catalog.upper(n.system_time) END,
                    'claim_decision', 'claim:' || n.claim_id, NULL,
-                   @schema@_internal.audit_claim_state(pg_catalog.to_jsonb(n),
+                   @schema@_internal.audit_claim_state(
                        CASE WHEN pg_catalog.upper_inf(n.system_time)
                                 THEN CASE WHEN n.copied_from IS NULL THEN 'inserted' ELSE 'copied' END
                             WHEN pg_catalog.lower(n.system_time) = pg_catalog.upper(n.system_time)
                                 THEN 'outranked'
-                            ELSE 'retired' END, episodes))::@schema@_internal.audit_entry
+                            ELSE 'retired' END, episodes,
+                       n.subject_id, n.predicate, n.assertion, n.object_value, n.object_entity_id,
+                       n.text, n.confidence, n.valid, n.system_time, n.retired_reason
+                   ))::@schema@_internal.audit_entry
           FROM moved_new AS n
           JOIN moved_old AS o ON o.tenant = n.tenant AND o.claim_id = n.claim_id
          WHERE n.tenant = noted_tenant AND n.system_time IS DISTINCT FROM o.system_time
@@ -135,8 +137,10 @@ BEGIN
             'claims', pg_catalog.cardinality(NEW.written)))::@schema@_internal.audit_entry]
         || ARRAY(
         SELECT ROW(NEW.tenant, NEW.written_at, 'claim_decision', 'claim:' || c.claim_id, NULL,
-                   @schema@_internal.audit_claim_state(pg_catalog.to_jsonb(c), 'corroborated',
-                       pg_catalog.jsonb_build_array(NEW.episode_id))
+                   @schema@_internal.audit_claim_state('corroborated',
+                       pg_catalog.jsonb_build_array(NEW.episode_id), c.subject_id, c.predicate,
+                       c.assertion, c.object_value, c.object_entity_id, c.text, c.confidence,
+                       c.valid, c.system_time, c.retired_reason)
                )::@schema@_internal.audit_entry
           FROM @schema@_internal.claim_sources AS s
           JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id

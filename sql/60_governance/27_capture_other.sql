@@ -15,7 +15,7 @@
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_graph_state(entity text, graph_row jsonb)
 RETURNS jsonb
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT pg_catalog.jsonb_object_agg(k.k, graph_row OPERATOR(pg_catalog.->) k.k)
@@ -167,6 +167,8 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
+    -- The switch may have changed: audit_enabled reads it again.
+    PERFORM pg_catalog.set_config('pgfacts.audit_switch', '', true);
     PERFORM @schema@_internal.append_audit(ARRAY[ROW(
         coalesce(NEW.tenant, OLD.tenant), coalesce(NEW.updated_at, pg_catalog.clock_timestamp()),
         'set_setting', 'setting:' || coalesce(NEW.name, OLD.name),
