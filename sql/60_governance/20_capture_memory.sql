@@ -63,6 +63,11 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
+    -- Inserts and updates are the caller's tenant's (the owner's policy): with its audit
+    -- off nothing is built.
+    IF NOT @schema@_internal.audit_enabled(pg_catalog.current_setting('pgfacts.tenant', true)) THEN
+        RETURN NULL;
+    END IF;
     PERFORM @schema@_internal.append_audit(ARRAY(
         SELECT ROW(n.tenant, n.updated_at, 'store', n.scope_key, NULL,
                    @schema@_internal.audit_fact_state(n.etag, n.shared, n.tags, n.deleted_at, n.value)
@@ -84,6 +89,9 @@ AS $fn$
 DECLARE
     tombstone text;
 BEGIN
+    IF NOT @schema@_internal.audit_enabled(pg_catalog.current_setting('pgfacts.tenant', true)) THEN
+        RETURN NULL;
+    END IF;
     IF EXISTS (SELECT 1 FROM updated_new AS n WHERE n.deleted_at IS NOT NULL) THEN
         tombstone := @schema@_internal.audit_tombstone_operation();
     END IF;
