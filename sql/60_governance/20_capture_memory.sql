@@ -62,17 +62,23 @@ LANGUAGE plpgsql
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    entries @schema@_internal.audit_entry [];
 BEGIN
     -- Inserts and updates are the caller's tenant's (the owner's policy): with its audit
     -- off nothing is built.
     IF NOT @schema@_internal.audit_enabled(pg_catalog.current_setting('pgfacts.tenant', true)) THEN
         RETURN NULL;
     END IF;
-    PERFORM @schema@_internal.append_audit(ARRAY(
+    entries := ARRAY(
         SELECT ROW(n.tenant, n.updated_at, 'store', n.scope_key, NULL,
                    @schema@_internal.audit_fact_state(n.etag, n.shared, n.tags, n.deleted_at, n.value)
                )::@schema@_internal.audit_entry
-          FROM inserted AS n));
+          FROM inserted AS n);
+    -- An upsert that updated fires the insert trigger too, with no rows.
+    IF pg_catalog.cardinality(entries) > 0 THEN
+        PERFORM @schema@_internal.append_audit(entries);
+    END IF;
     RETURN NULL;
 END
 $fn$;
@@ -88,6 +94,7 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     tombstone text;
+    entries @schema@_internal.audit_entry [];
 BEGIN
     IF NOT @schema@_internal.audit_enabled(pg_catalog.current_setting('pgfacts.tenant', true)) THEN
         RETURN NULL;
@@ -95,7 +102,7 @@ BEGIN
     IF EXISTS (SELECT 1 FROM updated_new AS n WHERE n.deleted_at IS NOT NULL) THEN
         tombstone := @schema@_internal.audit_tombstone_operation();
     END IF;
-    PERFORM @schema@_internal.append_audit(ARRAY(
+    entries := ARRAY(
         SELECT ROW(n.tenant, CASE k.op WHEN 'crawl_mark' THEN n.last_crawled_at ELSE n.updated_at END,
                    k.op, n.scope_key,
                    @schema@_internal.audit_fact_state(o.etag, o.shared, o.tags, o.deleted_at, o.value),
@@ -112,7 +119,10 @@ BEGIN
                    WHEN n.last_crawled_at IS DISTINCT FROM o.last_crawled_at
                         AND n.last_crawled_at IS NOT NULL THEN 'crawl_mark'
                END AS op) AS k
-         WHERE k.op IS NOT NULL));
+         WHERE k.op IS NOT NULL);
+    IF pg_catalog.cardinality(entries) > 0 THEN
+        PERFORM @schema@_internal.append_audit(entries);
+    END IF;
     RETURN NULL;
 END
 $fn$;
