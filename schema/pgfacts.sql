@@ -157,6 +157,7 @@ ALTER TABLE pgfacts_internal.claim_sources FORCE ROW LEVEL SECURITY;
 CREATE INDEX claim_sources_episode_idx ON pgfacts_internal.claim_sources USING btree (episode_id, tenant);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER claim_sources_audit_added AFTER INSERT ON pgfacts_internal.claim_sources REFERENCING NEW TABLE AS added_sources FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_sources_added();
 GRANT SELECT ON TABLE pgfacts_internal.claim_sources TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.claim_sources IS 'The episodes (with locator and quote) that support each claim';
 
@@ -1872,6 +1873,20 @@ CREATE FUNCTION pgfacts_internal.audit_source_purged()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_source_purged() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_source_purged() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_sourced_claims(episode_id bigint)
+    RETURNS bigint[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_sourced_claims(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sourced_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_sources_added()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_sources_added() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sources_added() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_tombstone_operation()
     RETURNS text

@@ -333,3 +333,18 @@ def test_bad_filter_input_is_22023(module_db: Database) -> None:
     for bad in BAD_FILTERS:
         assert tuner.refused(f"SELECT * FROM pgfacts.audit({bad})") == "22023", bad
     raises("22023", tuner, "audit", {"operation": "rename"})
+
+
+def test_a_corroboration_is_a_claim_decision(db: Database) -> None:
+    op = Caller(db)
+    ann, predicate = _knowledge(op)
+    claim = {"subject": ann, "predicate": predicate, "object": "Paris", "valid_from": "2020-01-01"}
+    first = op.ingest("r1", [claim])
+    second = op.ingest("r2", [claim])
+    assert second["outcomes"][0]["outcome"] == "corroborated"
+    rows = audit_rows(db)[2:]
+    decisions = [r["after"]["decision"] for r in rows if r["audit_operation"] == "claim_decision"]
+    assert "corroborated" in decisions, rows
+    corroborated = next(r for r in rows if r["after"].get("decision") == "corroborated")
+    assert corroborated["after"]["episodes"] == [second["episode_id"]]
+    assert corroborated["audit_target"] == f"claim:{first['outcomes'][0]['claim_id']}"

@@ -113,6 +113,52 @@ COMMENT ON FUNCTION @schema@_internal.audit_claims_moved() IS
 'Statement trigger on claims: at an ingest''s commit stamp, a claim_decision row per claim '
 'row moved to the commit instant (inserted, copied, outranked or retired).';
 
+-- The claims an episode's source lines were added to, noted as the write adds them
+-- ('<episode>:<claim>,...', transaction-local): the episode's commit trigger reads its
+-- corroborations from them by claim id, never by scanning the tenant's source lines.
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_sources_added()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A purge replay writes source lines again under episodes no commit stamps.
+    IF pg_catalog.current_setting('pgfacts.knowledge_replay', true) = 'on'
+       OR NOT @schema@_internal.audit_enabled(pg_catalog.current_setting('pgfacts.tenant', true)) THEN
+        RETURN NULL;
+    END IF;
+    PERFORM pg_catalog.set_config('pgfacts.audit_sources', pg_catalog.concat_ws(',',
+        NULLIF(pg_catalog.current_setting('pgfacts.audit_sources', true), ''),
+        (SELECT pg_catalog.string_agg(a.episode_id || ':' || a.claim_id, ',')
+           FROM added_sources AS a)), true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_sources_added() IS
+'Statement trigger on claim_sources: note which claims each episode''s new source lines '
+'are on, for the episode''s commit trigger.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_sourced_claims(episode_id bigint)
+RETURNS bigint []
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    RETURN ARRAY(
+        SELECT pg_catalog.split_part(p, ':', 2)::bigint
+          FROM pg_catalog.unnest(pg_catalog.string_to_array(
+                   pg_catalog.current_setting('pgfacts.audit_sources', true), ',')) AS p
+         WHERE pg_catalog.split_part(p, ':', 1) = episode_id::text);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_sourced_claims(bigint) IS
+'The claims this transaction added source lines of an episode to (audit_sources_added).';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.audit_episode_committed()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -121,8 +167,9 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     -- The episode, and the rows its source lines were added to that it did not insert
-    -- (corroborated: an older row); its claims' own moves were audited just before
-    -- (audit_claims_moved). With the audit off nothing is looked up.
+    -- (corroborated: an older row, found by id from audit_sources_added's note); its
+    -- claims' own moves were audited just before (audit_claims_moved). With the audit off
+    -- nothing is looked up.
     IF NOT @schema@_internal.audit_enabled(NEW.tenant) THEN
         RETURN NULL;
     END IF;
@@ -142,9 +189,9 @@ BEGIN
                        c.assertion, c.object_value, c.object_entity_id, c.text, c.confidence,
                        c.valid, c.system_time, c.retired_reason)
                )::@schema@_internal.audit_entry
-          FROM @schema@_internal.claim_sources AS s
-          JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
-         WHERE s.tenant = NEW.tenant AND s.episode_id = NEW.episode_id
+          FROM @schema@_internal.claims AS c
+         WHERE c.tenant = NEW.tenant
+           AND c.claim_id = ANY (@schema@_internal.audit_sourced_claims(NEW.episode_id))
            AND pg_catalog.lower(c.system_time) < NEW.written_at
            AND pg_catalog.upper_inf(c.system_time)
          ORDER BY c.claim_id));
@@ -205,6 +252,11 @@ CREATE OR REPLACE TRIGGER knowledge_pending_writes_audit_taken AFTER DELETE
 ON @schema@_internal.knowledge_pending_writes
 REFERENCING OLD TABLE AS taken_notes
 FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_notes_taken();
+
+CREATE OR REPLACE TRIGGER claim_sources_audit_added AFTER INSERT
+ON @schema@_internal.claim_sources
+REFERENCING NEW TABLE AS added_sources
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.audit_sources_added();
 
 CREATE OR REPLACE TRIGGER claims_audit_moved AFTER UPDATE ON @schema@_internal.claims
 REFERENCING OLD TABLE AS moved_old NEW TABLE AS moved_new
