@@ -8,6 +8,7 @@ import time
 
 from . import (
     foundation,
+    governance,
     graph,
     knowledge,
     pipeline,
@@ -30,6 +31,7 @@ WORKLOADS = {
     ),
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
+    "governance": ("governance: the mutation audit on and off", governance.run),
 }
 
 

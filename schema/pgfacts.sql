@@ -69,6 +69,44 @@ GRANT SELECT ON TABLE pgfacts_g_ae27640452f3ac6307b1.node TO pgfacts_graph_reade
 CREATE SEQUENCE pgfacts_g_ae27640452f3ac6307b1.node_id_seq;
 ALTER SEQUENCE pgfacts_g_ae27640452f3ac6307b1.node_id_seq OWNER TO pgfacts_owner;
 
+CREATE TYPE pgfacts_internal.audit_entry AS (
+    tenant text,
+    at timestamp with time zone,
+    operation text,
+    target text,
+    before jsonb,
+    after jsonb
+);
+ALTER TYPE pgfacts_internal.audit_entry OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_internal.audit_log (
+    tenant text NOT NULL,
+    audit_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    at timestamp with time zone NOT NULL,
+    operation text NOT NULL,
+    target text NOT NULL,
+    db_role text NOT NULL,
+    session_id text,
+    agent_id text,
+    agent_kind text,
+    before jsonb,
+    after jsonb,
+    CONSTRAINT audit_log_operation_shape CHECK ((operation ~ '^[a-z][a-z_]{0,63}$'::text)),
+    CONSTRAINT audit_log_pkey PRIMARY KEY (tenant, audit_id)
+);
+ALTER TABLE pgfacts_internal.audit_log OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.audit_log ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.audit_log FORCE ROW LEVEL SECURITY;
+CREATE INDEX audit_log_at_idx ON pgfacts_internal.audit_log USING btree (tenant, at);
+CREATE INDEX audit_log_target_idx ON pgfacts_internal.audit_log USING btree (tenant, target);
+CREATE POLICY tenant_isolation ON pgfacts_internal.audit_log AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.audit_log AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON pgfacts_internal.audit_log FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_log_guard();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON pgfacts_internal.audit_log FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_log_guard();
+GRANT INSERT ON TABLE pgfacts_internal.audit_log TO pgfacts_maintainer;
+GRANT SELECT ON TABLE pgfacts_internal.audit_log TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.audit_log IS 'The mutation audit: one row per change to memory (who, when, operation, target, before and after, content as a sha256 digest only); append-only, read through audit()';
+
 CREATE TYPE pgfacts_internal.claim_decision AS (
     outcome text,
     reason text,
@@ -119,6 +157,7 @@ ALTER TABLE pgfacts_internal.claim_sources FORCE ROW LEVEL SECURITY;
 CREATE INDEX claim_sources_episode_idx ON pgfacts_internal.claim_sources USING btree (episode_id, tenant);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER claim_sources_audit_added AFTER INSERT ON pgfacts_internal.claim_sources REFERENCING NEW TABLE AS added_sources FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_sources_added();
 GRANT SELECT ON TABLE pgfacts_internal.claim_sources TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.claim_sources IS 'The episodes (with locator and quote) that support each claim';
 
@@ -159,6 +198,7 @@ CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant,
 CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER claims_audit_moved AFTER UPDATE ON pgfacts_internal.claims REFERENCING OLD TABLE AS moved_old NEW TABLE AS moved_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_claims_moved();
 CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_claim_embedding();
 CREATE TRIGGER claims_set_search_doc BEFORE INSERT ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.claims_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -178,6 +218,7 @@ ALTER TABLE pgfacts_internal.embedding_models ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.embedding_models FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER embedding_models_audit_registered AFTER INSERT ON pgfacts_internal.embedding_models FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_model_registered();
 GRANT SELECT ON TABLE pgfacts_internal.embedding_models TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embedding_models IS 'Embedding models a tenant uses, each with its dimension';
 
@@ -292,6 +333,7 @@ ALTER TABLE pgfacts_internal.episodes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.episodes FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_episode_committed();
 GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
@@ -412,6 +454,9 @@ CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, 
 CREATE POLICY readable_keys ON pgfacts_internal.facts AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
 CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER facts_audit_deleted AFTER DELETE ON pgfacts_internal.facts REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_facts_deleted();
+CREATE TRIGGER facts_audit_inserted AFTER INSERT ON pgfacts_internal.facts REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_facts_inserted();
+CREATE TRIGGER facts_audit_updated AFTER UPDATE ON pgfacts_internal.facts REFERENCING OLD TABLE AS updated_old NEW TABLE AS updated_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_facts_updated();
 CREATE TRIGGER facts_before_delete BEFORE DELETE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_delete();
 CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_insert();
 CREATE TRIGGER facts_before_insert_statement BEFORE INSERT ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_before_insert_statement();
@@ -485,6 +530,9 @@ CREATE INDEX graph_edges_predicate_idx ON pgfacts_internal.graph_edges USING btr
 CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id) INCLUDE (from_id);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_edges_audit_deleted AFTER DELETE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
+CREATE TRIGGER graph_edges_audit_inserted AFTER INSERT ON pgfacts_internal.graph_edges REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
+CREATE TRIGGER graph_edges_audit_updated AFTER UPDATE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
 CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
@@ -558,6 +606,9 @@ CREATE INDEX graph_nodes_kind_idx ON pgfacts_internal.graph_nodes USING btree (t
 CREATE INDEX graph_nodes_namespace_idx ON pgfacts_internal.graph_nodes USING btree (tenant, namespace);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_nodes_audit_deleted AFTER DELETE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
+CREATE TRIGGER graph_nodes_audit_inserted AFTER INSERT ON pgfacts_internal.graph_nodes REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
+CREATE TRIGGER graph_nodes_audit_updated AFTER UPDATE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
 CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
@@ -618,6 +669,7 @@ ALTER TABLE pgfacts_internal.knowledge_pending_writes FORCE ROW LEVEL SECURITY;
 CREATE INDEX knowledge_pending_writes_writer_idx ON pgfacts_internal.knowledge_pending_writes USING btree (writer);
 CREATE POLICY tenant_isolation ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER knowledge_pending_writes_audit_taken AFTER DELETE ON pgfacts_internal.knowledge_pending_writes REFERENCING OLD TABLE AS taken_notes FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_notes_taken();
 CREATE CONSTRAINT TRIGGER knowledge_stamp_commit AFTER INSERT ON pgfacts_internal.knowledge_pending_writes DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.stamp_knowledge_commit();
 COMMENT ON TABLE pgfacts_internal.knowledge_pending_writes IS 'Provisional instants of the knowledge writes of transactions not yet committed';
 
@@ -650,6 +702,7 @@ ALTER TABLE pgfacts_internal.memories ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.memories FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER memories_audit_recorded AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_memory_recorded();
 COMMENT ON TABLE pgfacts_internal.memories IS 'Recorded memories: one version (content hash) of one source with its text lines, waiting for or done with extraction';
 
 CREATE TABLE pgfacts_internal.override_requests (
@@ -699,6 +752,7 @@ ALTER TABLE pgfacts_internal.purge_audit ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.purge_audit FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER purge_audit_audited AFTER INSERT ON pgfacts_internal.purge_audit FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_source_purged();
 COMMENT ON TABLE pgfacts_internal.purge_audit IS 'One row per purge_source: what kind of source, a hash of its ref, counts; never content';
 
 CREATE TABLE pgfacts_internal.replaced_fact_embeddings (
@@ -743,6 +797,7 @@ CREATE INDEX retractions_claim_idx ON pgfacts_internal.retractions USING btree (
 CREATE INDEX retractions_slot_idx ON pgfacts_internal.retractions USING btree (subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER retractions_audit_committed AFTER UPDATE OF retracted_at ON pgfacts_internal.retractions FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_retraction_committed();
 GRANT SELECT ON TABLE pgfacts_internal.retractions TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.retractions IS 'Retracted assertions (negative memory)';
 
@@ -814,6 +869,7 @@ ALTER TABLE pgfacts_internal.settings OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.settings FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.settings AS PERMISSIVE FOR ALL TO public USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant))) WITH CHECK ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE TRIGGER settings_audit_changed AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.settings FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_setting_changed();
 GRANT SELECT ON TABLE pgfacts_internal.settings TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.settings IS 'Per-tenant settings (no cross-tenant defaults)';
 
@@ -861,6 +917,7 @@ ALTER TABLE pgfacts_internal.tenant_logins FORCE ROW LEVEL SECURITY;
 CREATE INDEX tenant_logins_login_idx ON pgfacts_internal.tenant_logins USING btree (login, tenant);
 CREATE POLICY tenant_logins_manage ON pgfacts_internal.tenant_logins AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = NULLIF(current_setting('pgfacts.binding'::text, true), ''::text))) WITH CHECK ((tenant = NULLIF(current_setting('pgfacts.binding'::text, true), ''::text)));
 CREATE POLICY tenant_logins_own ON pgfacts_internal.tenant_logins AS PERMISSIVE FOR SELECT TO public USING ((login = SESSION_USER));
+CREATE TRIGGER tenant_logins_audit_changed AFTER INSERT OR DELETE ON pgfacts_internal.tenant_logins FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_login_changed();
 GRANT SELECT ON TABLE pgfacts_internal.tenant_logins TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.tenant_logins IS 'Logins bound to tenants: set_context refuses a tenant the login is not bound to';
 
@@ -910,6 +967,13 @@ CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.audit(since timestamp with time zone DEFAULT NULL::timestamp with time zone, until timestamp with time zone DEFAULT NULL::timestamp with time zone, operation text DEFAULT NULL::text, target text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, session_id text DEFAULT NULL::text, "limit" integer DEFAULT 100)
+    RETURNS TABLE(audit_id bigint, at timestamp with time zone, audit_operation text, audit_target text, db_role text, audit_session_id text, audit_agent_id text, audit_agent_kind text, before jsonb, after jsonb)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.audit(timestamp with time zone,timestamp with time zone,text,text,text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.audit(timestamp with time zone,timestamp with time zone,text,text,text,text,integer) TO pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.available_tools()
     RETURNS jsonb
@@ -1296,6 +1360,13 @@ CREATE FUNCTION pgfacts.parse_extraction_reply(reply text)
 ALTER FUNCTION pgfacts.parse_extraction_reply(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.parse_extraction_reply(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.purge_audit_log(before timestamp with time zone DEFAULT NULL::timestamp with time zone)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.purge_audit_log(timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.purge_audit_log(timestamp with time zone) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.purge_source(source_kind text, source_ref text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1581,6 +1652,13 @@ CREATE FUNCTION pgfacts_internal.allowed_dimensions()
 ALTER FUNCTION pgfacts_internal.allowed_dimensions() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.allowed_dimensions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.append_audit(entries pgfacts_internal.audit_entry[], always boolean DEFAULT false)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.append_audit(pgfacts_internal.audit_entry[],boolean) OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.append_audit(pgfacts_internal.audit_entry[],boolean) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.apply_decision(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, d pgfacts_internal.claim_decision, new_id bigint, tenant text, episode_id bigint, episode_trust integer, write_at timestamp with time zone)
     RETURNS pgfacts_internal.slot_picture
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -1652,6 +1730,198 @@ CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text,
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_claim_state(decision text, episodes jsonb, subject_id bigint, predicate text, assertion text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid tstzrange, system_time tstzrange, retired_reason text)
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_claims_moved()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_claims_moved() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claims_moved() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_digest(content text)
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.audit_digest(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_digest(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_enabled(tenant text)
+    RETURNS boolean
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_enabled(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_enabled(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_episode_committed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_episode_committed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_episode_committed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_fact_state(etag bigint, shared boolean, tags text[], deleted_at timestamp with time zone, value jsonb)
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_facts_deleted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_facts_deleted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_facts_inserted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_facts_inserted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_facts_updated()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_facts_updated() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_deleted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_deleted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_entries(entity text, change text, old_rows jsonb[], new_rows jsonb[])
+    RETURNS pgfacts_internal.audit_entry[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_inserted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_inserted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_state(entity text, graph_row jsonb)
+    RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_graph_updated()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_graph_updated() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_log_guard()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_log_guard() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_log_guard() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_login_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_login_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_login_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_memory_recorded()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_memory_recorded() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_memory_recorded() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_model_registered()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_model_registered() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_model_registered() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_notes_taken()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_notes_taken() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_notes_taken() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_operations()
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_operations() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_operations() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_retention_cutoff(tenant text)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_retention_cutoff(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_retention_cutoff(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_retraction_committed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_retraction_committed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_retraction_committed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_setting_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_setting_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_setting_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_source_purged()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_source_purged() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_source_purged() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_sourced_claims(episode_id bigint)
+    RETURNS bigint[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_sourced_claims(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sourced_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_sources_added()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_sources_added() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sources_added() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_tombstone_operation()
+    RETURNS text
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_tombstone_operation() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_tombstone_operation() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.await_commits(tenant text)
     RETURNS void
@@ -1753,6 +2023,13 @@ CREATE FUNCTION pgfacts_internal.check_aliases(aliases text[])
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_aliases(text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_aliases(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_audit_filter(since timestamp with time zone, until timestamp with time zone, operation text, target text, "limit" integer)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_audit_filter(timestamp with time zone,timestamp with time zone,text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_audit_filter(timestamp with time zone,timestamp with time zone,text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_bytes(input text, what text, max_bytes integer)
     RETURNS text

@@ -58,9 +58,12 @@ INLINED_MARKER = "(inlined)"
 
 PLPGSQL_FUNCTIONS = """
 SELECT p.oid, p.oid::regprocedure::text, p.prorettype = 'trigger'::regtype,
-       (SELECT t.tgrelid FROM pg_trigger t WHERE t.tgfoid = p.oid LIMIT 1)
+       t.tgrelid, t.tgoldtable, t.tgnewtable
   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
   JOIN pg_language l ON l.oid = p.prolang
+  -- A statement trigger's transition tables are checked under the names it gives them.
+  LEFT JOIN LATERAL (SELECT t.tgrelid, t.tgoldtable, t.tgnewtable FROM pg_trigger t
+                      WHERE t.tgfoid = p.oid LIMIT 1) AS t ON true
  WHERE n.nspname = ANY(%(schemas)s) AND l.lanname = 'plpgsql'
  ORDER BY 2
 """
@@ -163,7 +166,7 @@ def check(dsn: str) -> list[str]:
         problems = check_schemas(conn)
         schemas = install_schemas(conn, SCHEMA)
         conn.execute("CREATE EXTENSION IF NOT EXISTS plpgsql_check")
-        for oid, name, is_trigger, relid in conn.execute(
+        for oid, name, is_trigger, relid, old_table, new_table in conn.execute(
             PLPGSQL_FUNCTIONS, {"schemas": schemas}
         ).fetchall():
             if is_trigger and relid is None:
@@ -172,8 +175,8 @@ def check(dsn: str) -> list[str]:
             rows = conn.execute(
                 "SELECT level, message, lineno, hint FROM plpgsql_check_function_tb("
                 "%(oid)s, relid => coalesce(%(relid)s, 0)::oid, fatal_errors => false, "
-                "extra_warnings => false)",
-                {"oid": oid, "relid": relid},
+                "extra_warnings => false, oldtable => %(old)s, newtable => %(new)s)",
+                {"oid": oid, "relid": relid, "old": old_table, "new": new_table},
             ).fetchall()
             for level, message, lineno, hint in rows:
                 if level == "error":

@@ -169,6 +169,7 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "extraction_status",
         "force_extract",
         "extraction_events",
+        "audit",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
     assert tuner == [
@@ -185,6 +186,7 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "graph_stats",
         "extraction_status",
         "extraction_events",
+        "audit",
     ]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"

@@ -38,6 +38,8 @@ def test_every_layer_registers_its_settings_in_order(db: Database) -> None:
         ("50_pipeline", "extraction_max_attempts", "integer", "1", "100", 5),
         ("50_pipeline", "extraction_backoff_seconds", "integer", "1", "3600", 5),
         ("50_pipeline", "extraction_backoff_max_seconds", "integer", "1", "604800", 3600),
+        ("60_governance", "audit_enabled", "integer", "0", "1", 1),
+        ("60_governance", "audit_retention_days", "integer", "1", "36500", 365),
     ]
 
 
@@ -48,7 +50,8 @@ def test_an_unknown_setting_names_the_registered_ones(db: Database) -> None:
     assert info.value.diag.message_hint == (
         "one of: value_max_bytes, tombstone_ttl_seconds, bulk_max_records, bulk_max_bytes, "
         "confidence_floor, extraction_lease_seconds, extraction_max_attempts, "
-        "extraction_backoff_seconds, extraction_backoff_max_seconds"
+        "extraction_backoff_seconds, extraction_backoff_max_seconds, audit_enabled, "
+        "audit_retention_days"
     )
 
 

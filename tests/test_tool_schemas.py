@@ -97,6 +97,8 @@ SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("force_extract", "facts_manager", {"memoryId": Last("memoryId")}),
     ("extraction_events", "facts_manager", {}),
     ("extraction_events", "tuner", {"state": "done"}),
+    ("audit", "tuner", {}),
+    ("audit", "operator", {"operation": "store", "limit": 5}),
 ]
 
 

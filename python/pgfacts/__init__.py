@@ -21,6 +21,7 @@ from .errors import (
 )
 from .migrator import MigrationReport, migrate
 from .rows import (
+    AuditEntry,
     ClaimAsOf,
     ClaimChange,
     ClaimHit,
@@ -41,6 +42,7 @@ from .runtime import resolve_dsn
 
 __all__ = [
     "AsyncFactStore",
+    "AuditEntry",
     "CardinalityMismatch",
     "ClaimAsOf",
     "ClaimChange",

@@ -22,6 +22,7 @@ from psycopg.types.json import Jsonb
 from . import queries
 from .rows import (
     JSON,
+    AuditEntry,
     ClaimAsOf,
     ClaimChange,
     ClaimHit,
@@ -961,3 +962,34 @@ def complete_extractions(
         extractor=extractor,
         results=Jsonb([dict(r) for r in results]),
     )
+
+
+# -- governance --------------------------------------------------------------------------
+
+
+def audit(
+    self: StoreBase,
+    since: datetime | str | None = None,
+    until: datetime | str | None = None,
+    operation: str | None = None,
+    target: str | None = None,
+    agent_id: str | None = None,
+    session_id: str | None = None,
+    limit: int = 100,
+) -> Call[list[AuditEntry]]:
+    return _rows(
+        self,
+        queries.AUDIT,
+        AuditEntry,
+        since=since,
+        until=until,
+        operation=operation,
+        target=target,
+        agent_id=agent_id,
+        session_id=session_id,
+        limit=limit,
+    )
+
+
+def purge_audit_log(self: StoreBase, before: datetime | str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.PURGE_AUDIT_LOG, before=before)

@@ -427,6 +427,30 @@ class Tools(Generic[R]):
     def extraction_events(self, *, state: str | None = None, limit: int | None = None) -> R:
         return self.call("extraction_events", _args(state=state, limit=limit))
 
+    def audit(
+        self,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        operation: str | None = None,
+        target: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+        limit: int | None = None,
+    ) -> R:
+        return self.call(
+            "audit",
+            _args(
+                since=since,
+                until=until,
+                operation=operation,
+                target=target,
+                agentId=agent_id,
+                sessionId=session_id,
+                limit=limit,
+            ),
+        )
+
 
 def _args(**kwargs: Any) -> dict[str, Any]:
     """Tool arguments: an argument left out takes the tool's default (in SQL)."""
@@ -745,6 +769,8 @@ class FactStore(StoreBase):
     complete_extractions = _sync(api.complete_extractions)
     fail_extraction = _sync(api.fail_extraction)
     release_extraction = _sync(api.release_extraction)
+    audit = _sync(api.audit)
+    purge_audit_log = _sync(api.purge_audit_log)
     extraction_backlog = _sync(api.extraction_backlog)
     extraction_health = _sync(api.extraction_health)
     validate_extraction = _sync(api.validate_extraction)
@@ -939,6 +965,8 @@ class AsyncFactStore(StoreBase):
     complete_extractions = _async(api.complete_extractions)
     fail_extraction = _async(api.fail_extraction)
     release_extraction = _async(api.release_extraction)
+    audit = _async(api.audit)
+    purge_audit_log = _async(api.purge_audit_log)
     extraction_backlog = _async(api.extraction_backlog)
     extraction_health = _async(api.extraction_health)
     validate_extraction = _async(api.validate_extraction)

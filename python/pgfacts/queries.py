@@ -372,3 +372,13 @@ PARSE_EXTRACTION_REPLY = "SELECT {schema}.parse_extraction_reply(reply => %(repl
 COMPLETE_EXTRACTIONS = """
 SELECT {schema}.complete_extractions(extractor => %(extractor)s, results => %(results)s::jsonb)
 """
+
+# -- governance --------------------------------------------------------------------------
+
+AUDIT = """
+SELECT * FROM {schema}.audit(
+    since => %(since)s::timestamptz, until => %(until)s::timestamptz,
+    operation => %(operation)s, target => %(target)s, agent_id => %(agent_id)s,
+    session_id => %(session_id)s, "limit" => %(limit)s::integer)
+"""
+PURGE_AUDIT_LOG = "SELECT {schema}.purge_audit_log(before => %(before)s::timestamptz)"

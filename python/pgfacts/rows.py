@@ -338,6 +338,26 @@ class EmbeddingBacklog:
     oldest_enqueued: datetime | None
 
 
+# -- governance --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """A row of ``audit``: one change to memory, who made it and when (the instant the
+    change carries), its before and after (content as sha256 digests)."""
+
+    audit_id: int
+    at: datetime
+    audit_operation: str
+    audit_target: str
+    db_role: str
+    audit_session_id: str | None
+    audit_agent_id: str | None
+    audit_agent_kind: str | None
+    before: JSON
+    after: JSON
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
@@ -366,4 +386,5 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "claim_extraction_work": ExtractionWork,
     "extraction_backlog": ExtractionBacklog,
     "embedding_backlog_by_tenant": EmbeddingBacklog,
+    "audit": AuditEntry,
 }

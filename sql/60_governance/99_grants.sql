@@ -1,0 +1,10 @@
+-- Governance grants: the audit is read by those who audit (the tuner, the operator), never
+-- by a task agent; its purge is the operator's. The table's rows are appended only by
+-- append_audit (10_append.sql), which only the owner may run.
+
+SELECT @schema@_internal.register_api(
+    '@schema@.audit(timestamptz,timestamptz,text,text,text,text,integer)', '{tuner,operator}');
+SELECT @schema@_internal.register_api('@schema@.purge_audit_log(timestamptz)', '{operator}');
+GRANT SELECT ON @schema@_internal.audit_log TO @schema@_operator, @schema@_tuner;
+
+SELECT @schema@_internal.grant_internal_functions();
