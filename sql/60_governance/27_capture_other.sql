@@ -18,12 +18,23 @@ LANGUAGE sql
 STABLE
 SECURITY INVOKER
 AS $fn$
-    SELECT pg_catalog.jsonb_object_agg(k.k, graph_row OPERATOR(pg_catalog.->) k.k)
-      FROM pg_catalog.unnest(CASE entity
-               WHEN 'node' THEN ARRAY['node_key', 'kind', 'name', 'aliases', 'namespace', 'created_kind']
-               ELSE ARRAY['from_id', 'to_id', 'predicate', 'confidence', 'observations', 'namespace']
-           END) AS k (k)
-     WHERE graph_row IS NOT NULL
+    -- Built key by key: an aggregate over a list of keys cost 33 us a row.
+    SELECT CASE WHEN graph_row IS NULL THEN NULL
+                WHEN entity OPERATOR(pg_catalog.=) 'node' THEN pg_catalog.jsonb_build_object(
+                    'node_key', graph_row OPERATOR(pg_catalog.->) 'node_key',
+                    'kind', graph_row OPERATOR(pg_catalog.->) 'kind',
+                    'name', graph_row OPERATOR(pg_catalog.->) 'name',
+                    'aliases', graph_row OPERATOR(pg_catalog.->) 'aliases',
+                    'namespace', graph_row OPERATOR(pg_catalog.->) 'namespace',
+                    'created_kind', graph_row OPERATOR(pg_catalog.->) 'created_kind')
+                ELSE pg_catalog.jsonb_build_object(
+                    'from_id', graph_row OPERATOR(pg_catalog.->) 'from_id',
+                    'to_id', graph_row OPERATOR(pg_catalog.->) 'to_id',
+                    'predicate', graph_row OPERATOR(pg_catalog.->) 'predicate',
+                    'confidence', graph_row OPERATOR(pg_catalog.->) 'confidence',
+                    'observations', graph_row OPERATOR(pg_catalog.->) 'observations',
+                    'namespace', graph_row OPERATOR(pg_catalog.->) 'namespace')
+           END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.audit_graph_state(text, jsonb) IS
