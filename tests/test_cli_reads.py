@@ -96,6 +96,22 @@ def test_sessions_draws_the_spawn_tree(db: Database) -> None:
     ]
 
 
+def test_audit_lists_the_changes_with_their_filters(db: Database) -> None:
+    writer = Caller(db, tenant="k1", session="s1", agent="bot-1")
+    writer("store_fact", {"key": "notes/a", "value": 1})
+    writer("store_fact", {"key": "notes/b", "value": 2})
+    listed = pgfacts(db, "audit", "--operation", "store", "--nl")
+    assert listed.exit_code == 0, listed.output
+    rows = lines(listed.stdout)
+    assert {r["audit_target"] for r in rows} == {"session:s1:notes/a", "session:s1:notes/b"}
+    assert {r["audit_agent_id"] for r in rows} == {"bot-1"}
+    one = pgfacts(db, "audit", "--target", "session:s1:notes/b", "--json")
+    assert [r["audit_target"] for r in json.loads(one.stdout)] == ["session:s1:notes/b"]
+    assert pgfacts(db, "audit").exit_code == 0  # the table
+    refused = pgfacts(db, "audit", "--kind", "agent", "--session", "s1")
+    assert refused.exit_code == 1 and "error 42501:" in refused.stderr  # task agents may not
+
+
 @pytest.mark.parametrize(
     ("args", "sqlstate"),
     [

@@ -615,5 +615,5 @@ def main() -> None:
     app()
 
 
-# The DBA's read commands (history, as-of, explain, changes, search, sessions, stats).
+# The DBA's read commands (history, as-of, explain, changes, search, sessions, stats, audit).
 cli_reads.register(app)

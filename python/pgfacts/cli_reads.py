@@ -1,5 +1,5 @@
 """The DBA's read commands: ``pgfacts history``, ``as-of``, ``explain``, ``changes``,
-``search``, ``sessions`` and ``stats``.
+``search``, ``sessions``, ``stats`` and ``audit``.
 
 Each command is one SQL API call made as the caller the flags (or PGFACTS_TENANT and
 friends) name, exactly as ``pgfacts tool`` makes its call: the database decides what the
@@ -331,3 +331,39 @@ def register(app: typer.Typer) -> None:
         """The tenant's working memory in numbers (facts_stats)."""
         who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
         show_document(who, run(who, lambda s: s.facts_stats()), f"facts of {who.context.tenant}")
+
+    @app.command("audit")
+    def audit_cmd(
+        since: Annotated[str | None, typer.Option("--since", help="ISO 8601 instant")] = None,
+        until: Annotated[str | None, typer.Option("--until", help="ISO 8601 instant")] = None,
+        operation: Annotated[
+            str | None, typer.Option("--operation", help="e.g. store, delete, ingest, retract")
+        ] = None,
+        target: Annotated[
+            str | None, typer.Option("--target", help="what was changed, e.g. shared:ops/x")
+        ] = None,
+        by_agent: Annotated[
+            str | None, typer.Option("--by-agent", help="only this agent's changes")
+        ] = None,
+        in_session: Annotated[
+            str | None, typer.Option("--in-session", help="only changes made in this session")
+        ] = None,
+        limit: Annotated[int, typer.Option("--limit", help="at most this many rows")] = 100,
+        tenant: Tenant = None,
+        session: Session = None,
+        parent: Parent = None,
+        agent: Agent = None,
+        kind: Kind = None,
+        as_json: AsJson = False,
+        as_lines: AsLines = False,
+        dsn: Dsn = None,
+        schema: Schema = migrator.DEFAULT_SCHEMA,
+    ) -> None:
+        """The mutation audit: who changed what, when, before and after (audit; the tuner
+        and the operator may read it)."""
+        who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
+        rows = run(
+            who,
+            lambda s: s.audit(since, until, operation, target, by_agent, in_session, limit=limit),
+        )
+        show_rows(who, rows, "audit")
