@@ -2482,6 +2482,13 @@ CREATE FUNCTION pgfacts_internal.delete_fact_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.delete_fact_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.delete_facts_by_pattern(tenant text, key text, kind text, caller text, agent text, manager boolean, scope text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.delete_facts_by_pattern(text,text,text,text,text,boolean,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_facts_by_pattern(text,text,text,text,text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.delete_session_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER

@@ -27,6 +27,58 @@ COMMENT ON FUNCTION @schema@_internal.pattern_delete_scope(text, text, text) IS
 'The scope of a pattern delete (session | shared | all), checked: 22023 for an unknown one or '
 'session without a caller session, 42501 for all by a kind other than the facts manager.';
 
+-- A function of its own (not a branch of delete_fact): the audit tells a pattern delete
+-- from a single one by it (sql/60_governance's audit_tombstone_operation).
+CREATE OR REPLACE FUNCTION @schema@_internal.delete_facts_by_pattern(
+    tenant text, key text, kind text, caller text, agent text, manager boolean, scope text
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    like_key text;
+    head text;
+    deleted int;
+BEGIN
+    SELECT p.like_pattern, p.literal_head INTO like_key, head
+      FROM @schema@_internal.parse_key_pattern(key) AS p;
+    -- A pattern inside a reserved namespace is refused; a wider one (a/*, *) skips the
+    -- reserved keys the kind may not delete.
+    IF @schema@_internal.key_access(head, kind) <> 'all' THEN
+        PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
+    END IF;
+    -- Lock in scope-key order first, as writers do, so concurrent batches cannot deadlock.
+    WITH doomed AS (
+        SELECT f.fact_id FROM @schema@_internal.facts AS f
+         WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key ^@ head
+           AND f.key LIKE like_key
+           AND @schema@_internal.key_access(f.key, kind) = 'all'
+           AND CASE scope
+                   WHEN 'session' THEN @schema@_internal.fact_scope(f.shared, f.session_id) = caller
+                   WHEN 'shared' THEN f.shared
+                       AND (manager OR (agent IS NOT NULL AND f.owner_agent_id = agent)
+                            OR (caller IS NOT NULL AND f.owner_session_id = caller))
+                   ELSE true
+               END
+         ORDER BY f.scope_key
+           FOR UPDATE
+    )
+    UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
+      FROM doomed AS d
+     WHERE f.tenant = tenant AND f.fact_id = d.fact_id;
+    GET DIAGNOSTICS deleted = ROW_COUNT;
+    RETURN pg_catalog.jsonb_build_object('keyPattern', key, 'scope', scope, 'deleted', deleted);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.delete_facts_by_pattern(
+    text, text, text, text, text, boolean, text) IS
+'delete_fact''s pattern delete: tombstone the facts of tenant whose key matches the pattern '
+'in scope (checked by pattern_delete_scope) that kind may delete; {keyPattern, scope, deleted}.';
+
 CREATE OR REPLACE FUNCTION @schema@.delete_fact(
     key text,
     shared boolean DEFAULT false,
@@ -47,8 +99,6 @@ DECLARE
     manager boolean;
     target text;
     found_row record;
-    like_key text;
-    head text;
     deleted int;
 BEGIN
     manager := kind IN ('facts_manager', 'operator');
@@ -100,36 +150,9 @@ BEGIN
         RETURN pg_catalog.jsonb_build_object('key', key, 'shared', shared, 'deleted', deleted > 0);
     END IF;
 
-    scope := @schema@_internal.pattern_delete_scope(
-        coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END), kind, caller);
-    SELECT p.like_pattern, p.literal_head INTO like_key, head
-      FROM @schema@_internal.parse_key_pattern(key) AS p;
-    -- A pattern inside a reserved namespace is refused; a wider one (a/*, *) skips the
-    -- reserved keys the kind may not delete.
-    IF @schema@_internal.key_access(head, kind) <> 'all' THEN
-        PERFORM @schema@_internal.raise_reserved_key(key, kind, 'delete');
-    END IF;
-    -- Lock in scope-key order first, as writers do, so concurrent batches cannot deadlock.
-    WITH doomed AS (
-        SELECT f.fact_id FROM @schema@_internal.facts AS f
-         WHERE f.tenant = tenant AND f.deleted_at IS NULL AND f.key ^@ head
-           AND f.key LIKE like_key
-           AND @schema@_internal.key_access(f.key, kind) = 'all'
-           AND CASE scope
-                   WHEN 'session' THEN @schema@_internal.fact_scope(f.shared, f.session_id) = caller
-                   WHEN 'shared' THEN f.shared
-                       AND (manager OR (agent IS NOT NULL AND f.owner_agent_id = agent)
-                            OR (caller IS NOT NULL AND f.owner_session_id = caller))
-                   ELSE true
-               END
-         ORDER BY f.scope_key
-           FOR UPDATE
-    )
-    UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()
-      FROM doomed AS d
-     WHERE f.tenant = tenant AND f.fact_id = d.fact_id;
-    GET DIAGNOSTICS deleted = ROW_COUNT;
-    RETURN pg_catalog.jsonb_build_object('keyPattern', key, 'scope', scope, 'deleted', deleted);
+    RETURN @schema@_internal.delete_facts_by_pattern(tenant, key, kind, caller, agent, manager,
+        @schema@_internal.pattern_delete_scope(
+            coalesce(scope, CASE WHEN shared THEN 'shared' ELSE 'session' END), kind, caller));
 END
 $fn$;
 

@@ -37,15 +37,13 @@ AS $fn$
 DECLARE
     stack text;
 BEGIN
-    -- Which API function tombstoned: the call stack names it (and, for delete_fact, the
-    -- statement: its pattern branch is the one that starts WITH doomed). Read once per
-    -- statement that tombstones, never on a store.
+    -- Which API function tombstoned: the call stack names it (a pattern delete runs in
+    -- delete_facts_by_pattern). Read once per statement that tombstones, never on a store.
     GET DIAGNOSTICS stack = PG_CONTEXT;
     IF pg_catalog.strpos(stack, 'function @schema@.delete_session(') > 0 THEN
         RETURN 'session_cleanup';
     END IF;
-    IF pg_catalog.strpos(stack, 'function @schema@.delete_fact(') > 0
-       AND pg_catalog.strpos(stack, 'SQL statement "WITH doomed AS') > 0 THEN
+    IF pg_catalog.strpos(stack, 'function @schema@_internal.delete_facts_by_pattern(') > 0 THEN
         RETURN 'delete_pattern';
     END IF;
     RETURN 'delete';
