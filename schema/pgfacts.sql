@@ -2517,6 +2517,12 @@ CREATE FUNCTION pgfacts_internal.document_vector(doc text)
 ALTER FUNCTION pgfacts_internal.document_vector(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.document_vector(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.doubled_when_quoted(input text)
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.doubled_when_quoted(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.doubled_when_quoted(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.edge_answer(edge pgfacts_internal.graph_edges, from_node text, to_node text, outcome text)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;

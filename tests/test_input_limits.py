@@ -182,6 +182,24 @@ def test_context_agent_id_is_capped_and_echoes_stay_short(db: Database) -> None:
         assert len(str(info.value)) < 1000
 
 
+@pytest.mark.parametrize(
+    "kind", ["5_798$Sy_f!f\\dWt6_~(0SJy|Lc(w6\\07S7ai9P8ln;]1+8H-GwE<W<^7jS" + "x" * 40, "'" * 90]
+)
+def test_quotes_and_backslashes_count_twice_in_an_echo(db: Database, kind: str) -> None:
+    """quote_literal doubles them, so a message quoting 63 of them would show more than 64
+    characters of the input as JSON or SQL escapes it (a case the fuzz test found)."""
+    from .test_fuzz import echoes
+
+    with db.connect("app") as conn:
+        with pytest.raises(psycopg.Error) as info:
+            conn.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => %s)", (kind,))
+        refused(info, "unknown agent kind")
+        escaped = json.dumps(kind)[1:-1]
+        assert echoes(info.value, [kind, escaped]) is None
+        shown = info.value.diag.message_primary.split("kind ", 1)[1]
+        assert shown.endswith("'...") and len(shown) <= 64 + 6
+
+
 # -- item 7: tenant names ----------------------------------------------------------------
 
 

@@ -2,6 +2,20 @@
 -- (docs/errors.md, "Limits") and a bad one is a 22023 that names the limit. Error messages
 -- never echo more than a short prefix of what the caller sent (shown()).
 
+CREATE OR REPLACE FUNCTION @schema@_internal.doubled_when_quoted(input text)
+RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+PARALLEL SAFE
+SECURITY INVOKER
+AS $fn$
+    -- The characters quote_literal doubles: quotes and backslashes.
+    SELECT pg_catalog.length(input) - pg_catalog.length(pg_catalog.translate(input, '''\', ''))
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.doubled_when_quoted(text) IS
+'How many characters of input quote_literal doubles (quotes and backslashes). (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.shown(input text)
 RETURNS text
 LANGUAGE plpgsql
@@ -9,13 +23,23 @@ IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    cut integer;
 BEGIN
     -- At most 64 characters of a caller's input in a message, quoted, '...' when cut: 63
-    -- and the closing quote, which may be the input's next character.
-    IF pg_catalog.length(input) > 64 THEN
-        RETURN pg_catalog.quote_literal(pg_catalog.left(input, 63)) || '...';
+    -- and the closing quote, which may be the input's next character. quote_literal
+    -- doubles each quote and backslash, so those count twice (else a run of them would
+    -- show more than 64 characters of the input as escaped JSON or SQL spells it).
+    IF input IS NULL OR pg_catalog.length(input)
+           + @schema@_internal.doubled_when_quoted(pg_catalog.left(input, 65)) <= 64 THEN
+        RETURN pg_catalog.quote_nullable(input);
     END IF;
-    RETURN pg_catalog.quote_nullable(input);
+    cut := 63;
+    WHILE cut > 0
+          AND cut + @schema@_internal.doubled_when_quoted(pg_catalog.left(input, cut)) > 63 LOOP
+        cut := cut - 1;
+    END LOOP;
+    RETURN pg_catalog.quote_literal(pg_catalog.left(input, cut)) || '...';
 END
 $fn$;
 
