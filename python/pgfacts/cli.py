@@ -14,6 +14,7 @@ from rich.console import Console
 
 from . import cli_reads, migrator, tools
 from . import doctor as doctor_module
+from .cli_options import DsnOption, SchemaOption
 from .client import AsyncFactStore, Context, FactStore
 from .errors import PgfactsError, translate
 from .runtime import LocalRuntime
@@ -31,11 +32,6 @@ app.add_typer(db_app, name="db")
 err = Console(stderr=True)
 out = Console()
 
-DsnOption = Annotated[
-    str | None,
-    typer.Option("--dsn", help="PostgreSQL DSN; default PGFACTS_DSN, else the local runtime"),
-]
-SchemaOption = Annotated[str, typer.Option("--schema", help="schema name of this install")]
 PortOption = Annotated[
     int | None, typer.Option("--port", help="local runtime port; default PGFACTS_PORT or 54317")
 ]
@@ -200,13 +196,18 @@ def _print_doctor(data: dict[str, Any]) -> None:
 
 
 def _context_options(
-    tenant: str | None, session: str | None, parent: str | None, agent: str | None, kind: str
+    tenant: str | None,
+    session: str | None,
+    parent: str | None,
+    agent: str | None,
+    kind: str,
+    as_json: bool = True,
 ) -> Context:
     tenant = tenant or os.environ.get("PGFACTS_TENANT")
     if not tenant:
         _fail(
             PgfactsError("no tenant: pass --tenant or set PGFACTS_TENANT", sqlstate="22023"),
-            as_json=True,
+            as_json=as_json,
         )
     return Context(
         tenant=tenant,

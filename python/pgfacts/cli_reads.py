@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.tree import Tree
 
 from . import migrator
+from .cli_options import DsnOption, SchemaOption
 from .client import Context, FactStore
 from .errors import PgfactsError
 from .rows import SessionNode
@@ -36,11 +37,6 @@ Kind = Annotated[
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="one JSON document")]
 AsLines = Annotated[bool, typer.Option("--nl", help="JSON Lines: one row a line")]
-Dsn = Annotated[
-    str | None,
-    typer.Option("--dsn", help="PostgreSQL DSN; default PGFACTS_DSN, else the local runtime"),
-]
-Schema = Annotated[str, typer.Option("--schema", help="schema name of this install")]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,20 +60,18 @@ def caller(
     dsn: str | None,
     schema: str,
 ) -> Caller:
-    from .cli import _fail
+    from .cli import _context_options, _fail
 
-    tenant = tenant or os.environ.get("PGFACTS_TENANT")
-    if not tenant:
-        _fail(PgfactsError("no tenant: pass --tenant or set PGFACTS_TENANT", sqlstate="22023"))
     if as_json and as_lines:
         _fail(PgfactsError("--json and --nl exclude each other", sqlstate="22023"))
     # A DBA auditing memory reads as the tuner (every session, no writes) unless told.
-    context = Context(
-        tenant=tenant,
-        session_id=session or os.environ.get("PGFACTS_SESSION"),
-        parent_session_id=parent or os.environ.get("PGFACTS_PARENT_SESSION"),
-        agent_id=agent or os.environ.get("PGFACTS_AGENT"),
-        agent_kind=kind or os.environ.get("PGFACTS_AGENT_KIND") or "tuner",
+    context = _context_options(
+        tenant,
+        session or os.environ.get("PGFACTS_SESSION"),
+        parent or os.environ.get("PGFACTS_PARENT_SESSION"),
+        agent or os.environ.get("PGFACTS_AGENT"),
+        kind or os.environ.get("PGFACTS_AGENT_KIND") or "tuner",
+        as_json=as_json or as_lines,
     )
     fmt = "json" if as_json else "nl" if as_lines else "table"
     return Caller(context, dsn, schema, fmt)
@@ -194,8 +188,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """Every row a slot (subject, predicate) ever had, both clocks and why it retired
         (claim_history)."""
@@ -220,8 +214,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """What the slot held at --valid-at as known at --known-at (as_of)."""
         who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
@@ -238,8 +232,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """Why a claim is (or was) believed: its sources, evidence and decisions
         (explain_claim)."""
@@ -267,8 +261,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """Claims recorded or retired between --since and --until (changes)."""
         who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
@@ -289,8 +283,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """Facts and claims ranked for a question, as the caller may see them (search)."""
         who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
@@ -309,8 +303,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """A spawn tree drawn as a tree, ended and deleted sessions marked (session_tree)."""
         who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
@@ -325,8 +319,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """The tenant's working memory in numbers (facts_stats)."""
         who = caller(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
@@ -356,8 +350,8 @@ def register(app: typer.Typer) -> None:
         kind: Kind = None,
         as_json: AsJson = False,
         as_lines: AsLines = False,
-        dsn: Dsn = None,
-        schema: Schema = migrator.DEFAULT_SCHEMA,
+        dsn: DsnOption = None,
+        schema: SchemaOption = migrator.DEFAULT_SCHEMA,
     ) -> None:
         """The mutation audit: who changed what, when, before and after (audit; the tuner
         and the operator may read it)."""
