@@ -15,6 +15,7 @@ import pytest
 
 from .catalog import install_schemas
 from .conftest import SCHEMA, Database
+from .docs_support import DOCS, sql_examples
 from .support.caller import Caller
 from .test_tool_schemas import EMBED, SAMPLES, _embed_everything, resolved
 
@@ -106,20 +107,25 @@ def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield from _nodes(child)
 
 
-def _untenanted_scans(plan: dict[str, Any], tenant_tables: set[str]) -> list[str]:
-    """Scans of a tenant table whose conditions (or, for a bitmap heap scan, its index
-    scans' conditions) do not name the tenant."""
+JOIN_CONDITIONS = ("Hash Cond", "Merge Cond", "Join Filter")
+
+
+def _untenanted_scans(
+    plan: dict[str, Any], tenant_tables: set[str], joined_by: tuple[str, ...] = ()
+) -> list[str]:
+    """Scans of a tenant table whose conditions (a bitmap heap scan's: its index scans'
+    too) do not name the tenant, nor does a join above them (a join by tenant, which a
+    distributed install runs on the tenant's node)."""
     problems = []
-    for node in _nodes(plan):
-        if node["Node Type"] not in SCAN_NODES:
-            continue
-        table = f"{node['Schema']}.{node['Relation Name']}"
-        if table not in tenant_tables:
-            continue
-        conditions = [str(node.get(c, "")) for c in CONDITIONS]
-        conditions += [str(n.get("Index Cond", "")) for n in _nodes(node)]
-        if not any(re.search(r"\btenant\b", c) for c in conditions):
-            problems.append(f"{node['Node Type']} on {table}: {[c for c in conditions if c]}")
+    if plan["Node Type"] in SCAN_NODES:
+        table = f"{plan['Schema']}.{plan['Relation Name']}"
+        conditions = [str(plan.get(c, "")) for c in CONDITIONS] + list(joined_by)
+        conditions += [str(n.get("Index Cond", "")) for n in _nodes(plan)]
+        if table in tenant_tables and not any(re.search(r"\btenant\b", c) for c in conditions):
+            problems.append(f"{plan['Node Type']} on {table}: {[c for c in conditions if c]}")
+    joined_by += tuple(str(plan[c]) for c in JOIN_CONDITIONS if c in plan)
+    for child in plan.get("Plans", []):
+        problems += _untenanted_scans(child, tenant_tables, joined_by)
     return problems
 
 
@@ -154,13 +160,9 @@ def explained(db: Database) -> Iterator[list[dict[str, Any]]]:
         admin.execute(f"ALTER ROLE {login} IN DATABASE {db.name} RESET ALL")
 
 
-def test_every_api_query_reaches_tenant_tables_through_the_tenant(
-    db: Database, explained: list[dict[str, Any]]
-) -> None:
-    """Every tool's sample calls, as test_tool_schemas makes them: each plan of each
-    statement they run scans a tenant table only through a condition on `tenant`."""
+def _tenant_tables(db: Database) -> set[str]:
     with db.admin() as admin:
-        tenant_tables = {
+        return {
             row[0]
             for row in admin.execute(
                 "SELECT n.nspname || '.' || c.relname FROM pg_class c "
@@ -170,20 +172,19 @@ def test_every_api_query_reaches_tenant_tables_through_the_tenant(
                 (install_schemas(admin),),
             )
         }
-    messages: list[str] = []
 
+
+def _listen_for_plans(conn: psycopg.Connection, messages: list[str]) -> None:
     def collect(diagnostic: psycopg.errors.Diagnostic) -> None:
         if diagnostic.severity_nonlocalized == "LOG" and diagnostic.message_primary:
             messages.append(diagnostic.message_primary)
 
-    caller = Caller(db, session="s1")
-    caller.tool_conn("app").add_notice_handler(collect)
-    latest: dict[str, Any] = {}
-    for name, kind, args in SAMPLES:
-        if name == EMBED:
-            _embed_everything(Caller(db, kind="facts_manager"))
-            continue
-        latest.update(caller(name, resolved(args, latest), kind=kind))
+    conn.add_notice_handler(collect)
+
+
+def _problems(
+    messages: list[str], tenant_tables: set[str], explained: list[dict[str, Any]]
+) -> dict[str, list[str]]:
     problems: dict[str, list[str]] = {}
     for message in messages:
         match = PLAN_MESSAGE.search(message)
@@ -194,7 +195,60 @@ def test_every_api_query_reaches_tenant_tables_through_the_tenant(
         found = _untenanted_scans(document["Plan"], tenant_tables)
         if found:
             problems.setdefault(document.get("Query Text", "?")[:200], []).extend(found)
+    return problems
+
+
+def test_every_api_query_reaches_tenant_tables_through_the_tenant(
+    db: Database, explained: list[dict[str, Any]]
+) -> None:
+    """Every tool's sample calls, as test_tool_schemas makes them: each plan of each
+    statement they run scans a tenant table only through a condition on `tenant`."""
+    messages: list[str] = []
+    caller = Caller(db, session="s1")
+    _listen_for_plans(caller.tool_conn("app"), messages)
+    latest: dict[str, Any] = {}
+    for name, kind, args in SAMPLES:
+        if name == EMBED:
+            _embed_everything(Caller(db, kind="facts_manager"))
+            continue
+        latest.update(caller(name, resolved(args, latest), kind=kind))
+    problems = _problems(messages, _tenant_tables(db), explained)
     assert len(explained) > 200, len(explained)  # the calls' statements were seen
+    assert problems == {}, json.dumps(problems, indent=1)
+
+
+def test_every_sql_api_example_reaches_tenant_tables_through_the_tenant(
+    db: Database, explained: list[dict[str, Any]]
+) -> None:
+    """The SQL API reference's examples (docs/sql-api.md, as tests/test_docs.py runs them:
+    knowledge, retrieval, the pipeline, governance): the same rule for their plans."""
+    messages: list[str] = []
+    with db.connect("app", autocommit=True) as conn:
+        _listen_for_plans(conn, messages)
+        cross_tenant = [
+            name
+            for (name,) in conn.execute(
+                "SELECT DISTINCT p.proname FROM pg_proc p JOIN pg_namespace n "
+                "ON n.oid = p.pronamespace WHERE n.nspname = %s "
+                "AND p.prosrc LIKE '%%require_cross_tenant_operator%%'",
+                (SCHEMA,),
+            )
+        ]
+        assert "run_maintenance" in cross_tenant
+        for example in sql_examples(DOCS / "sql-api.md"):
+            # A superuser's snippet is no API call; an operator's call across tenants
+            # (require_cross_tenant_operator) reads every tenant by design.
+            if example.startswith("-- as superuser") or any(
+                f"{SCHEMA}.{name}(" in example for name in cross_tenant
+            ):
+                continue
+            try:
+                conn.execute(example.encode())
+            except psycopg.Error:
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")
+    problems = _problems(messages, _tenant_tables(db), explained)
+    assert len(explained) > 500, len(explained)
     assert problems == {}, json.dumps(problems, indent=1)
 
 
