@@ -135,7 +135,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.raise_redacted(text, text, text) IS
 'Raise PF010: a field of a write (what names it) holds a redaction placeholder.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.refuse_redacted_facts()
+CREATE OR REPLACE FUNCTION @schema@_internal.refuse_redacted_facts_inserted()
 RETURNS trigger
 LANGUAGE plpgsql
 SECURITY INVOKER
@@ -149,25 +149,12 @@ BEGIN
     IF pattern IS NULL THEN
         RETURN NULL;
     END IF;
-    -- New content only: an insert, a changed value or a revival; never a tombstone or a
-    -- crawl mark (a fact stored before the tenant's list changed can still be deleted).
-    IF TG_OP = 'INSERT' THEN
-        SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
-          INTO bad
-          FROM inserted AS n
-         WHERE @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
-         LIMIT 1;
-    ELSE
-        SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
-          INTO bad
-          FROM updated_new AS n
-          JOIN updated_old AS o ON o.tenant = n.tenant AND o.fact_id = n.fact_id
-         WHERE n.deleted_at IS NULL
-           AND (o.value IS DISTINCT FROM n.value OR o.deleted_at IS NOT NULL)
-           AND @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
-         LIMIT 1;
-    END IF;
-    IF bad.found IS NOT NULL THEN
+    SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
+      INTO bad
+      FROM inserted AS n
+     WHERE @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
+     LIMIT 1;
+    IF FOUND THEN
         PERFORM @schema@_internal.raise_redacted(
             'fact ' || @schema@_internal.shown(bad.scope_key), bad.found, 'value');
     END IF;
@@ -175,9 +162,45 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.refuse_redacted_facts() IS
-'Statement trigger on facts: PF010 when a value stored (inserted, changed or revived) holds '
-'a redaction placeholder in a string leaf.';
+COMMENT ON FUNCTION @schema@_internal.refuse_redacted_facts_inserted() IS
+'Statement trigger on facts: PF010 when an inserted value holds a redaction placeholder in a '
+'string leaf.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.refuse_redacted_facts_updated()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    pattern text := @schema@_internal.redaction_pattern(
+        pg_catalog.current_setting('pgfacts.tenant', true));
+    bad record;
+BEGIN
+    IF pattern IS NULL THEN
+        RETURN NULL;
+    END IF;
+    -- New content only: a changed value or a revival; never a tombstone or a crawl mark (a
+    -- fact stored before the tenant's list changed can still be deleted and crawled).
+    SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
+      INTO bad
+      FROM updated_new AS n
+      JOIN updated_old AS o ON o.tenant = n.tenant AND o.fact_id = n.fact_id
+     WHERE n.deleted_at IS NULL
+       AND (o.value IS DISTINCT FROM n.value OR o.deleted_at IS NOT NULL)
+       AND @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
+     LIMIT 1;
+    IF FOUND THEN
+        PERFORM @schema@_internal.raise_redacted(
+            'fact ' || @schema@_internal.shown(bad.scope_key), bad.found, 'value');
+    END IF;
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.refuse_redacted_facts_updated() IS
+'Statement trigger on facts: PF010 when a changed or revived value holds a redaction '
+'placeholder in a string leaf.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.refuse_redacted_episode()
 RETURNS trigger
@@ -228,44 +251,72 @@ AS $fn$
 DECLARE
     pattern text := @schema@_internal.redaction_pattern(NEW.tenant);
     found text;
-    what text;
 BEGIN
-    IF pattern IS NULL THEN
-        RETURN NULL;
-    END IF;
-    -- entities and graph_nodes: name and aliases; graph_edges: predicate; memories: lines.
-    CASE TG_TABLE_NAME
-    WHEN 'graph_edges' THEN
-        found := @schema@_internal.redaction_in_text(pattern, NEW.predicate);
-        what := 'a graph edge''s predicate';
-    WHEN 'memories' THEN
-        found := @schema@_internal.redaction_in_json(pattern, NEW.lines);
-        what := 'a memory''s lines';
-    ELSE
-        found := coalesce(@schema@_internal.redaction_in_text(pattern, NEW.name),
-                          @schema@_internal.redaction_in_text(pattern,
-                              pg_catalog.array_to_string(NEW.aliases, pg_catalog.chr(10))));
-        what := CASE TG_TABLE_NAME WHEN 'entities' THEN 'an entity''s name or aliases'
-                                   ELSE 'a graph node''s name or aliases' END;
-    END CASE;
+    -- entities and graph_nodes: a name and aliases (one text, the aliases a line each).
+    found := coalesce(@schema@_internal.redaction_in_text(pattern, NEW.name),
+                      @schema@_internal.redaction_in_text(pattern,
+                          pg_catalog.array_to_string(NEW.aliases, pg_catalog.chr(10))));
     IF found IS NOT NULL THEN
-        PERFORM @schema@_internal.raise_redacted(TG_TABLE_NAME, found, what);
+        PERFORM @schema@_internal.raise_redacted(TG_TABLE_NAME, found,
+            CASE TG_TABLE_NAME WHEN 'entities' THEN 'an entity''s name or aliases'
+                               ELSE 'a graph node''s name or aliases' END);
     END IF;
     RETURN NULL;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.refuse_redacted_names() IS
-'Row trigger on entities, graph nodes and edges and memories: PF010 when a name, an alias, a '
-'predicate or a memory line holds a redaction placeholder.';
+'Row trigger on entities and graph nodes: PF010 when a name or an alias holds a redaction '
+'placeholder.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.refuse_redacted_edge()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    found text := @schema@_internal.redaction_in_text(
+        @schema@_internal.redaction_pattern(NEW.tenant), NEW.predicate);
+BEGIN
+    IF found IS NOT NULL THEN
+        PERFORM @schema@_internal.raise_redacted('graph_edges', found, 'a graph edge''s predicate');
+    END IF;
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.refuse_redacted_edge() IS
+'Row trigger on graph edges: PF010 when a predicate holds a redaction placeholder.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.refuse_redacted_memory()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    found text := @schema@_internal.redaction_in_json(
+        @schema@_internal.redaction_pattern(NEW.tenant), NEW.lines);
+BEGIN
+    IF found IS NOT NULL THEN
+        PERFORM @schema@_internal.raise_redacted('memories', found, 'a memory''s lines');
+    END IF;
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.refuse_redacted_memory() IS
+'Row trigger on memories: PF010 when a recorded line (a string leaf) holds a redaction '
+'placeholder.';
 
 CREATE OR REPLACE TRIGGER facts_redaction_inserted AFTER INSERT ON @schema@_internal.facts
 REFERENCING NEW TABLE AS inserted
-FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.refuse_redacted_facts();
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.refuse_redacted_facts_inserted();
 
 CREATE OR REPLACE TRIGGER facts_redaction_updated AFTER UPDATE ON @schema@_internal.facts
 REFERENCING OLD TABLE AS updated_old NEW TABLE AS updated_new
-FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.refuse_redacted_facts();
+FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.refuse_redacted_facts_updated();
 
 CREATE OR REPLACE TRIGGER episodes_redaction AFTER INSERT ON @schema@_internal.episodes
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_episode();
@@ -280,10 +331,10 @@ FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_names();
 
 CREATE OR REPLACE TRIGGER graph_edges_redaction AFTER INSERT OR UPDATE OF predicate
 ON @schema@_internal.graph_edges
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_names();
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_edge();
 
 CREATE OR REPLACE TRIGGER memories_redaction AFTER INSERT ON @schema@_internal.memories
-FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_names();
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_memory();
 
 -- The operator's list.
 CREATE OR REPLACE FUNCTION @schema@.redaction_placeholders()
