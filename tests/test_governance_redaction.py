@@ -241,6 +241,36 @@ def test_record_memory_refuses_a_redacted_line(agent: Caller) -> None:
     assert "memory's lines" in (error.diag.message_primary or "")
 
 
+def test_a_completed_extraction_with_a_redacted_claim_is_refused(
+    agent: Caller, operator: Caller
+) -> None:
+    anna = knowledge(operator)
+    lines = [{"id": "t1", "text": "Anna: write to me"}]
+    agent.one("SELECT pgfacts.record_memory('chat', 'conv/2', %s)", Jsonb(lines))
+    [work] = [
+        r[0]
+        for r in operator.rows("SELECT to_jsonb(w) FROM pgfacts.claim_extraction_work(10) AS w")
+    ]
+    claims = [claim(anna, object="mail [EMAIL]", locator={"line": "t1"})]
+    error = refusal(
+        operator,
+        "SELECT pgfacts.complete_extraction(%s, %s, 'scripted@1', %s)",
+        work["event_id"],
+        work["lease_token"],
+        Jsonb(claims),
+    )
+    assert_redacted(error, "[EMAIL]")
+    # The event is still leased to the worker, which may complete it without the placeholder.
+    clean = [claim(anna, object="reachable by mail", locator={"line": "t1"})]
+    done = operator.one(
+        "SELECT pgfacts.complete_extraction(%s, %s, 'scripted@1', %s)",
+        work["event_id"],
+        work["lease_token"],
+        Jsonb(clean),
+    )
+    assert done is not None
+
+
 def test_graph_writes_refuse_a_placeholder(db: Database) -> None:
     crawler = Caller(db, kind="crawler", agent="c1")
     assert_redacted(
