@@ -792,6 +792,7 @@ ALTER TABLE pgfacts_internal.redaction_placeholders ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.redaction_placeholders FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.redaction_placeholders AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.redaction_placeholders AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER redaction_placeholders_audit AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.redaction_placeholders FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_redaction_placeholders_changed();
 CREATE TRIGGER redaction_placeholders_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.redaction_placeholders FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.redaction_placeholders TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.redaction_placeholders IS 'A tenant''s redaction placeholders, refused as stored content (no row: the six defaults); pattern is the list as one regular expression (NULL: none refused)';
@@ -1923,6 +1924,13 @@ CREATE FUNCTION pgfacts_internal.audit_operations()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_operations() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_operations() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_redaction_placeholders_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_redaction_placeholders_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_redaction_placeholders_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_retention_cutoff(tenant text)
     RETURNS timestamp with time zone
@@ -3735,6 +3743,12 @@ CREATE FUNCTION pgfacts_internal.record_memory_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.record_memory_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.record_memory_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.redaction_default_pattern()
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_default_pattern() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_default_pattern() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.redaction_defaults()
     RETURNS text[]
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -3753,10 +3767,9 @@ CREATE FUNCTION pgfacts_internal.redaction_in_text(pattern text, content text)
 ALTER FUNCTION pgfacts_internal.redaction_in_text(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_text(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.redaction_pattern(tenant text)
+CREATE FUNCTION pgfacts_internal.redaction_pattern(for_tenant text)
     RETURNS text
-    LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.redaction_pattern(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 

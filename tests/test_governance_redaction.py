@@ -410,3 +410,19 @@ def test_the_client_raises_redacted_content(db: Database) -> None:
         with pytest.raises(RedactedContent):
             store.tools.store_fact("contact", "[EMAIL]")
         assert store.redaction_placeholders()["placeholders"] == DEFAULTS
+
+
+def test_a_change_of_the_list_is_audited_even_with_the_audit_off(operator: Caller) -> None:
+    operator.one("SELECT pgfacts.set_setting('audit_enabled', '0')")
+    set_placeholders(operator, ["<PERSON>"])
+    set_placeholders(operator, [])
+    set_placeholders(operator, None)
+    rows = operator.rows(
+        "SELECT audit_target, before, after FROM pgfacts.audit("
+        "operation => 'set_redaction_placeholders') ORDER BY audit_id"
+    )
+    assert rows == [
+        ("redaction_placeholders", {"placeholders": None}, {"placeholders": ["<PERSON>"]}),
+        ("redaction_placeholders", {"placeholders": ["<PERSON>"]}, {"placeholders": []}),
+        ("redaction_placeholders", {"placeholders": []}, {"placeholders": None}),
+    ]

@@ -51,29 +51,37 @@ COMMENT ON FUNCTION @schema@_internal.redaction_pattern_of(text []) IS
 'A list of redaction placeholders as one regular expression of literal alternatives '
 '(NULL for an empty list).';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.redaction_pattern(tenant text)
+-- The defaults' pattern: a constant the planner folds.
+CREATE OR REPLACE FUNCTION @schema@_internal.redaction_default_pattern()
 RETURNS text
-LANGUAGE plpgsql
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT @schema@_internal.redaction_pattern_of(@schema@_internal.redaction_defaults())
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.redaction_default_pattern() IS
+'The six default redaction placeholders as one regular expression (inlined).';
+
+-- Plain SQL that inlines into the triggers' one query (an uncorrelated sub-select, read
+-- once a statement): the tenant's row by its key, '' for an empty list, the defaults when
+-- it has none.
+CREATE OR REPLACE FUNCTION @schema@_internal.redaction_pattern(for_tenant text)
+RETURNS text
+LANGUAGE sql
 STABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    found_pattern text;
-BEGIN
-    SELECT r.pattern INTO found_pattern
-      FROM @schema@_internal.redaction_placeholders AS r
-     WHERE r.tenant = redaction_pattern.tenant;
-    IF NOT FOUND THEN
-        RETURN @schema@_internal.redaction_pattern_of(@schema@_internal.redaction_defaults());
-    END IF;
-    RETURN found_pattern;
-END
+    SELECT NULLIF(coalesce(
+        (SELECT coalesce(r.pattern, '') FROM @schema@_internal.redaction_placeholders AS r
+          WHERE r.tenant OPERATOR(pg_catalog.=) for_tenant),
+        @schema@_internal.redaction_default_pattern()), '')
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.redaction_pattern(text) IS
 'The tenant''s redaction placeholders as one regular expression (its own list, else the '
-'defaults; NULL when it refuses none).';
+'defaults; NULL when it refuses none). (inlined)';
 
 -- Inlinable (the triggers evaluate it per row): the placeholder a text holds, or NULL.
 CREATE OR REPLACE FUNCTION @schema@_internal.redaction_in_text(pattern text, content text)
@@ -142,17 +150,16 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    pattern text := @schema@_internal.redaction_pattern(
-        pg_catalog.current_setting('pgfacts.tenant', true));
     bad record;
 BEGIN
-    IF pattern IS NULL THEN
-        RETURN NULL;
-    END IF;
-    SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
+    -- One query: the pattern is read once (an initplan), each new value tested by it.
+    SELECT n.scope_key, @schema@_internal.redaction_in_json(p.pattern, n.value) AS found
       INTO bad
       FROM inserted AS n
-     WHERE @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
+     CROSS JOIN (SELECT @schema@_internal.redaction_pattern(
+                     pg_catalog.current_setting('pgfacts.tenant', true)) AS pattern) AS p
+     WHERE p.pattern IS NOT NULL
+       AND @schema@_internal.redaction_in_json(p.pattern, n.value) IS NOT NULL
      LIMIT 1;
     IF FOUND THEN
         PERFORM @schema@_internal.raise_redacted(
@@ -173,22 +180,20 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    pattern text := @schema@_internal.redaction_pattern(
-        pg_catalog.current_setting('pgfacts.tenant', true));
     bad record;
 BEGIN
-    IF pattern IS NULL THEN
-        RETURN NULL;
-    END IF;
     -- New content only: a changed value or a revival; never a tombstone or a crawl mark (a
-    -- fact stored before the tenant's list changed can still be deleted and crawled).
-    SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
+    -- fact stored before the tenant's list changed can still be deleted and crawled). The
+    -- values are tested first, the old rows joined only for a value that matches.
+    SELECT n.scope_key, @schema@_internal.redaction_in_json(p.pattern, n.value) AS found
       INTO bad
       FROM updated_new AS n
+     CROSS JOIN (SELECT @schema@_internal.redaction_pattern(
+                     pg_catalog.current_setting('pgfacts.tenant', true)) AS pattern) AS p
       JOIN updated_old AS o ON o.tenant = n.tenant AND o.fact_id = n.fact_id
-     WHERE n.deleted_at IS NULL
+     WHERE p.pattern IS NOT NULL AND n.deleted_at IS NULL
+       AND @schema@_internal.redaction_in_json(p.pattern, n.value) IS NOT NULL
        AND (o.value IS DISTINCT FROM n.value OR o.deleted_at IS NOT NULL)
-       AND @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
      LIMIT 1;
     IF FOUND THEN
         PERFORM @schema@_internal.raise_redacted(
@@ -335,6 +340,35 @@ FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_edge();
 
 CREATE OR REPLACE TRIGGER memories_redaction AFTER INSERT ON @schema@_internal.memories
 FOR EACH ROW EXECUTE FUNCTION @schema@_internal.refuse_redacted_memory();
+
+-- A tenant's list changed: audited like a setting, even with the audit off (what is refused
+-- is governance itself). NULL before or after: the defaults.
+CREATE OR REPLACE FUNCTION @schema@_internal.audit_redaction_placeholders_changed()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    PERFORM @schema@_internal.append_audit(ARRAY[ROW(
+        coalesce(NEW.tenant, OLD.tenant), coalesce(NEW.set_at, pg_catalog.clock_timestamp()),
+        'set_redaction_placeholders', 'redaction_placeholders',
+        pg_catalog.jsonb_build_object('placeholders', CASE WHEN TG_OP <> 'INSERT'
+                                                           THEN pg_catalog.to_jsonb(OLD.placeholders) END),
+        pg_catalog.jsonb_build_object('placeholders', CASE WHEN TG_OP <> 'DELETE'
+                                                           THEN pg_catalog.to_jsonb(NEW.placeholders) END)
+    )::@schema@_internal.audit_entry], true);
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.audit_redaction_placeholders_changed() IS
+'Row trigger: a set_redaction_placeholders audit row per change of a tenant''s list, before '
+'and after (null: the defaults); audited even with the audit off.';
+
+CREATE OR REPLACE TRIGGER redaction_placeholders_audit
+AFTER INSERT OR UPDATE OR DELETE ON @schema@_internal.redaction_placeholders
+FOR EACH ROW EXECUTE FUNCTION @schema@_internal.audit_redaction_placeholders_changed();
 
 -- The operator's list.
 CREATE OR REPLACE FUNCTION @schema@.redaction_placeholders()
