@@ -13,6 +13,7 @@ from . import (
     graph,
     knowledge,
     pipeline,
+    redaction,
     retrieval,
     retrieval_conversations,
     retrieval_quality,
@@ -37,6 +38,7 @@ WORKLOADS = {
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
     "governance": ("governance: the mutation audit on and off", governance.run),
+    "redaction": ("governance: redaction refusal and incognito triggers on and off", redaction.run),
 }
 
 

@@ -158,6 +158,7 @@ CREATE INDEX claim_sources_episode_idx ON pgfacts_internal.claim_sources USING b
 CREATE POLICY tenant_isolation ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER claim_sources_audit_added AFTER INSERT ON pgfacts_internal.claim_sources REFERENCING NEW TABLE AS added_sources FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_sources_added();
+CREATE TRIGGER claim_sources_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.claim_sources FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.claim_sources TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.claim_sources IS 'The episodes (with locator and quote) that support each claim';
 
@@ -199,6 +200,7 @@ CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (te
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER claims_audit_moved AFTER UPDATE ON pgfacts_internal.claims REFERENCING OLD TABLE AS moved_old NEW TABLE AS moved_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_claims_moved();
+CREATE TRIGGER claims_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.claims FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_claim_embedding();
 CREATE TRIGGER claims_set_search_doc BEFORE INSERT ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.claims_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -219,6 +221,7 @@ ALTER TABLE pgfacts_internal.embedding_models FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER embedding_models_audit_registered AFTER INSERT ON pgfacts_internal.embedding_models FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_model_registered();
+CREATE TRIGGER embedding_models_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.embedding_models FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.embedding_models TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embedding_models IS 'Embedding models a tenant uses, each with its dimension';
 
@@ -268,6 +271,7 @@ CREATE INDEX embeddings_hnsw_384 ON pgfacts_internal.embeddings USING hnsw (((em
 CREATE INDEX embeddings_hnsw_768 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(768)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 768);
 CREATE POLICY tenant_isolation ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER embeddings_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.embeddings FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER embeddings_keep_replaced_fact_vector BEFORE UPDATE ON pgfacts_internal.embeddings FOR EACH ROW WHEN (((old.item_kind = 'fact'::text) AND (old.content_hash IS DISTINCT FROM new.content_hash))) EXECUTE FUNCTION pgfacts_internal.keep_replaced_fact_vector();
 GRANT SELECT ON TABLE pgfacts_internal.embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embeddings IS 'One embedding per (fact or claim, model), halfvec, with the hash of the text embedded';
@@ -290,6 +294,8 @@ ALTER TABLE pgfacts_internal.entities FORCE ROW LEVEL SECURITY;
 CREATE INDEX entities_name_idx ON pgfacts_internal.entities USING btree (lower(name), kind, tenant);
 CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER entities_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.entities FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+CREATE TRIGGER entities_redaction AFTER INSERT OR UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_names();
 CREATE TRIGGER entities_refresh_claim_documents AFTER UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.aliases IS DISTINCT FROM new.aliases))) EXECUTE FUNCTION pgfacts_internal.entity_refresh_claim_documents();
 GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.entities IS 'Things claims are about (people, services, ...)';
@@ -334,6 +340,8 @@ ALTER TABLE pgfacts_internal.episodes FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_episode_committed();
+CREATE TRIGGER episodes_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.episodes FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+CREATE TRIGGER episodes_redaction AFTER INSERT ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_episode();
 GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
@@ -364,6 +372,7 @@ CREATE INDEX extraction_events_memory_idx ON pgfacts_internal.extraction_events 
 CREATE UNIQUE INDEX extraction_events_one_open_idx ON pgfacts_internal.extraction_events USING btree (tenant, memory_id) WHERE (state = ANY (ARRAY['ready'::text, 'leased'::text]));
 CREATE POLICY tenant_isolation ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER extraction_events_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.extraction_events FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.extraction_events TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.extraction_events IS 'The outbox: one FACT_EXTRACT event per memory to extract, ready, leased, done or failed';
 
@@ -462,10 +471,13 @@ CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR E
 CREATE TRIGGER facts_before_insert_statement BEFORE INSERT ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_before_insert_statement();
 CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
 CREATE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_embeds_statement();
+CREATE TRIGGER facts_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.facts FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW WHEN (((COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> 'off'::text) AND (COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> ('off '::text || new.tenant)))) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN (((COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> 'off'::text) AND (COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> ('off '::text || new.tenant)))) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_redaction_inserted AFTER INSERT ON pgfacts_internal.facts REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.refuse_redacted_facts_inserted();
+CREATE TRIGGER facts_redaction_updated AFTER UPDATE ON pgfacts_internal.facts REFERENCING OLD TABLE AS updated_old NEW TABLE AS updated_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.refuse_redacted_facts_updated();
 CREATE TRIGGER facts_set_search_doc BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 CREATE TRIGGER facts_set_search_doc_on_change BEFORE UPDATE OF key, value, tags, search_doc ON pgfacts_internal.facts FOR EACH ROW WHEN (((((old.key IS DISTINCT FROM new.key) OR (old.value IS DISTINCT FROM new.value)) OR (old.tags IS DISTINCT FROM new.tags)) OR (old.search_doc IS DISTINCT FROM new.search_doc))) EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -497,6 +509,7 @@ CREATE INDEX graph_edge_evidence_source_idx ON pgfacts_internal.graph_edge_evide
 CREATE POLICY readable_sources ON pgfacts_internal.graph_edge_evidence AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((starts_with(source, 'claim:'::text) OR pgfacts_internal.readable_by(pgfacts_internal.scope_key_key(source), ( SELECT pgfacts_internal.context_kind() AS context_kind))));
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_edge_evidence_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_edge_evidence FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edge_evidence TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_edge_evidence IS 'The facts (scope keys) and claims (assertions) that support each graph edge';
 
@@ -533,8 +546,10 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE
 CREATE TRIGGER graph_edges_audit_deleted AFTER DELETE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
 CREATE TRIGGER graph_edges_audit_inserted AFTER INSERT ON pgfacts_internal.graph_edges REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
 CREATE TRIGGER graph_edges_audit_updated AFTER UPDATE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
+CREATE TRIGGER graph_edges_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_edges FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
+CREATE TRIGGER graph_edges_redaction AFTER INSERT OR UPDATE OF predicate ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_edge();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_edges IS 'Graph edges, unique per (from, predicate key, to): confidence combined by noisy-OR, observations counted once per new evidence';
 
@@ -558,6 +573,7 @@ CREATE INDEX graph_node_evidence_source_idx ON pgfacts_internal.graph_node_evide
 CREATE POLICY readable_sources ON pgfacts_internal.graph_node_evidence AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((starts_with(source, 'claim:'::text) OR pgfacts_internal.readable_by(pgfacts_internal.scope_key_key(source), ( SELECT pgfacts_internal.context_kind() AS context_kind))));
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_node_evidence_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_node_evidence FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.graph_node_evidence TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_node_evidence IS 'The facts (scope keys) and claims (assertions) that anchor each graph node';
 
@@ -575,6 +591,7 @@ CREATE INDEX graph_node_names_name_trgm_idx ON pgfacts_internal.graph_node_names
 CREATE INDEX graph_node_names_node_idx ON pgfacts_internal.graph_node_names USING btree (tenant, node_key);
 CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_node_names_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_node_names FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.graph_node_names TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_node_names IS 'The names (own, aliases, merged-away keys) each graph node resolves from, unique per tenant';
 
@@ -609,8 +626,10 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE
 CREATE TRIGGER graph_nodes_audit_deleted AFTER DELETE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
 CREATE TRIGGER graph_nodes_audit_inserted AFTER INSERT ON pgfacts_internal.graph_nodes REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
 CREATE TRIGGER graph_nodes_audit_updated AFTER UPDATE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
+CREATE TRIGGER graph_nodes_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_nodes FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
+CREATE TRIGGER graph_nodes_redaction AFTER INSERT OR UPDATE OF name, aliases ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_names();
 GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_nodes IS 'Graph nodes (kind, name, aliases, namespace): ids and structure, never fact values';
 
@@ -703,6 +722,8 @@ ALTER TABLE pgfacts_internal.memories FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER memories_audit_recorded AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_memory_recorded();
+CREATE TRIGGER memories_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.memories FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+CREATE TRIGGER memories_redaction AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_memory();
 COMMENT ON TABLE pgfacts_internal.memories IS 'Recorded memories: one version (content hash) of one source with its text lines, waiting for or done with extraction';
 
 CREATE TABLE pgfacts_internal.override_requests (
@@ -718,6 +739,7 @@ ALTER TABLE pgfacts_internal.override_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.override_requests FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER override_requests_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.override_requests FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 COMMENT ON TABLE pgfacts_internal.override_requests IS 'Operator overrides by idempotency key: a retry returns the first result';
 
 CREATE TABLE pgfacts_internal.predicates (
@@ -735,6 +757,7 @@ ALTER TABLE pgfacts_internal.predicates ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.predicates FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER predicates_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.predicates FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.predicates TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.predicates IS 'What can be claimed: one (one value at a time), many (values coexist), event (a point in time)';
 
@@ -754,6 +777,25 @@ CREATE POLICY tenant_isolation ON pgfacts_internal.purge_audit AS PERMISSIVE FOR
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER purge_audit_audited AFTER INSERT ON pgfacts_internal.purge_audit FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_source_purged();
 COMMENT ON TABLE pgfacts_internal.purge_audit IS 'One row per purge_source: what kind of source, a hash of its ref, counts; never content';
+
+CREATE TABLE pgfacts_internal.redaction_placeholders (
+    tenant text NOT NULL,
+    placeholders text[] NOT NULL,
+    pattern text,
+    set_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT redaction_placeholders_count CHECK ((cardinality(placeholders) <= 64)),
+    CONSTRAINT redaction_placeholders_pattern CHECK (((pattern IS NULL) = (cardinality(placeholders) = 0))),
+    CONSTRAINT redaction_placeholders_pkey PRIMARY KEY (tenant)
+);
+ALTER TABLE pgfacts_internal.redaction_placeholders OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.redaction_placeholders ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.redaction_placeholders FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.redaction_placeholders AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.redaction_placeholders AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER redaction_placeholders_audit AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.redaction_placeholders FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_redaction_placeholders_changed();
+CREATE TRIGGER redaction_placeholders_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.redaction_placeholders FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+GRANT SELECT ON TABLE pgfacts_internal.redaction_placeholders TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.redaction_placeholders IS 'A tenant''s redaction placeholders, refused as stored content (no row: the six defaults); pattern is the list as one regular expression (NULL: none refused)';
 
 CREATE TABLE pgfacts_internal.replaced_fact_embeddings (
     tenant text NOT NULL,
@@ -798,6 +840,7 @@ CREATE INDEX retractions_slot_idx ON pgfacts_internal.retractions USING btree (s
 CREATE POLICY tenant_isolation ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER retractions_audit_committed AFTER UPDATE OF retracted_at ON pgfacts_internal.retractions FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_retraction_committed();
+CREATE TRIGGER retractions_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.retractions FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.retractions TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.retractions IS 'Retracted assertions (negative memory)';
 
@@ -870,6 +913,7 @@ ALTER TABLE pgfacts_internal.settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.settings FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.settings AS PERMISSIVE FOR ALL TO public USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant))) WITH CHECK ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE TRIGGER settings_audit_changed AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.settings FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_setting_changed();
+CREATE TRIGGER settings_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.settings FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.settings TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.settings IS 'Per-tenant settings (no cross-tenant defaults)';
 
@@ -1431,6 +1475,13 @@ CREATE FUNCTION pgfacts.record_memory(source_kind text, source_ref text, lines j
 ALTER FUNCTION pgfacts.record_memory(text,text,jsonb,timestamp with time zone,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.record_memory(text,text,jsonb,timestamp with time zone,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.redaction_placeholders()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.redaction_placeholders() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.redaction_placeholders() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.register_embedding_model(model text, dimension integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1508,12 +1559,12 @@ CREATE FUNCTION pgfacts.session_tree(session_id text DEFAULT NULL::text)
 ALTER FUNCTION pgfacts.session_tree(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.session_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text)
+CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text, memory_scope text DEFAULT 'agent'::text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.set_context(text,text,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.set_context(text,text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts.set_context(text,text,text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_context(text,text,text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.set_embeddings(model text, rows jsonb)
     RETURNS jsonb
@@ -1521,6 +1572,13 @@ CREATE FUNCTION pgfacts.set_embeddings(model text, rows jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.set_embeddings(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.set_embeddings(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.set_redaction_placeholders(placeholders text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.set_redaction_placeholders(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_redaction_placeholders(text[]) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.set_setting(name text, value jsonb)
     RETURNS jsonb
@@ -1866,6 +1924,13 @@ CREATE FUNCTION pgfacts_internal.audit_operations()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_operations() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_operations() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_redaction_placeholders_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_redaction_placeholders_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_redaction_placeholders_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_retention_cutoff(tenant text)
     RETURNS timestamp with time zone
@@ -2387,6 +2452,12 @@ CREATE FUNCTION pgfacts_internal.context_kind()
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_kind() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.context_memory_scope()
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.context_memory_scope() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_memory_scope() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_parent()
     RETURNS text
@@ -3158,6 +3229,13 @@ CREATE FUNCTION pgfacts_internal.graphid_label(id ag_catalog.graphid)
 ALTER FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.guard_incognito_tables(tables text[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.guard_incognito_tables(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.guard_incognito_tables(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.held_extraction_events(for_tenant text, event_ids bigint[], lease_tokens uuid[])
     RETURNS SETOF pgfacts_internal.extraction_events
     LANGUAGE sql VOLATILE SECURITY INVOKER
@@ -3333,6 +3411,19 @@ CREATE FUNCTION pgfacts_internal.memory_content_hash(lines jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.memory_content_hash(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_content_hash(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.memory_scopes()
+    RETURNS text[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.memory_scopes() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_scopes() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.memory_session(tenant text, session text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.memory_session(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_session(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.merge_aliases(kind text, name text, existing text[], added text[])
     RETURNS text[]
@@ -3558,6 +3649,13 @@ CREATE FUNCTION pgfacts_internal.raise_known_at_in_future(known_at timestamp wit
 ALTER FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.raise_redacted(what text, placeholder text, field text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_redacted(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_redacted(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.raise_reserved_key(key text, kind text, action text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -3645,12 +3743,98 @@ CREATE FUNCTION pgfacts_internal.record_memory_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.record_memory_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.record_memory_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.redaction_default_pattern()
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_default_pattern() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_default_pattern() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_defaults()
+    RETURNS text[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_defaults() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_defaults() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_in_json(pattern text, content jsonb)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_in_json(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_json(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_in_text(pattern text, content text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_in_text(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_text(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_pattern(for_tenant text)
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_pattern(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_pattern_of(placeholders text[])
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.redaction_pattern_of(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_pattern_of(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_incognito_write()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_incognito_write() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_incognito_write() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.refuse_kind(allowed text[], operation text)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.refuse_kind(text[],text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_edge()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_edge() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_edge() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_episode()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_episode() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_episode() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_facts_inserted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_facts_inserted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_facts_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_facts_updated()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_facts_updated() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_facts_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_memory()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_memory() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_memory() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_names()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_names() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_names() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.refuse_writer(verb text)
     RETURNS text

@@ -36,6 +36,7 @@ def test_context_round_trip_and_transaction_scope(db: Database) -> None:
             "agent_id": "a1",
             "agent_kind": "agent",
             "parent_session_id": None,
+            "memory_scope": "agent",
         }
         assert conn.execute("SELECT pgfacts.current_context()").fetchone() == (ctx,)
         conn.commit()

@@ -993,3 +993,18 @@ def audit(
 
 def purge_audit_log(self: StoreBase, before: datetime | str | None = None) -> Call[JSONObject]:
     return _value(self, queries.PURGE_AUDIT_LOG, before=before)
+
+
+def redaction_placeholders(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.REDACTION_PLACEHOLDERS)
+
+
+def set_redaction_placeholders(
+    self: StoreBase, placeholders: Sequence[str] | None
+) -> Call[JSONObject]:
+    """The tenant's placeholders refused as stored content; ``None``: the six defaults."""
+    return _value(
+        self,
+        queries.SET_REDACTION_PLACEHOLDERS,
+        placeholders=list(placeholders) if placeholders is not None else None,
+    )

@@ -202,6 +202,7 @@ def _context_options(
     agent: str | None,
     kind: str,
     as_json: bool = True,
+    memory_scope: str = "agent",
 ) -> Context:
     tenant = tenant or os.environ.get("PGFACTS_TENANT")
     if not tenant:
@@ -215,6 +216,7 @@ def _context_options(
         agent_id=agent,
         agent_kind=kind,
         parent_session_id=parent,
+        memory_scope=memory_scope,
     )
 
 
@@ -253,6 +255,14 @@ def tool_cmd(
     parent: Annotated[str | None, typer.Option("--parent", help="parent session id")] = None,
     agent: Annotated[str | None, typer.Option("--agent")] = None,
     kind: Annotated[str, typer.Option("--kind", help="agent kind")] = "agent",
+    memory_scope: Annotated[
+        str,
+        typer.Option(
+            "--memory-scope",
+            envvar="PGFACTS_MEMORY_SCOPE",
+            help="agent | swarm (one execution shares short-term memory) | none (incognito)",
+        ),
+    ] = "agent",
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
@@ -273,7 +283,7 @@ def tool_cmd(
             ),
             as_json=True,
         )
-    context = _context_options(tenant, session, parent, agent, kind)
+    context = _context_options(tenant, session, parent, agent, kind, memory_scope=memory_scope)
     try:
         with FactStore(dsn, context=context, schema=schema) as store:
             result = store.call_tool(name, parsed)
@@ -409,6 +419,14 @@ def mcp_cmd(
     kind: Annotated[
         str, typer.Option("--kind", envvar="PGFACTS_AGENT_KIND", help="agent kind")
     ] = "agent",
+    memory_scope: Annotated[
+        str,
+        typer.Option(
+            "--memory-scope",
+            envvar="PGFACTS_MEMORY_SCOPE",
+            help="agent | swarm (one execution shares short-term memory) | none (incognito)",
+        ),
+    ] = "agent",
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
@@ -416,7 +434,8 @@ def mcp_cmd(
 
     The tenant, kind, session and agent are this server's (flags or environment); over
     HTTP a request may name its session and agent in x-session-id, x-parent-session-id
-    and x-agent-id headers. Tool arguments never choose them.
+    and x-agent-id headers, and its memory scope in x-memory-scope. Tool arguments never
+    choose them.
     """
     try:
         from . import mcp_server
@@ -430,7 +449,7 @@ def mcp_cmd(
         )
     import anyio
 
-    context = _context_options(tenant, session, parent, agent, kind)
+    context = _context_options(tenant, session, parent, agent, kind, memory_scope=memory_scope)
 
     async def serve() -> None:
         async with AsyncFactStore(dsn, context=context, schema=schema) as store:

@@ -60,6 +60,8 @@ class Context:
     agent_id: str | None = None
     agent_kind: str = "agent"
     parent_session_id: str | None = None
+    # agent | swarm (one execution's sessions share short-term memory) | none (incognito)
+    memory_scope: str = "agent"
 
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
@@ -771,6 +773,8 @@ class FactStore(StoreBase):
     release_extraction = _sync(api.release_extraction)
     audit = _sync(api.audit)
     purge_audit_log = _sync(api.purge_audit_log)
+    redaction_placeholders = _sync(api.redaction_placeholders)
+    set_redaction_placeholders = _sync(api.set_redaction_placeholders)
     extraction_backlog = _sync(api.extraction_backlog)
     extraction_health = _sync(api.extraction_health)
     validate_extraction = _sync(api.validate_extraction)
@@ -967,6 +971,8 @@ class AsyncFactStore(StoreBase):
     release_extraction = _async(api.release_extraction)
     audit = _async(api.audit)
     purge_audit_log = _async(api.purge_audit_log)
+    redaction_placeholders = _async(api.redaction_placeholders)
+    set_redaction_placeholders = _async(api.set_redaction_placeholders)
     extraction_backlog = _async(api.extraction_backlog)
     extraction_health = _async(api.extraction_health)
     validate_extraction = _async(api.validate_extraction)

@@ -93,6 +93,15 @@ class IdempotencyKeyReused(Conflict):
     so ``except Conflict`` still catches it)."""
 
 
+class RedactedContent(InvalidParameter):
+    """PF010: a write holds a redaction placeholder ([EMAIL], ...) as content; nothing of the
+    call was written."""
+
+
+class IncognitoWrite(PermissionDenied):
+    """PF011: a durable write in a run whose memory scope is none (incognito); reads work."""
+
+
 class MigrationError(PgfactsError):
     """The schema cannot be migrated as asked (edited migration, newer database, ...)."""
 
@@ -116,6 +125,8 @@ _BY_SQLSTATE: dict[str, type[PgfactsError]] = {
     "PF005": ClaimNotRetracted,
     "PF006": IntervalTaken,
     "PF007": IdempotencyKeyReused,
+    "PF010": RedactedContent,
+    "PF011": IncognitoWrite,
 }
 _BY_CLASS: dict[str, type[PgfactsError]] = {
     "22": InvalidParameter,

@@ -38,6 +38,7 @@ IDENTITY_HEADERS = {
     "x-session-id": "session_id",
     "x-parent-session-id": "parent_session_id",
     "x-agent-id": "agent_id",
+    "x-memory-scope": "memory_scope",
 }
 # How long the input schemas are reused between calls: they change only when the
 # definitions are migrated, and a call to a tool not cached re-reads them at once.
@@ -125,6 +126,7 @@ class PgfactsMCP:
             session_id=context.session_id,
             parent_session_id=context.parent_session_id,
             agent_id=context.agent_id,
+            memory_scope=context.memory_scope,
         )
 
     # -- handlers ----------------------------------------------------------------------------

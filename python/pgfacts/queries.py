@@ -87,7 +87,8 @@ SELECT a.name, a.default_version, e.extversion AS installed_version
 SET_CONTEXT = """
 SELECT {schema}.set_context(
     tenant => %(tenant)s, session_id => %(session_id)s, agent_id => %(agent_id)s,
-    agent_kind => %(agent_kind)s, parent_session_id => %(parent_session_id)s)
+    agent_kind => %(agent_kind)s, parent_session_id => %(parent_session_id)s,
+    memory_scope => %(memory_scope)s)
 """
 
 CURRENT_CONTEXT = "SELECT {schema}.current_context() AS context"
@@ -382,3 +383,7 @@ SELECT * FROM {schema}.audit(
     session_id => %(session_id)s, "limit" => %(limit)s::integer)
 """
 PURGE_AUDIT_LOG = "SELECT {schema}.purge_audit_log(before => %(before)s::timestamptz)"
+REDACTION_PLACEHOLDERS = "SELECT {schema}.redaction_placeholders()"
+SET_REDACTION_PLACEHOLDERS = (
+    "SELECT {schema}.set_redaction_placeholders(placeholders => %(placeholders)s::text[])"
+)

@@ -43,12 +43,51 @@ COMMENT ON FUNCTION @schema@_internal.claimed_kind() IS
 'The agent kind the caller context claims (default agent), unchecked (inlined); '
 'context_kind checks it.';
 
+-- The memory scope of the run (agent | swarm | none) is a sixth argument: a new signature.
+DROP FUNCTION IF EXISTS @schema@.set_context(text, text, text, text, text);
+
+-- The memory scopes of a run, in one place: set_context checks against it.
+CREATE OR REPLACE FUNCTION @schema@_internal.memory_scopes()
+RETURNS text []
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT ARRAY['agent', 'swarm', 'none']
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.memory_scopes() IS
+'The memory scopes a run may have: agent (the default), swarm (the sessions of one execution '
+'share short-term memory), none (incognito: durable writes refused). (inlined)';
+
+-- The memory scope the caller context names (default agent). Inlinable: the write paths
+-- and the incognito triggers read it. A value set_config wrote that is not a scope reads as
+-- agent (the scope is the caller's own choice, not a grant).
+CREATE OR REPLACE FUNCTION @schema@_internal.context_memory_scope()
+RETURNS text
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT CASE
+        WHEN @schema@_internal.context_setting('pgfacts.memory_scope')
+             OPERATOR(pg_catalog.=) ANY (@schema@_internal.memory_scopes())
+        THEN @schema@_internal.context_setting('pgfacts.memory_scope')
+        ELSE 'agent'
+    END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_memory_scope() IS
+'The memory scope of the caller context: agent (default, also for a value that is not a '
+'scope), swarm or none. (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@.set_context(
     tenant text,
     session_id text DEFAULT NULL,
     agent_id text DEFAULT NULL,
     agent_kind text DEFAULT 'agent',
-    parent_session_id text DEFAULT NULL
+    parent_session_id text DEFAULT NULL,
+    memory_scope text DEFAULT 'agent'
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -89,6 +128,12 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'one of: ' || pg_catalog.array_to_string(kinds, ', ');
     END IF;
+    IF memory_scope IS NULL OR NOT memory_scope = ANY (@schema@_internal.memory_scopes()) THEN
+        RAISE EXCEPTION 'unknown memory scope %', @schema@_internal.shown(memory_scope)
+            USING ERRCODE = '22023',
+                  HINT = 'one of: agent (the default), swarm (one execution''s sessions share '
+                         'short-term memory), none (incognito: reads only)';
+    END IF;
     -- The kind is a claim the database checks: the role must hold that kind's NOLOGIN role.
     IF NOT pg_catalog.pg_has_role(current_user, '@schema@_' || agent_kind, 'MEMBER') THEN
         RAISE EXCEPTION 'role % may not act as agent kind %', current_user, agent_kind
@@ -104,18 +149,21 @@ BEGIN
         || pg_catalog.set_config('pgfacts.session_id', coalesce(session_id, ''), true)
         || pg_catalog.set_config('pgfacts.parent_session_id', coalesce(parent_session_id, ''), true)
         || pg_catalog.set_config('pgfacts.agent_id', coalesce(agent_id, ''), true)
-        || pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true);
+        || pg_catalog.set_config('pgfacts.agent_kind', agent_kind, true)
+        || pg_catalog.set_config('pgfacts.memory_scope', memory_scope, true);
     RETURN @schema@.current_context();
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text) IS
+COMMENT ON FUNCTION @schema@.set_context(text, text, text, text, text, text) IS
 'Set the caller context for the current transaction: tenant (required; the login must hold '
 '@schema@_all_tenants or be bound to it), session_id, agent_id, agent_kind (agent | '
-'facts_manager | crawler | tuner | operator; the role must hold the matching NOLOGIN role) '
-'and parent_session_id (registers a spawn-tree child on first use); session ids in their '
-'normal form (session-<id> is <id>). Returns the context as '
-'jsonb. Errors: 22023 bad value, 42501 tenant or kind not granted.';
+'facts_manager | crawler | tuner | operator; the role must hold the matching NOLOGIN role), '
+'parent_session_id (registers a spawn-tree child on first use) and memory_scope (agent | '
+'swarm: session facts are the execution''s, its spawn tree root''s | none: incognito, '
+'durable writes refused with PF011); session ids in their normal form (session-<id> is '
+'<id>). Returns the context as jsonb. Errors: 22023 bad value, 42501 tenant or kind not '
+'granted.';
 
 -- Inlinable (tests/lint_sql.py lists it): set_context returns it on every call.
 CREATE OR REPLACE FUNCTION @schema@.current_context()
@@ -129,12 +177,13 @@ AS $fn$
         'session_id', @schema@_internal.context_setting('pgfacts.session_id'),
         'parent_session_id', @schema@_internal.context_setting('pgfacts.parent_session_id'),
         'agent_id', @schema@_internal.context_setting('pgfacts.agent_id'),
-        'agent_kind', @schema@_internal.context_setting('pgfacts.agent_kind'))
+        'agent_kind', @schema@_internal.context_setting('pgfacts.agent_kind'),
+        'memory_scope', @schema@_internal.context_memory_scope())
 $fn$;
 
 COMMENT ON FUNCTION @schema@.current_context() IS
 'The caller context of the current transaction as jsonb (tenant, session_id, parent_session_id, '
-'agent_id, agent_kind); NULL fields when unset. (inlined)';
+'agent_id, agent_kind, memory_scope); NULL fields when unset (memory_scope: agent). (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.checked_context_tenant()
 RETURNS text

@@ -17,7 +17,7 @@ BEGIN
 END
 $schemas$;
 
-SELECT @schema@_internal.register_api('@schema@.set_context(text,text,text,text,text)',
+SELECT @schema@_internal.register_api('@schema@.set_context(text,text,text,text,text,text)',
                                       @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.current_context()', @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.schema_version()', @schema@_internal.agent_kinds());

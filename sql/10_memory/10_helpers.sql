@@ -213,7 +213,9 @@ BEGIN
     every_session := false;
     sessions := '{}';
     IF scope = 'session' THEN
-        sessions := ARRAY[caller];
+        -- Under memory_scope swarm also the execution's short-term memory (memory_session).
+        sessions := pg_catalog.array_append(ARRAY[caller],
+            NULLIF(@schema@_internal.memory_session(tenant, caller), caller));
     ELSIF scope IN ('accessible', 'descendants') THEN
         IF @schema@_internal.sees_every_session(kind) THEN
             every_session := true;
@@ -229,6 +231,43 @@ COMMENT ON FUNCTION @schema@_internal.fact_visibility(text, text, text, text) IS
 'descendants): with_shared, every_session, or the sessions whose facts it sees; 22023 for an '
 'unknown scope or scope session without a session. Every read path of facts uses it, with '
 'fact_visible for each row.';
+
+-- A memory scope per run (set_context(memory_scope => ...), docs/concepts.md): under swarm
+-- the sessions of one execution share short-term memory. An execution is a spawn tree: its
+-- root session and every session spawned below it. A session fact written under swarm is
+-- the execution's, kept under the root session's scope key (session:<root>:<key>), so
+-- every session of the tree reads and overwrites the one fact; scope session reads the
+-- caller's own session facts and the execution's.
+CREATE OR REPLACE FUNCTION @schema@_internal.memory_session(tenant text, session text)
+RETURNS text
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    root text;
+BEGIN
+    IF session IS NULL OR @schema@_internal.context_memory_scope() <> 'swarm' THEN
+        RETURN session;
+    END IF;
+    SELECT s.root_session_id INTO root FROM @schema@_internal.sessions AS s
+     WHERE s.tenant = memory_session.tenant AND s.session_id = memory_session.session;
+    -- Not registered yet (a read before the session's first write): its parent's root.
+    IF root IS NULL AND @schema@_internal.context_parent() IS NOT NULL
+       AND session = @schema@_internal.context_session() THEN
+        SELECT s.root_session_id INTO root FROM @schema@_internal.sessions AS s
+         WHERE s.tenant = memory_session.tenant
+           AND s.session_id = @schema@_internal.context_parent();
+        root := coalesce(root, @schema@_internal.context_parent());
+    END IF;
+    RETURN coalesce(root, session);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.memory_session(text, text) IS
+'The session whose scope a session fact of this session is written to: the session itself, '
+'or under memory_scope swarm the root of its spawn tree (the execution''s short-term memory).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.reader_visibility(
     scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean,

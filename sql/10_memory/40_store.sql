@@ -275,6 +275,8 @@ BEGIN
     END IF;
     IF session IS NOT NULL AND needs_session THEN
         PERFORM @schema@_internal.ensure_session(tenant, session, parent, agent, true);
+        -- Under memory_scope swarm the session facts are the execution's: its root's.
+        session := @schema@_internal.memory_session(tenant, session);
     END IF;
 
     RETURN @schema@_internal.upsert_facts(items, tenant, session, agent);

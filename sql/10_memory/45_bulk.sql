@@ -152,15 +152,16 @@ SECURITY INVOKER
 AS $fn$
     -- About the transaction or the server, not one record's data: a deadlock or
     -- serialization failure, resources, an operator's intervention, a lock timeout,
-    -- corruption. These end the call, which can run again; any other error of a write
-    -- is that record's.
+    -- corruption; or the run itself, whose memory scope none refuses every write (PF011).
+    -- These end the call, which can run again; any other error of a write is that record's.
     SELECT pg_catalog.left(sqlstate, 2) OPERATOR(pg_catalog.=) ANY (ARRAY['40', '53', '57', '58'])
-        OR sqlstate OPERATOR(pg_catalog.=) ANY (ARRAY['55P03', 'XX001', 'XX002'])
+        OR sqlstate OPERATOR(pg_catalog.=) ANY (ARRAY['55P03', 'XX001', 'XX002', 'PF011'])
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.bulk_error_is_fatal(text) IS
 'Whether an error of a bulk write ends the whole call (classes 40, 53, 57, 58, 55P03 lock '
-'timeout, XX001/XX002 corruption) rather than failing one record. (inlined)';
+'timeout, XX001/XX002 corruption, PF011 an incognito run) rather than failing one record. '
+'(inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.bulk_checks(
     items jsonb, kind text, session text, max_bytes bigint, key_prefix text
@@ -403,6 +404,7 @@ BEGIN
     IF needs_session THEN
         PERFORM @schema@_internal.ensure_session(tenant, session, @schema@_internal.context_parent(),
                                                  @schema@_internal.context_agent(), true);
+        session := @schema@_internal.memory_session(tenant, session);  -- swarm: the root's
     END IF;
     RETURN @schema@_internal.bulk_report(
         pg_catalog.jsonb_array_length(input.items), input.source_kind, input.digest,

@@ -119,7 +119,8 @@ BEGIN
             RAISE EXCEPTION 'deleting a session fact needs a session in the caller context'
                 USING ERRCODE = '22023', HINT = 'set_context(session_id => ...) or pass shared => true';
         END IF;
-        target := @schema@_internal.scope_key_of(shared, caller, key);
+        target := @schema@_internal.scope_key_of(shared, CASE WHEN shared THEN caller
+            ELSE @schema@_internal.memory_session(tenant, caller) END, key);
         -- One statement in the common case: the ownership rule is part of the UPDATE, and
         -- only a shared fact it left alone is looked at again, to say why.
         UPDATE @schema@_internal.facts AS f SET deleted_at = pg_catalog.clock_timestamp()

@@ -15,7 +15,7 @@ BEGIN
         'ingest', 'override', 'claim_decision', 'retract', 'restore', 'purge_source',
         'record_memory', 'graph_node_write', 'graph_node_delete', 'graph_edge_write',
         'graph_edge_delete', 'register_embedding_model', 'set_setting', 'bind_tenant_login',
-        'unbind_tenant_login', 'purge_audit_log'];
+        'unbind_tenant_login', 'purge_audit_log', 'set_redaction_placeholders'];
 END
 $fn$;
 

@@ -42,7 +42,7 @@ SELECT @schema@_internal.register_tool(
 {"type": "object", "additionalProperties": false, "properties": {
   "since": {"type": "string", "description": "ISO 8601: rows at or after this instant"},
   "until": {"type": "string", "description": "ISO 8601: rows before this instant"},
-  "operation": {"type": "string", "enum": ["store", "delete", "delete_pattern", "session_cleanup", "crawl_mark", "purge", "ingest", "override", "claim_decision", "retract", "restore", "purge_source", "record_memory", "graph_node_write", "graph_node_delete", "graph_edge_write", "graph_edge_delete", "register_embedding_model", "set_setting", "bind_tenant_login", "unbind_tenant_login", "purge_audit_log"]},
+  "operation": {"type": "string", "enum": ["store", "delete", "delete_pattern", "session_cleanup", "crawl_mark", "purge", "ingest", "override", "claim_decision", "retract", "restore", "purge_source", "record_memory", "graph_node_write", "graph_node_delete", "graph_edge_write", "graph_edge_delete", "register_embedding_model", "set_setting", "bind_tenant_login", "unbind_tenant_login", "purge_audit_log", "set_redaction_placeholders"]},
   "target": {"type": "string", "minLength": 1, "maxLength": 2000, "description": "e.g. shared:notes/a, claim:42, episode:7"},
   "agentId": {"type": "string", "maxLength": 200},
   "sessionId": {"type": "string", "minLength": 1, "maxLength": 256},

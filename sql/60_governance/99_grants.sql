@@ -7,4 +7,11 @@ SELECT @schema@_internal.register_api(
 SELECT @schema@_internal.register_api('@schema@.purge_audit_log(timestamptz)', '{operator}');
 GRANT SELECT ON @schema@_internal.audit_log TO @schema@_operator, @schema@_tuner;
 
+-- Redaction placeholders: every kind may read its tenant's list (a writer needs to know what
+-- is refused); only the operator sets it.
+SELECT @schema@_internal.register_api(
+    '@schema@.redaction_placeholders()', '{agent,facts_manager,crawler,tuner,operator}');
+SELECT @schema@_internal.register_api('@schema@.set_redaction_placeholders(text[])', '{operator}');
+GRANT SELECT ON @schema@_internal.redaction_placeholders TO @schema@_operator, @schema@_tuner;
+
 SELECT @schema@_internal.grant_internal_functions();

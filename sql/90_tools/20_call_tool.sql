@@ -23,13 +23,16 @@ BEGIN
         END IF;
         -- Assignments, not PERFORMs (queries): every tool call pays for these.
         context := @schema@_internal.tool_args('context', context,
-            ARRAY['tenant', 'session_id', 'agent_id', 'agent_kind', 'parent_session_id']);
+            ARRAY['tenant', 'session_id', 'agent_id', 'agent_kind', 'parent_session_id',
+                  'memory_scope']);
         result := @schema@.set_context(
             tenant => @schema@_internal.arg_text(context, 'tenant'),
             session_id => @schema@_internal.arg_text(context, 'session_id'),
             agent_id => @schema@_internal.arg_text(context, 'agent_id'),
             agent_kind => coalesce(@schema@_internal.arg_text(context, 'agent_kind'), 'agent'),
-            parent_session_id => @schema@_internal.arg_text(context, 'parent_session_id'));
+            parent_session_id => @schema@_internal.arg_text(context, 'parent_session_id'),
+            memory_scope => coalesce(@schema@_internal.arg_text(context, 'memory_scope'),
+                                     'agent'));
     END IF;
 
     IF pg_catalog.length(name) > 64 THEN
@@ -55,4 +58,4 @@ COMMENT ON FUNCTION @schema@.call_tool(text, jsonb, jsonb) IS
 'Run an agent tool by name with JSON arguments, exactly as the tool contract specifies '
 '(validation, defaults, return shape); tool_definitions() lists the tools. context '
 '(optional) sets the caller context first: {tenant, session_id, agent_id, agent_kind, '
-'parent_session_id}, so one statement is one round trip.';
+'parent_session_id, memory_scope}, so one statement is one round trip.';
