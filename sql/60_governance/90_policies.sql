@@ -1,3 +1,3 @@
 -- Row level security for the governance layer's tables: every row belongs to its tenant.
 
-SELECT @schema@_internal.isolate_tenants(ARRAY['audit_log']);
+SELECT @schema@_internal.isolate_tenants(ARRAY['audit_log', 'review_candidates', 'review_rejections']);

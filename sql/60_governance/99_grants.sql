@@ -7,4 +7,13 @@ SELECT @schema@_internal.register_api(
 SELECT @schema@_internal.register_api('@schema@.purge_audit_log(timestamptz)', '{operator}');
 GRANT SELECT ON @schema@_internal.audit_log TO @schema@_operator, @schema@_tuner;
 
+-- Human review: the reviewer, the tuner and the operator read the queue; the reviewer and
+-- the operator decide; only the operator lifts a rejection. No kind writes the tables
+-- but through these functions.
+SELECT @schema@_internal.register_api('@schema@.review_queue(integer)', '{tuner,operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.review_candidate(bigint)', '{tuner,operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.approve_claim(bigint,text)', '{operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.reject_claim(bigint,text)', '{operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.lift_rejection(bigint)', '{operator}');
+
 SELECT @schema@_internal.grant_internal_functions();
