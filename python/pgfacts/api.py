@@ -41,6 +41,7 @@ from .rows import (
     KeyMatch,
     Neighbour,
     ProjectionDifference,
+    ReviewCandidate,
     SearchHit,
     SessionNode,
     SimilarFact,
@@ -993,3 +994,23 @@ def audit(
 
 def purge_audit_log(self: StoreBase, before: datetime | str | None = None) -> Call[JSONObject]:
     return _value(self, queries.PURGE_AUDIT_LOG, before=before)
+
+
+def review_queue(self: StoreBase, limit: int = 50) -> Call[list[ReviewCandidate]]:
+    return _rows(self, queries.REVIEW_QUEUE, ReviewCandidate, limit=limit)
+
+
+def review_candidate(self: StoreBase, candidate_id: int) -> Call[JSONObject]:
+    return _value(self, queries.REVIEW_CANDIDATE, candidate_id=candidate_id)
+
+
+def approve_claim(self: StoreBase, candidate_id: int, note: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.APPROVE_CLAIM, candidate_id=candidate_id, note=note)
+
+
+def reject_claim(self: StoreBase, candidate_id: int, note: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.REJECT_CLAIM, candidate_id=candidate_id, note=note)
+
+
+def lift_rejection(self: StoreBase, rejection_id: int) -> Call[JSONObject]:
+    return _value(self, queries.LIFT_REJECTION, rejection_id=rejection_id)

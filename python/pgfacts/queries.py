@@ -382,3 +382,12 @@ SELECT * FROM {schema}.audit(
     session_id => %(session_id)s, "limit" => %(limit)s::integer)
 """
 PURGE_AUDIT_LOG = "SELECT {schema}.purge_audit_log(before => %(before)s::timestamptz)"
+REVIEW_QUEUE = 'SELECT * FROM {schema}.review_queue("limit" => %(limit)s::integer)'
+REVIEW_CANDIDATE = "SELECT {schema}.review_candidate(candidate_id => %(candidate_id)s::bigint)"
+APPROVE_CLAIM = (
+    "SELECT {schema}.approve_claim(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
+)
+REJECT_CLAIM = (
+    "SELECT {schema}.reject_claim(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
+)
+LIFT_REJECTION = "SELECT {schema}.lift_rejection(rejection_id => %(rejection_id)s::bigint)"
