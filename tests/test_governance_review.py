@@ -7,10 +7,14 @@ made it. The reviewer is a kind of its own: it reads, and writes nothing but dec
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from psycopg.types.json import Jsonb
+from typer.testing import CliRunner
+
+from pgfacts.cli import app
 
 from .conftest import Database
 from .support.caller import Caller, raises
@@ -287,3 +291,45 @@ def test_bad_review_input_is_refused(
 )
 def test_bad_lift_input_is_refused(module_db: Database, sql: str, state: str) -> None:
     assert Caller(module_db, tenant="k1").refused(sql) == state
+
+
+def review_cli(db: Database, *args: str, login: str = "reviewer") -> Any:
+    return CliRunner().invoke(
+        app, ["review", *args, "--dsn", db.dsn(login), "--tenant", "k1", "--agent", "cli-rev"]
+    )
+
+
+def test_the_review_commands_list_show_and_decide_as_the_reviewer(k: Caller, db: Database) -> None:
+    hold_below(k, trust=2)
+    ada = person(k, "Ada")
+    held = k.ingest(
+        "forum/1",
+        [lives(ada, "Lviv", "2024-01-01"), lives(ada, "Lviv", "2023-01-01", valid_to="2023-06-01")],
+        trust="third_party",
+    )
+    first, second = (o["candidate_id"] for o in held["outcomes"])
+    listed = review_cli(db, "list", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert [r["candidate_id"] for r in json.loads(listed.stdout)] == [first, second]
+    table = review_cli(db, "list")
+    assert table.exit_code == 0 and "review queue" in table.stdout and "forum/1" in table.stdout
+    approved = review_cli(db, "approve", str(first), "--note", "ok", "--json")
+    assert approved.exit_code == 0, approved.output
+    assert json.loads(approved.stdout)["outcome"]["outcome"] == "inserted"
+    shown = review_cli(db, "show", str(first), "--json")
+    assert json.loads(shown.stdout) == reviewer(db).one(
+        "SELECT pgfacts.review_candidate(%s)", first
+    )
+    assert json.loads(shown.stdout)["decided_by"] == "cli-rev"
+    # A decided candidate: the refusal's SQLSTATE, exit 1.
+    again = review_cli(db, "reject", str(first))
+    assert again.exit_code == 1 and "55000" in again.output
+    rejected = review_cli(db, "reject", str(second), "--json")
+    assert rejected.exit_code == 0, rejected.output
+    rejection = json.loads(rejected.stdout)["rejection_id"]
+    # Lifting is the operator's: the reviewer's login is refused, the operator's is not.
+    refused = review_cli(db, "lift", str(rejection), "--kind", "reviewer")
+    assert refused.exit_code == 1 and "42501" in refused.output
+    lifted = review_cli(db, "lift", str(rejection), "--json", login="operator")
+    assert lifted.exit_code == 0, lifted.output
+    assert json.loads(lifted.stdout)["candidate_id"] == second

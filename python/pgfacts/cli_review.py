@@ -40,6 +40,16 @@ Kind = Annotated[
     typer.Option("--kind", help="agent kind; default PGFACTS_AGENT_KIND, else reviewer"),
 ]
 Note = Annotated[str | None, typer.Option("--note", help="why; kept with the decision")]
+TABLE_COLUMNS = (
+    "candidate_id",
+    "held_because",
+    "subject_id",
+    "predicate",
+    "object",
+    "quote",
+    "source_ref",
+    "trust",
+)
 CandidateId = Annotated[int, typer.Argument(help="the candidate's id (review list shows it)")]
 
 
@@ -74,7 +84,10 @@ def list_cmd(
 ) -> None:
     """The claims waiting for review, oldest first, with their evidence (review_queue)."""
     who = reviewer(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
-    show_rows(who, run(who, lambda s: s.review_queue(limit)), "review queue")
+    rows = run(who, lambda s: s.review_queue(limit))
+    if who.fmt == "table":  # a terminal's width: what a reviewer decides on (--json: all)
+        rows = [{c: getattr(r, c) for c in TABLE_COLUMNS} for r in rows]
+    show_rows(who, rows, "review queue")
 
 
 @app.command("show")
