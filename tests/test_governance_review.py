@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 from typer.testing import CliRunner
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 from pgfacts.cli import app
 
 from .conftest import Database
+from .interleave import Step, backend_pid, wait_until_blocked
 from .support.caller import Caller, raises
 from .support.knowledge import knowledge_caller, lives, person
 
@@ -219,6 +221,30 @@ def test_a_rejection_keeps_the_assertion_out_until_an_operator_lifts_it(
         ("review_reject", f"candidate:{first}", "reviewer"),
         ("review_lift", f"rejection:{rejected['rejection_id']}", "operator"),
     ]
+
+
+def test_two_reviewers_rejecting_one_assertion_at_once_take_turns(k: Caller, db: Database) -> None:
+    """The second waits for the first, then finds its candidate decided: rejected with the
+    first, as the same assertion."""
+    hold_below(k, trust=2)
+    ada = person(k, "Ada")
+    first, second = (
+        k.ingest(ref, [lives(ada, "Lviv", "2024-01-01")], trust="third_party")["outcomes"][0][
+            "candidate_id"
+        ]
+        for ref in ("forum/1", "forum/2")
+    )
+    with db.connect("reviewer") as one, db.connect("reviewer") as two, db.admin() as observer:
+        for conn in (one, two):
+            conn.execute("SELECT pgfacts.set_context('k1', agent_kind => 'reviewer')")
+        one.execute("SELECT pgfacts.reject_claim(%s)", (first,))
+        racing = Step(lambda: two.execute("SELECT pgfacts.reject_claim(%s)", (second,)))
+        wait_until_blocked(observer, backend_pid(two), racing)
+        one.commit()
+        with pytest.raises(psycopg.Error) as refused:
+            racing.result()
+        assert refused.value.sqlstate == "55000"
+    assert reviewer(db).one("SELECT pgfacts.review_candidate(%s)", second)["status"] == "rejected"
 
 
 def test_the_reviewer_reads_and_decides_and_writes_nothing_else(k: Caller, db: Database) -> None:

@@ -16,10 +16,20 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     locked @schema@_internal.review_candidates;
+    assertion text;
 BEGIN
     PERFORM @schema@_internal.check_text(note, 'note', 2000);
     IF candidate_id IS NULL THEN
         RAISE EXCEPTION 'candidate_id is required' USING ERRCODE = '22023';
+    END IF;
+    -- Decisions about one assertion take turns, before any candidate row is locked: a
+    -- rejection also rejects the assertion's other pending candidates, and an approval
+    -- must not miss a rejection being made.
+    SELECT rc.assertion INTO assertion FROM @schema@_internal.review_candidates AS rc
+     WHERE rc.tenant = tenant AND rc.candidate_id = candidate_id;
+    IF FOUND THEN
+        PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.lock_key(
+            pg_catalog.concat_ws(':', '@schema@:review', tenant, assertion)));
     END IF;
     SELECT rc.* INTO locked FROM @schema@_internal.review_candidates AS rc
      WHERE rc.tenant = tenant AND rc.candidate_id = candidate_id
@@ -38,8 +48,9 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.pending_candidate(text, bigint, text) IS
-'The pending review candidate a decision is about, locked FOR UPDATE: P0002 when there is '
-'none, 55000 when it is decided already, 22023 for a note over 2000 characters.';
+'The pending review candidate a decision is about, locked FOR UPDATE after its assertion''s '
+'review lock: P0002 when there is none, 55000 when it is decided already, 22023 for a note '
+'over 2000 characters.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.reviewer_name()
 RETURNS text
@@ -143,9 +154,6 @@ DECLARE
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['reviewer', 'operator'], 'reject_claim');
     candidate := @schema@_internal.pending_candidate(tenant, candidate_id, note);
-    -- Rejections of one assertion take turns (two candidates of it decided at once).
-    PERFORM pg_catalog.pg_advisory_xact_lock(@schema@_internal.lock_key(pg_catalog.concat_ws(
-        ':', '@schema@:review', tenant, candidate.assertion)));
     SELECT r.rejection_id INTO rejection FROM @schema@_internal.review_rejections AS r
      WHERE r.tenant = tenant AND r.assertion = candidate.assertion AND r.lifted_at IS NULL;
     IF rejection IS NULL THEN
