@@ -124,6 +124,16 @@ def test_low_confidence_waits_between_the_floor_and_the_review_confidence(k: Cal
     outcomes = [o["outcome"] for o in k.ingest("notes/1", claims)["outcomes"]]
     assert outcomes == ["inserted", "candidate", "below_floor"]
     assert [(c["object"], c["held_because"]) for c in queue(k)] == [("rain", "confidence")]
+    # The operator's own correction never waits, however unsure.
+    fog = {
+        "subject": ada,
+        "predicate": "likes",
+        "object": "fog",
+        "confidence": 0.6,
+        "valid_from": "2024-01-01",
+    }
+    overridden = k.one("SELECT pgfacts.override('fix-1', %s)", Jsonb(fog))
+    assert [o["outcome"] for o in overridden["outcomes"]] == ["inserted"]
 
 
 def test_approval_writes_the_claim_as_of_the_decision_and_keeps_the_candidate(

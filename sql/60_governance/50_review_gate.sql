@@ -49,6 +49,8 @@ DECLARE
     below_trust integer := (@schema@_internal.setting(tenant, 'review_below_trust'))::integer;
     below_confidence real := (@schema@_internal.setting(tenant, 'review_below_confidence'))::real;
     low_trust boolean := @schema@_internal.trust_rank(episode.trust) < below_trust;
+    -- The operator's own writes (override, operator-trust ingests) never wait for review.
+    reviewable boolean := episode.trust <> 'operator';
     refused jsonb;
     held jsonb;
 BEGIN
@@ -61,7 +63,7 @@ BEGIN
                     WHERE r.tenant = tenant AND r.assertion = c.assertion
                       AND r.lifted_at IS NULL);
     -- An approval's own write (approve_claim) is the one this transaction approved.
-    IF (NOT low_trust AND below_confidence = 0)
+    IF NOT reviewable OR (NOT low_trust AND below_confidence = 0)
        OR EXISTS (SELECT 1 FROM @schema@_internal.review_candidates AS a
                    WHERE a.tenant = tenant AND a.status = 'approved'
                      AND episode.content_hash = 'review:candidate:' || a.candidate_id::text
@@ -94,6 +96,7 @@ COMMENT ON FUNCTION @schema@_internal.review_gate(
     text, @schema@_internal.episodes, @schema@_internal.claim_input [], real) IS
 'The review''s claim gate: refuses rejected assertions (outcome rejected, reason '
 'review_rejected) and holds claims from sources below review_below_trust or below '
-'review_confidence as candidates (outcome candidate, candidate_id); the rest pass.';
+'review_below_confidence (never the operator''s own) as candidates (outcome candidate, '
+'candidate_id); the rest pass.';
 
 SELECT @schema@_internal.register_claim_gate('60_governance', '@schema@_internal.review_gate');
