@@ -75,10 +75,12 @@ bench-versions: db-up
 	@if [ -z "$(BEFORE)" ]; then echo "usage: make bench-versions BEFORE=<git rev> [AFTER=<git rev>]"; exit 2; fi
 	$(PY) -m bench.versions --before $(BEFORE) $(if $(AFTER),--after $(AFTER)) --size $(BENCH_SIZE)
 
-# schema/pgfacts.sql: the installed schema of a fresh install, normalised (commit it;
+# schema/pgfacts.sql: the installed schema of a fresh install, normalised, and the role
+# matrix of docs/role-matrix.md generated from its grants (commit both;
 # tests/test_schema_snapshot.py fails when it is stale).
 schema: db-up
 	$(PY) -m tests.catalog schema/pgfacts.sql
+	$(PY) -m tests.role_matrix
 
 # An install of release FROM (a git revision) upgraded to this checkout equals a fresh one.
 upgrade-check: db-up

@@ -7,6 +7,7 @@ import sys
 import time
 
 from . import (
+    embedding_throughput,
     foundation,
     governance,
     graph,
@@ -28,6 +29,10 @@ WORKLOADS = {
     "retrieval_conversations": (
         "retrieval: the conversational set, turn by turn, through search()",
         retrieval_conversations.run,
+    ),
+    "embedding_throughput": (
+        "retrieval: embedding throughput through the queue, next to the model alone",
+        embedding_throughput.run,
     ),
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),

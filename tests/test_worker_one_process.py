@@ -274,18 +274,25 @@ def test_embedding_backlog_by_tenant_lists_the_queues_of_a_model(db: Database) -
 def test_sigterm_stops_an_idle_worker_with_exit_0_and_a_last_health_line(
     db: Database, tmp_path: Path
 ) -> None:
+    options = ("--extractor", EXTRACTOR, "--embedder", "offline", "--poll", "0.1")
     process = subprocess.Popen(
-        worker_command(db, "--extractor", EXTRACTOR, "--embedder", "offline", "--poll", "0.1"),
+        worker_command(db, *options, "--interval", "0.2"),
         env=worker_env(tmp_path / "log"),
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.0)  # started and idle (nothing to do)
-    assert process.poll() is None
+    assert process.stderr is not None
+    # Idle (nothing to do) and in its loop, so its SIGTERM handler is in place: a fixed
+    # sleep was not enough on a loaded machine, where the signal came before the handler.
+    seen = ""
+    while "health:" not in seen:
+        line = process.stderr.readline()
+        assert line, f"the worker ended before its first health line: {seen}"
+        seen += line
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 0, stderr
+    assert process.returncode == 0, seen + stderr
     assert HEALTH.search(" ".join(stderr.split()))
 
 

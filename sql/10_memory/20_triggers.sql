@@ -68,15 +68,27 @@ LANGUAGE plpgsql
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    caller_tenant text := NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), '');
 BEGIN
     -- Once per statement: has a purge ended some history after this transaction began
     -- (by this transaction, or by one that began later and committed)? Only then can a
     -- new row's system time have to start later than now(), and only then does
-    -- facts_before_insert look at the history, row by row.
-    PERFORM pg_catalog.set_config('pgfacts.history_after_now',
-        CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.fact_purges AS p
-                           WHERE p.history_until > pg_catalog.now())
-             THEN 'on' ELSE 'off' END, true);
+    -- facts_before_insert look at the history, row by row. With a caller context the
+    -- answer is its tenant's ('off <tenant>' holds for that tenant's rows alone), asked by
+    -- the tenant as a table distributed by tenant needs.
+    IF caller_tenant IS NULL THEN
+        PERFORM pg_catalog.set_config('pgfacts.history_after_now',
+            CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.fact_purges AS p
+                               WHERE p.history_until > pg_catalog.now())
+                 THEN 'on' ELSE 'off' END, true);
+    ELSE
+        PERFORM pg_catalog.set_config('pgfacts.history_after_now',
+            CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.fact_purges AS p
+                               WHERE p.tenant = caller_tenant
+                                 AND p.history_until > pg_catalog.now())
+                 THEN 'on' ELSE 'off ' || caller_tenant END, true);
+    END IF;
     RETURN NULL;
 END
 $fn$;
@@ -99,8 +111,9 @@ BEGIN
     -- purge leaves history behind a key without a current row (an insert over a current
     -- row becomes an update or fails), so the history is searched only when a purge ended
     -- some after now() (facts_before_insert_statement, note_history_end); 'off' is never
-    -- assumed when the flag is missing.
-    IF pg_catalog.current_setting('pgfacts.history_after_now', true) IS DISTINCT FROM 'off' THEN
+    -- assumed when the flag is missing or names another tenant.
+    IF coalesce(pg_catalog.current_setting('pgfacts.history_after_now', true), 'on')
+       NOT IN ('off', 'off ' || NEW.tenant) THEN
         SELECT pg_catalog.max(pg_catalog.upper(v.system_time)) INTO last_known
           FROM @schema@_internal.fact_versions AS v
          WHERE v.tenant = NEW.tenant AND v.scope_key = NEW.scope_key;

@@ -163,13 +163,24 @@ LANGUAGE plpgsql
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+DECLARE
+    caller_tenant text := NULLIF(pg_catalog.current_setting('pgfacts.tenant', true), '');
 BEGIN
-    -- Once per insert or update statement: does any tenant the writer sees (the API: its
-    -- own) embed? If not, no row is queued and the row triggers do not even fire (their
-    -- WHEN), instead of asking embeds() row by row.
-    PERFORM pg_catalog.set_config('pgfacts.embeds',
-        CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m)
-             THEN 'on' ELSE 'off' END, true);
+    -- Once per insert or update statement: does the caller's tenant (without a context:
+    -- any tenant the writer sees) embed? If not, no row is queued and the row triggers do
+    -- not even fire (their WHEN), instead of asking embeds() row by row. 'off <tenant>'
+    -- holds for that tenant's rows alone; the tenant is asked first, as a table
+    -- distributed by tenant needs.
+    IF caller_tenant IS NULL THEN
+        PERFORM pg_catalog.set_config('pgfacts.embeds',
+            CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m)
+                 THEN 'on' ELSE 'off' END, true);
+    ELSE
+        PERFORM pg_catalog.set_config('pgfacts.embeds',
+            CASE WHEN EXISTS (SELECT 1 FROM @schema@_internal.embedding_models AS m
+                               WHERE m.tenant = caller_tenant)
+                 THEN 'on' ELSE 'off ' || caller_tenant END, true);
+    END IF;
     RETURN NULL;
 END
 $fn$;
@@ -181,14 +192,17 @@ COMMENT ON FUNCTION @schema@_internal.facts_embeds_statement() IS
 CREATE OR REPLACE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON @schema@_internal.facts
 FOR EACH STATEMENT EXECUTE FUNCTION @schema@_internal.facts_embeds_statement();
 
--- 'off' only when this statement found no model; a missing setting queues as before.
+-- 'off' only when this statement found no model (for the row's tenant); a missing
+-- setting queues as before.
 CREATE OR REPLACE TRIGGER facts_queue_embedding_insert AFTER INSERT ON @schema@_internal.facts
-FOR EACH ROW WHEN (pg_catalog.current_setting('pgfacts.embeds', true) IS DISTINCT FROM 'off')
+FOR EACH ROW WHEN (coalesce(pg_catalog.current_setting('pgfacts.embeds', true), 'on')
+                   NOT IN ('off', 'off ' || NEW.tenant))
 EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
 
 CREATE OR REPLACE TRIGGER facts_queue_embedding
 AFTER UPDATE OF key, value, deleted_at ON @schema@_internal.facts
-FOR EACH ROW WHEN (pg_catalog.current_setting('pgfacts.embeds', true) IS DISTINCT FROM 'off')
+FOR EACH ROW WHEN (coalesce(pg_catalog.current_setting('pgfacts.embeds', true), 'on')
+                   NOT IN ('off', 'off ' || NEW.tenant))
 EXECUTE FUNCTION @schema@_internal.queue_fact_embedding();
 
 CREATE OR REPLACE TRIGGER claims_queue_embedding
