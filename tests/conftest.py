@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .support.caller import Caller
 
 SCHEMA = "pgfacts"
-KINDS = ("agent", "facts_manager", "crawler", "tuner", "operator")
+KINDS = ("agent", "facts_manager", "crawler", "tuner", "operator", "reviewer")
 TEMPLATE = f"pgfacts_test_template_{os.getpid()}"
 # Embedding dimensions the tests' toy models use, allowed in the template as a DBA allows
 # one (pgfacts.allow_embedding_dimension); 384, 768, 1024 and 1536 are allowed out of the box.

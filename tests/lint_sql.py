@@ -45,6 +45,8 @@ NO_RLS_TABLES = {
     # The settings every layer registers (names, types, bounds, defaults); tenants' values
     # are in settings, which carries both.
     f"{SCHEMA}_internal.setting_definitions": "the settings registry",
+    # The claim gates later layers register with the knowledge write path: the install's.
+    f"{SCHEMA}_internal.claim_gates": "the claim gate registry",
     # A tenant's AGE projection (the lint builds one for catalog.SAMPLE_TENANT): AGE's label
     # tables, whose columns AGE fixes (id, properties; start_id, end_id) and which Cypher
     # reads without row level security. The graph is the tenant's alone: its name derives

@@ -170,6 +170,10 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "force_extract",
         "extraction_events",
         "audit",
+        "review_queue",
+        "review_candidate",
+        "review_approve",
+        "review_reject",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
     assert tuner == [
@@ -187,6 +191,23 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "extraction_status",
         "extraction_events",
         "audit",
+        "review_queue",
+        "review_candidate",
+    ]
+    reviewer = [d["name"] for d in tools.for_kind(definitions, "reviewer")]
+    assert reviewer == [
+        "read_facts",
+        "fact_history",
+        "facts_search",
+        "facts_similar",
+        "graph_search_nodes",
+        "graph_search_edges",
+        "graph_neighbourhood",
+        "extraction_status",
+        "review_queue",
+        "review_candidate",
+        "review_approve",
+        "review_reject",
     ]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"

@@ -80,7 +80,7 @@ def test_the_demo_runs_and_its_graph_step_shows_evidence_and_cypher_rows(
 def test_the_demo_pipeline_step_records_queues_extracts_and_shows_the_evidence(
     demo_text: str,
 ) -> None:
-    lines = demo_text.split("== pipeline:", 1)[1].splitlines()
+    lines = demo_text.split("== pipeline:", 1)[1].split("\n== ", 1)[0].splitlines()
     assert "extraction_status: ready (no worker has run: nothing is lost)" in lines
     rejected = '[{"index": 1, "reason": "citation_outside_episode"}]'
     assert f"validate_extraction: 1 claim, rejected {rejected}" in lines
@@ -90,3 +90,32 @@ def test_the_demo_pipeline_step_records_queues_extracts_and_shows_the_evidence(
         '  Lena lives_in "Porto" since 2026-05-01  (chat-9#3, extractor demo-script@1: '
         '"moved to Porto")'
     )
+
+
+def test_the_demo_review_step_holds_decides_and_shows_the_audit(demo_text: str) -> None:
+    lines = demo_text.split("== review:", 1)[1].splitlines()
+    assert (
+        "ingest from forum/thread-81 (third_party): ['candidate', 'candidate'], believed now: []"
+        in lines
+    )
+    waiting = [line for line in lines if line.startswith("  candidate ")]
+    assert [re.sub(r"candidate \d+", "candidate N", line) for line in waiting] == [
+        '  candidate N: "Leeds" (forum/thread-81, third_party: "Ardal Finch opened in Leeds"; '
+        "held for trust)",
+        '  candidate N: "Atlantis" (forum/thread-81, third_party: "their HQ is in Atlantis"; '
+        "held for trust)",
+    ]
+    assert any(
+        re.fullmatch(r"approve_claim: inserted; reject_claim: rejected \(rejection \d+\)", line)
+        for line in lines
+    )
+    assert (
+        "believed now: ['Leeds']; Atlantis from another source: "
+        '{"index": 0, "reason": "review_rejected", "outcome": "rejected"}'
+    ) in lines
+    audit = lines[lines.index("the audit rows of the decisions:") + 1 :]
+    assert [re.sub(r":\d+ ", ":N ", line) for line in audit if line.strip()] == [
+        "  review_approve candidate:N by reviewer-ana (reviewer, login postgres)",
+        "  claim_decision claim:N by reviewer-ana (reviewer, login postgres)",
+        "  review_reject candidate:N by reviewer-ana (reviewer, login postgres)",
+    ]

@@ -31,7 +31,7 @@ from pgfacts.mcp_server import PgfactsMCP
 
 from .conftest import KINDS, Database
 from .support.caller import Caller
-from .test_tool_schemas import EMBED, SAMPLES, _embed_everything, resolved
+from .test_tool_schemas import EMBED, HOLD, SAMPLES, _embed_everything, _hold_for_review, resolved
 
 MODES = ("auto", "legacy")  # auto: 2026-07-28 (server/discover); legacy: initialize
 
@@ -120,6 +120,9 @@ def test_every_tool_is_called_and_its_result_validates_in_both_protocols(db: Dat
                 for name, kind, args in SAMPLES:
                     if name == EMBED:
                         _embed_everything(Caller(db, kind="facts_manager", tenant=tenant))
+                        continue
+                    if name == HOLD:
+                        latest.update(_hold_for_review(Caller(db, tenant=tenant)))
                         continue
                     if kind not in clients:
                         clients[kind] = await stack.enter_async_context(connect(kind, mode))

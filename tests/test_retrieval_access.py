@@ -49,7 +49,7 @@ def test_each_kind_searches_what_it_may_read(db: Database, kind: str) -> None:
         "session:s2:notes/other",
         "shared:shared/alpha",
     }
-    if kind == "agent":
+    if kind in ("agent", "reviewer"):  # the reviewer reads facts as a task agent does
         expected = everything - {"session:s2:notes/other"}
     elif kind in ("facts_manager", "tuner"):
         expected = everything | {"shared:intake/obs/s2"}

@@ -17,6 +17,7 @@ from .conftest import Database
 from .support.caller import Caller
 
 EMBED = "(register a model and embed the facts)"
+HOLD = "(hold two low-trust claims for review)"
 
 
 # A sample of calls per tool, (kind, arguments), in an order that leaves something for the
@@ -99,6 +100,14 @@ SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("extraction_events", "tuner", {"state": "done"}),
     ("audit", "tuner", {}),
     ("audit", "operator", {"operation": "store", "limit": 5}),
+    ("review_queue", "reviewer", {}),
+    (HOLD, "", {}),
+    ("review_queue", "reviewer", {"limit": 10}),
+    ("review_candidate", "reviewer", {"candidateId": Last("candidateId")}),
+    ("review_approve", "reviewer", {"candidateId": Last("candidateId"), "note": "seen"}),
+    ("review_candidate", "tuner", {"candidateId": Last("candidateId")}),
+    ("review_reject", "reviewer", {"candidateId": Last("otherCandidateId")}),
+    ("review_candidate", "operator", {"candidateId": Last("otherCandidateId")}),
 ]
 
 
@@ -107,6 +116,26 @@ def _embed_everything(op: Caller) -> None:
     ids = op.rows("SELECT item_id FROM pgfacts.search('alpha', item_kinds => '{fact}')")
     rows = [{"item_kind": "fact", "item_id": r[0], "embedding": [1, 0, 0, 0]} for r in ids]
     op.one("SELECT pgfacts.set_embeddings('toy-4', %s)", Jsonb(rows))
+
+
+def _hold_for_review(op: Caller) -> dict[str, int]:
+    """Two claims of a third-party source, held as candidates: their ids."""
+    op.one("SELECT pgfacts.set_setting('review_below_trust', '2')")
+    op.one("SELECT pgfacts.define_predicate('likes', 'many')")
+    subject = op.one("SELECT pgfacts.ensure_entity('person', 'Ana')")
+    claims = [
+        {"subject": subject, "predicate": "likes", "object": o, "valid_from": "2024-01-01"}
+        for o in ("tea", "rain")
+    ]
+    episode = {
+        "source_kind": "web",
+        "source_ref": "w/1",
+        "content_hash": "h",
+        "trust": "third_party",
+    }
+    written = op.one("SELECT pgfacts.ingest(%s, %s)", Jsonb(episode), Jsonb(claims))
+    held = [o["candidate_id"] for o in written["outcomes"]]
+    return {"candidateId": held[0], "otherCandidateId": held[1]}
 
 
 def test_every_tool_states_its_output_schema_and_hints(db: Database) -> None:
@@ -122,7 +151,7 @@ def test_every_tool_states_its_output_schema_and_hints(db: Database) -> None:
         assert None not in (read_only, destructive, idempotent), name
         assert not (read_only and destructive), name
     # Every tool has samples below, so none escapes the validation.
-    assert {r[0] for r in rows} == {name for name, _, _ in SAMPLES} - {EMBED}
+    assert {r[0] for r in rows} == {name for name, _, _ in SAMPLES} - {EMBED, HOLD}
 
 
 def test_every_result_validates_against_its_output_schema(db: Database) -> None:
@@ -133,6 +162,9 @@ def test_every_result_validates_against_its_output_schema(db: Database) -> None:
     for name, kind, args in SAMPLES:
         if name == EMBED:
             _embed_everything(Caller(db, kind="facts_manager"))
+            continue
+        if name == HOLD:
+            latest.update(_hold_for_review(Caller(db)))
             continue
         result = caller(name, resolved(args, latest), kind=kind)
         latest.update(result)
@@ -171,7 +203,7 @@ def _available(db: Database, kind: str, tenant: str = "t1") -> list[str]:
 
 def test_available_tools_follow_the_kind_and_the_tenants_embedding_model(db: Database) -> None:
     definitions = Caller(db).one("SELECT pgfacts.tool_definitions()")
-    for kind in ("agent", "facts_manager", "crawler", "tuner", "operator"):
+    for kind in ("agent", "facts_manager", "crawler", "tuner", "operator", "reviewer"):
         offered = _available(db, kind)
         allowed = [d["name"] for d in tools.for_kind(definitions, kind)]
         assert offered == [n for n in allowed if n != "facts_similar"], kind

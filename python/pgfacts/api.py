@@ -41,6 +41,7 @@ from .rows import (
     KeyMatch,
     Neighbour,
     ProjectionDifference,
+    ReviewCandidate,
     SearchHit,
     SessionNode,
     SimilarFact,
@@ -1008,3 +1009,23 @@ def set_redaction_placeholders(
         queries.SET_REDACTION_PLACEHOLDERS,
         placeholders=list(placeholders) if placeholders is not None else None,
     )
+
+
+def review_queue(self: StoreBase, limit: int = 50) -> Call[list[ReviewCandidate]]:
+    return _rows(self, queries.REVIEW_QUEUE, ReviewCandidate, limit=limit)
+
+
+def review_candidate(self: StoreBase, candidate_id: int) -> Call[JSONObject]:
+    return _value(self, queries.REVIEW_CANDIDATE, candidate_id=candidate_id)
+
+
+def approve_claim(self: StoreBase, candidate_id: int, note: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.APPROVE_CLAIM, candidate_id=candidate_id, note=note)
+
+
+def reject_claim(self: StoreBase, candidate_id: int, note: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.REJECT_CLAIM, candidate_id=candidate_id, note=note)
+
+
+def lift_rejection(self: StoreBase, rejection_id: int) -> Call[JSONObject]:
+    return _value(self, queries.LIFT_REJECTION, rejection_id=rejection_id)

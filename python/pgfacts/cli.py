@@ -12,7 +12,7 @@ import psycopg
 import typer
 from rich.console import Console
 
-from . import cli_reads, migrator, tools
+from . import cli_reads, cli_review, migrator, tools
 from . import doctor as doctor_module
 from .cli_options import DsnOption, SchemaOption
 from .client import AsyncFactStore, Context, FactStore
@@ -637,3 +637,5 @@ def main() -> None:
 
 # The DBA's read commands (history, as-of, explain, changes, search, sessions, stats, audit).
 cli_reads.register(app)
+# Human review: pgfacts review list | show | approve | reject | lift.
+app.add_typer(cli_review.app, name="review")

@@ -453,6 +453,18 @@ class Tools(Generic[R]):
             ),
         )
 
+    def review_queue(self, *, limit: int | None = None) -> R:
+        return self.call("review_queue", _args(limit=limit))
+
+    def review_candidate(self, candidate_id: int) -> R:
+        return self.call("review_candidate", {"candidateId": candidate_id})
+
+    def review_approve(self, candidate_id: int, *, note: str | None = None) -> R:
+        return self.call("review_approve", _args(candidateId=candidate_id, note=note))
+
+    def review_reject(self, candidate_id: int, *, note: str | None = None) -> R:
+        return self.call("review_reject", _args(candidateId=candidate_id, note=note))
+
 
 def _args(**kwargs: Any) -> dict[str, Any]:
     """Tool arguments: an argument left out takes the tool's default (in SQL)."""
@@ -775,6 +787,11 @@ class FactStore(StoreBase):
     purge_audit_log = _sync(api.purge_audit_log)
     redaction_placeholders = _sync(api.redaction_placeholders)
     set_redaction_placeholders = _sync(api.set_redaction_placeholders)
+    review_queue = _sync(api.review_queue)
+    review_candidate = _sync(api.review_candidate)
+    approve_claim = _sync(api.approve_claim)
+    reject_claim = _sync(api.reject_claim)
+    lift_rejection = _sync(api.lift_rejection)
     extraction_backlog = _sync(api.extraction_backlog)
     extraction_health = _sync(api.extraction_health)
     validate_extraction = _sync(api.validate_extraction)
@@ -973,6 +990,11 @@ class AsyncFactStore(StoreBase):
     purge_audit_log = _async(api.purge_audit_log)
     redaction_placeholders = _async(api.redaction_placeholders)
     set_redaction_placeholders = _async(api.set_redaction_placeholders)
+    review_queue = _async(api.review_queue)
+    review_candidate = _async(api.review_candidate)
+    approve_claim = _async(api.approve_claim)
+    reject_claim = _async(api.reject_claim)
+    lift_rejection = _async(api.lift_rejection)
     extraction_backlog = _async(api.extraction_backlog)
     extraction_health = _async(api.extraction_health)
     validate_extraction = _async(api.validate_extraction)

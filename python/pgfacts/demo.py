@@ -98,6 +98,7 @@ def run(dsn: str | None, schema: str, out: Console) -> None:
     _retrieval(dsn, schema, tenant, out)
     _graph(dsn, schema, tenant, out)
     _pipeline(dsn, schema, tenant, out)
+    _review(dsn, schema, tenant, out)
 
 
 def _knowledge(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
@@ -361,3 +362,77 @@ def _pipeline(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
                 f"{source.get('extractor')}: {json.dumps(source['quote'])})",
                 highlight=False,
             )
+
+
+def _review(dsn: str | None, schema: str, tenant: str, out: Console) -> None:
+    _section(out, "review: a low-trust claim waits for a reviewer; the decision is audited")
+    with FactStore(dsn, schema=schema, context=Context(tenant=tenant)) as base:
+        operator = base.with_context(agent_kind="operator", agent_id="ops")
+        reviewer = base.with_context(agent_kind="reviewer", agent_id="reviewer-ana")
+        operator.set_setting("review_below_trust", 2)  # third-party sources wait
+        operator.define_predicate("office_city", "one", "where a client's office is")
+        client = operator.ensure_entity("client", "Ardal Finch", external_ref="crm:clients/42")
+        forum = {"source_kind": "web", "source_ref": "forum/thread-81", "trust": "third_party"}
+        claims = [
+            {
+                "subject": client,
+                "predicate": "office_city",
+                "object": city,
+                "quote": quote,
+                "valid_from": "2026-03-01",
+            }
+            for city, quote in (
+                ("Leeds", "Ardal Finch opened in Leeds"),
+                ("Atlantis", "their HQ is in Atlantis"),
+            )
+        ]
+
+        def offices() -> list[Any]:
+            return [
+                c.object_value
+                for c in operator.current_claims(client)
+                if c.predicate == "office_city"
+            ]
+
+        held = operator.ingest({**forum, "content_hash": "f81"}, claims)
+        out.print(
+            f"ingest from {forum['source_ref']} (third_party): "
+            f"{[o['outcome'] for o in held['outcomes']]}, believed now: "
+            f"{offices()}",
+            highlight=False,
+        )
+        out.print("review_queue, as the reviewer (oldest first, with the evidence):")
+        waiting = reviewer.review_queue()
+        for row in waiting:
+            out.print(
+                f"  candidate {row.candidate_id}: {json.dumps(row.object)} "
+                f"({row.source_ref}, {row.trust}: {json.dumps(row.quote)}; held for "
+                f"{row.held_because})",
+                highlight=False,
+            )
+        approved = reviewer.approve_claim(waiting[0].candidate_id, note="matches the CRM")
+        rejected = reviewer.reject_claim(waiting[1].candidate_id, note="no such city")
+        out.print(
+            f"approve_claim: {approved['outcome']['outcome']}; reject_claim: "
+            f"{rejected['status']} (rejection {rejected['rejection_id']})",
+            highlight=False,
+        )
+        again = operator.ingest(
+            {"source_kind": "web", "source_ref": "blog/9", "trust": "owner", "content_hash": "b9"},
+            claims[1:],
+        )
+        out.print(
+            f"believed now: {offices()}; "
+            f"Atlantis from another source: {json.dumps(again['outcomes'][0])}",
+            highlight=False,
+        )
+        out.print("the audit rows of the decisions:")
+        for entry in reversed(operator.audit(operation=None, limit=20)):
+            if entry.audit_operation.startswith("review_") or (
+                entry.audit_operation == "claim_decision" and entry.audit_agent_kind == "reviewer"
+            ):
+                out.print(
+                    f"  {entry.audit_operation} {entry.audit_target} by {entry.audit_agent_id} "
+                    f"({entry.audit_agent_kind}, login {entry.db_role})",
+                    highlight=False,
+                )

@@ -387,3 +387,12 @@ REDACTION_PLACEHOLDERS = "SELECT {schema}.redaction_placeholders()"
 SET_REDACTION_PLACEHOLDERS = (
     "SELECT {schema}.set_redaction_placeholders(placeholders => %(placeholders)s::text[])"
 )
+REVIEW_QUEUE = 'SELECT * FROM {schema}.review_queue("limit" => %(limit)s::integer)'
+REVIEW_CANDIDATE = "SELECT {schema}.review_candidate(candidate_id => %(candidate_id)s::bigint)"
+APPROVE_CLAIM = (
+    "SELECT {schema}.approve_claim(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
+)
+REJECT_CLAIM = (
+    "SELECT {schema}.reject_claim(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
+)
+LIFT_REJECTION = "SELECT {schema}.lift_rejection(rejection_id => %(rejection_id)s::bigint)"

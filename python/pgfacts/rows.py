@@ -358,6 +358,31 @@ class AuditEntry:
     after: JSON
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewCandidate:
+    """A row of ``review_queue``: a claim held for human review, its evidence (quote,
+    locator, the episode's source, trust and extractor) and why it was held."""
+
+    candidate_id: int
+    held_at: datetime
+    held_because: str
+    subject_id: int
+    predicate: str
+    object: JSON
+    object_entity_id: int | None
+    text: str | None
+    confidence: float
+    valid_from: datetime
+    valid_to: datetime | None
+    quote: str | None
+    locator: JSON
+    episode_id: int
+    source_kind: str
+    source_ref: str
+    trust: str
+    extractor: str | None
+
+
 # The table-returning SQL API functions and the row each returns (spawn_tree returns
 # SETOF text: a list of session ids).
 ROW_OF_FUNCTION: dict[str, type] = {
@@ -387,4 +412,5 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "extraction_backlog": ExtractionBacklog,
     "embedding_backlog_by_tenant": EmbeddingBacklog,
     "audit": AuditEntry,
+    "review_queue": ReviewCandidate,
 }

@@ -9,13 +9,14 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     -- Each kind is a NOLOGIN role @schema@_<kind> (migration 0001).
-    RETURN ARRAY['agent', 'facts_manager', 'crawler', 'tuner', 'operator'];
+    -- (reviewer: migration 0045, human review in sql/60_governance.)
+    RETURN ARRAY['agent', 'facts_manager', 'crawler', 'tuner', 'operator', 'reviewer'];
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.agent_kinds() IS
-'Every agent kind, in display order: agent, facts_manager, crawler, tuner, operator. Every '
-'kind reads.';
+'Every agent kind, in display order: agent, facts_manager, crawler, tuner, operator, '
+'reviewer. Every kind reads.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.writer_kinds()
 RETURNS text []
@@ -25,13 +26,14 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- The tuner audits: it reads everything in its tenant and writes nothing.
+    -- The tuner audits: it reads everything in its tenant and writes nothing. The reviewer
+    -- writes only review decisions, through its own functions.
     RETURN ARRAY['agent', 'facts_manager', 'crawler', 'operator'];
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.writer_kinds() IS
-'The agent kinds that may write memory: every kind but the tuner.';
+'The agent kinds that may write memory: every kind but the tuner and the reviewer.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.kind_roles(kinds text [])
 RETURNS text

@@ -734,6 +734,8 @@ DECLARE
     -- The claims accepted (stored, corroborating or outranked), as the purge replay needs
     -- them: the episode keeps this list.
     written @schema@_internal.episode_claim [] := '{}';
+    -- The claims a claim gate took out of this write (pass_claim_gates), by claim index.
+    taken jsonb := '{}';
 BEGIN
     IF pg_catalog.jsonb_array_length(claims) = 0 THEN
         -- No claims (a memory an extractor found nothing in): no slot to check or read,
@@ -749,12 +751,22 @@ BEGIN
                 PERFORM @schema@_internal.raise_claim_problem(c, claims -> c.position);
             END IF;
         END LOOP;
+        IF NOT replay THEN
+            taken := @schema@_internal.pass_claim_gates(tenant, episode, inputs, floor);
+        END IF;
         picture := @schema@_internal.read_slots(tenant, inputs);
         slots := picture.slots;
         write_at := coalesce(write_at, @schema@_internal.next_instant(picture.newest));
     END IF;
 
     FOREACH c IN ARRAY inputs LOOP
+        IF taken ? c.position::text THEN
+            outcomes := outcomes || (pg_catalog.jsonb_build_object('index', c.position)
+                                     || (taken -> c.position::text));
+            counters := counters || pg_catalog.jsonb_build_object(taken -> c.position::text ->> 'outcome',
+                coalesce((counters ->> (taken -> c.position::text ->> 'outcome'))::integer, 0) + 1);
+            CONTINUE;
+        END IF;
         slot := slots[c.slot];
         d := @schema@_internal.decide_claim(slot, c, episode_trust, floor, replay);
         new_id := NULL;
@@ -810,6 +822,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.write_claims(
     text, @schema@_internal.episodes, jsonb, real, timestamptz, boolean) IS
 'Write the claims of one episode through the slot rules (one / many / event, corroboration, '
-'trust, retraction unless a replay, confidence floor) at write_at (NULL: now), and insert a '
+'trust, retraction unless a replay, confidence floor, the registered claim gates unless a '
+'replay) at write_at (NULL: now), and insert a '
 'new episode with the claims it accepted; the caller holds the slots'' advisory locks. '
 'Returns {write_at, counters, outcomes}.';

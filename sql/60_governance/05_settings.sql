@@ -50,3 +50,14 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.audit_retention_cutoff(text) IS
 'The newest instant an audit row of the tenant may have to be purged: now minus its '
 'audit_retention_days.';
+
+-- Human review (50_review_*.sql): which claims are held as candidates. Both 0 by default:
+-- nothing is held until a tenant asks for review.
+SELECT @schema@_internal.register_setting(
+    '60_governance', 'review_below_trust', 'integer', 0, 4, '0',
+    'Claims from sources whose trust ranks below this (third_party 1, agent 2, owner 3, '
+    'operator 4) are held for review; 0 holds none.');
+SELECT @schema@_internal.register_setting(
+    '60_governance', 'review_below_confidence', 'number', 0, 1, '0',
+    'Claims less confident than this (and not below confidence_floor) are held for review; '
+    '0 holds none.');

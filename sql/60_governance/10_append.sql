@@ -9,13 +9,15 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Each is named by the capture trigger that writes it (20_capture.sql).
+    -- Each is named by the capture trigger that writes it (20_capture.sql), the last three by
+    -- the review's decisions (54_review_decide.sql).
     RETURN ARRAY[
         'store', 'delete', 'delete_pattern', 'session_cleanup', 'crawl_mark', 'purge',
         'ingest', 'override', 'claim_decision', 'retract', 'restore', 'purge_source',
         'record_memory', 'graph_node_write', 'graph_node_delete', 'graph_edge_write',
         'graph_edge_delete', 'register_embedding_model', 'set_setting', 'bind_tenant_login',
-        'unbind_tenant_login', 'purge_audit_log', 'set_redaction_placeholders'];
+        'unbind_tenant_login', 'purge_audit_log', 'set_redaction_placeholders',
+        'review_approve', 'review_reject', 'review_lift'];
 END
 $fn$;
 

@@ -10,8 +10,16 @@ GRANT SELECT ON @schema@_internal.audit_log TO @schema@_operator, @schema@_tuner
 -- Redaction placeholders: every kind may read its tenant's list (a writer needs to know what
 -- is refused); only the operator sets it.
 SELECT @schema@_internal.register_api(
-    '@schema@.redaction_placeholders()', '{agent,facts_manager,crawler,tuner,operator}');
+    '@schema@.redaction_placeholders()', @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.set_redaction_placeholders(text[])', '{operator}');
 GRANT SELECT ON @schema@_internal.redaction_placeholders TO @schema@_operator, @schema@_tuner;
+-- Human review: the reviewer, the tuner and the operator read the queue; the reviewer and
+-- the operator decide; only the operator lifts a rejection. No kind writes the tables
+-- but through these functions.
+SELECT @schema@_internal.register_api('@schema@.review_queue(integer)', '{tuner,operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.review_candidate(bigint)', '{tuner,operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.approve_claim(bigint,text)', '{operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.reject_claim(bigint,text)', '{operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.lift_rejection(bigint)', '{operator}');
 
 SELECT @schema@_internal.grant_internal_functions();
