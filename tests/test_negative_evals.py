@@ -24,6 +24,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from pgfacts.client import Context
 from pgfacts.retrieval import HashEmbedder, run_embedding_queue
@@ -151,6 +152,70 @@ class World:
                 EMBEDDER, Context(tenant=tenant, agent_kind="operator"), dsn=db.dsn()
             )
 
+        # Held for review: a third party's claims wait as candidates (review_below_trust 2).
+        op.one("SELECT pgfacts.set_setting('review_below_trust', '2')")
+        held = op.ingest(
+            "rumour/1",
+            [
+                {
+                    "subject": self.bo,
+                    "predicate": "works_at",
+                    "object": "qzxcandidate",
+                    "valid_from": "2023-01-01",
+                }
+            ],
+            trust="third_party",
+        )
+        rejected = op.ingest(
+            "rumour/2",
+            [
+                {
+                    "subject": self.ana,
+                    "predicate": "works_at",
+                    "object": "qzxrejected",
+                    "valid_from": "2023-01-01",
+                }
+            ],
+            trust="third_party",
+        )
+        assert held["outcomes"][0]["outcome"] == "candidate"
+        reviewer = Caller(db, tenant="t1", kind="reviewer")
+        reviewer.one("SELECT pgfacts.reject_claim(%s)", rejected["outcomes"][0]["candidate_id"])
+        again = op.ingest(
+            "notes/9",
+            [
+                {
+                    "subject": self.ana,
+                    "predicate": "works_at",
+                    "object": "qzxrejected",
+                    "valid_from": "2023-06-01",
+                }
+            ],
+        )
+        assert again["outcomes"][0]["reason"] == "review_rejected", again
+        # Refused writes: a redaction placeholder, and a write of an incognito run.
+        refusals = {
+            "PF010": (
+                "SELECT pgfacts.store_fact('kb/contact', %s, shared => true)",
+                Jsonb("qzxredacted mail: [EMAIL]"),
+            ),
+            "PF011": (
+                "SELECT pgfacts.store_fact('kb/incognito', %s, shared => true)",
+                Jsonb("qzxincognito plan"),
+            ),
+        }
+        incognito = Caller(
+            db,
+            tenant="t1",
+            kind="agent",
+            session="a1",
+            parent="a",
+            local_settings={"pgfacts.memory_scope": "none"},
+        )
+        for code, (sql, value) in refusals.items():
+            writer = incognito if code == "PF011" else op
+            assert writer.refused(sql, value) == code
+
         # The changes that make each item one that must not come back.
         assert op.one("SELECT pgfacts.retract(%s)", retracted)["rows"] == 1
         op.one("SELECT pgfacts.delete_fact('kb/doomed-purge', shared => true)")
@@ -175,6 +240,10 @@ class World:
         item("purged fact", "qzxforcepurged", ["shared:kb/doomed-purge"])
         item("tombstone", "qzxtombstone", ["shared:kb/doomed-tomb"])
         item("other tree", "qzxothertree", ["session:b:notes/private-b"])
+        item("unreviewed candidate", "qzxcandidate", [])
+        item("rejected candidate", "qzxrejected", [])
+        item("redaction placeholder", "qzxredacted", ["shared:kb/contact"])
+        item("incognito write", "qzxincognito", ["shared:kb/incognito"])
         item("other tenant", "qzxothertenant", [f"claim:{t2_claim}", "shared:kb/t2-note"])
         self.claim_ids = {"retracted": retracted, "purged source": purged, "other tenant": t2_claim}
         self.scope_keys = [
@@ -360,6 +429,10 @@ SEEN_BY_KIND = {"tuner": {"other tree"}}
 def cases() -> Iterator[Any]:
     for reader in READERS:
         for item in (
+            "unreviewed candidate",
+            "rejected candidate",
+            "redaction placeholder",
+            "incognito write",
             "retracted",
             "superseded",
             "purged source",
@@ -474,8 +547,12 @@ def test_the_paths_see_what_they_may(world: World, readers: dict[str, Caller]) -
 def test_a_purged_text_is_nowhere_in_the_database(world: World) -> None:
     """The purged source's words are in no row of any table of the install (facts, their
     versions, claims, search documents, the embedding queue, graph evidence, the audit),
-    and no embedding of its claim is left."""
-    markers = [world.items["purged source"].marker]
+    and no embedding of its claim is left; nor are the words of the refused writes (a
+    redaction placeholder's, an incognito run's)."""
+    markers = [
+        world.items[name].marker
+        for name in ("purged source", "redaction placeholder", "incognito write")
+    ]
     with world.db.admin() as admin:
         tables = admin.execute(
             "SELECT format('%%I.%%I', n.nspname, c.relname) FROM pg_class c "
