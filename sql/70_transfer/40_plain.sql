@@ -1,0 +1,235 @@
+-- The plain family: memory from elsewhere, written through the same write paths a live
+-- write takes, so the same rules supersede, skip or refuse it. Facts are written set-based
+-- (bulk_store_facts' checks and chunked writes); episodes, vocabulary and graph assertions
+-- one line at a time through their API functions, each in a savepoint so one refusal
+-- rejects its line only. A rejected line comes back with its reason.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_facts(tenant text, lines jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    kind text := @schema@_internal.context_kind();
+    session text := @schema@_internal.context_session();
+    max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes'))::bigint;
+    line_nos bigint [];
+    items jsonb;
+    counts record;
+    write_items jsonb [];
+    write_lines bigint [];
+    failures jsonb;
+BEGIN
+    -- lines: [{line_no, record}] of type fact; a record is {type, key, value, tags?, shared?}
+    SELECT pg_catalog.array_agg(l.line_no ORDER BY l.line_no),
+           pg_catalog.jsonb_agg(l.record OPERATOR(pg_catalog.-) '{type,_error}'::text []
+                                ORDER BY l.line_no)
+      INTO line_nos, items
+      FROM pg_catalog.jsonb_to_recordset(lines) AS l (line_no bigint, record jsonb);
+    IF items IS NULL THEN
+        RETURN pg_catalog.jsonb_build_object('inserted', 0, 'superseded', 0, 'duplicate', 0,
+                                             'rejects', '[]'::jsonb);
+    END IF;
+    CREATE TEMP TABLE IF NOT EXISTS transfer_fact_checks (
+        line_no bigint, item jsonb, scope_key text, reason text, outcome text
+    ) ON COMMIT DROP;
+    TRUNCATE pg_temp.transfer_fact_checks;
+    INSERT INTO pg_temp.transfer_fact_checks
+    SELECT line_nos[c.ord], c.item, c.scope_key, c.reason,
+           CASE WHEN c.reason IS NOT NULL THEN 'rejected'
+                WHEN f.fact_id IS NULL OR f.deleted_at IS NOT NULL THEN 'inserted'
+                WHEN f.value = c.item -> 'value'
+                     AND f.tags = coalesce(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
+                                               c.item -> 'tags')), '{}')
+                THEN 'duplicate'
+                ELSE 'superseded' END
+      FROM @schema@_internal.bulk_checks(items, kind, session, max_bytes, '') AS c
+      LEFT JOIN @schema@_internal.facts AS f ON f.tenant = tenant AND f.scope_key = c.scope_key;
+
+    IF EXISTS (SELECT 1 FROM pg_temp.transfer_fact_checks AS c
+                WHERE c.outcome IN ('inserted', 'superseded') AND c.scope_key ^@ 'session:') THEN
+        PERFORM @schema@_internal.ensure_session(tenant, session, @schema@_internal.context_parent(),
+                                                 @schema@_internal.context_agent(), true);
+    END IF;
+    -- In scope-key order, the lock order of every writer.
+    SELECT pg_catalog.array_agg(c.item ORDER BY c.scope_key),
+           pg_catalog.array_agg(c.line_no ORDER BY c.scope_key)
+      INTO write_items, write_lines
+      FROM pg_temp.transfer_fact_checks AS c WHERE c.outcome IN ('inserted', 'superseded');
+    failures := @schema@_internal.bulk_write(write_items, write_lines, tenant, session,
+                                             @schema@_internal.context_agent());
+    UPDATE pg_temp.transfer_fact_checks AS c SET outcome = 'rejected', reason = 'write_failed'
+      FROM pg_catalog.jsonb_array_elements(failures) AS w
+     WHERE c.line_no = (w ->> 'ord')::bigint;
+
+    SELECT pg_catalog.count(*) FILTER (WHERE c.outcome = 'inserted') AS inserted,
+           pg_catalog.count(*) FILTER (WHERE c.outcome = 'superseded') AS superseded,
+           pg_catalog.count(*) FILTER (WHERE c.outcome = 'duplicate') AS duplicate,
+           coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'line_no', c.line_no, 'reason', c.reason,
+               'message', coalesce(
+                   (SELECT w ->> 'message' FROM pg_catalog.jsonb_array_elements(failures) AS w
+                     WHERE (w ->> 'ord')::bigint = c.line_no),
+                   @schema@_internal.bulk_failure_message(c.reason, c.item, kind, max_bytes, '')))
+               ORDER BY c.line_no) FILTER (WHERE c.outcome = 'rejected'), '[]') AS rejects
+      INTO counts
+      FROM pg_temp.transfer_fact_checks AS c;
+    RETURN pg_catalog.to_jsonb(counts);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_plain_facts(text, jsonb) IS
+'Write plain fact lines [{line_no, record}] as bulk_store_facts would: the same checks, in '
+'chunks; a fact whose scope key holds the same value and tags is a duplicate and not '
+'written, one holding another value is superseded. Returns {inserted, superseded, '
+'duplicate, rejects: [{line_no, reason, message}]}.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_entity_id(reference jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    -- A claim from elsewhere names its entities ({kind, name, aliases?, external_ref?});
+    -- an id passes through.
+    IF pg_catalog.jsonb_typeof(reference) <> 'object' THEN
+        RETURN reference;
+    END IF;
+    RETURN pg_catalog.to_jsonb(@schema@.ensure_entity(
+        reference ->> 'kind', reference ->> 'name',
+        coalesce(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(reference -> 'aliases')), '{}'),
+        reference ->> 'external_ref'));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_entity_id(jsonb) IS
+'The entity id a plain claim''s subject or object_entity names: ensure_entity of {kind, name, '
+'aliases?, external_ref?}, or the value itself when it is not an object (an id).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_line(record jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    answer jsonb;
+    claims jsonb;
+BEGIN
+    -- One line of a type other than fact, through its API function. Returns {outcome}
+    -- counters to add: {inserted, superseded, duplicate, rejected}.
+    CASE record ->> 'type'
+    WHEN 'predicate' THEN
+        PERFORM @schema@.define_predicate(record ->> 'name', record ->> 'cardinality',
+                                          coalesce(record ->> 'description', ''));
+        RETURN '{"inserted": 1}';
+    WHEN 'entity' THEN
+        PERFORM @schema@_internal.transfer_entity_id(record - 'type');
+        RETURN '{"inserted": 1}';
+    WHEN 'episode' THEN
+        SELECT pg_catalog.jsonb_agg(
+                   c || pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+                       'subject', @schema@_internal.transfer_entity_id(c -> 'subject'),
+                       'object_entity', @schema@_internal.transfer_entity_id(c -> 'object_entity')))
+                   ORDER BY n)
+          INTO claims
+          FROM pg_catalog.jsonb_array_elements(
+                   CASE WHEN pg_catalog.jsonb_typeof(record -> 'claims') = 'array'
+                        THEN record -> 'claims' ELSE '[]' END) WITH ORDINALITY AS e (c, n);
+        answer := @schema@.ingest(record -> 'episode', coalesce(claims, '[]'));
+        IF (answer ->> 'duplicate')::boolean THEN
+            RETURN '{"duplicate": 1}';
+        END IF;
+        RETURN pg_catalog.jsonb_build_object(
+            'inserted', (answer #>> '{counters,inserted}')::bigint,
+            'superseded', (answer #>> '{counters,superseded}')::bigint
+                          + (answer #>> '{counters,source_changed}')::bigint,
+            'duplicate', (answer #>> '{counters,duplicate}')::bigint
+                         + (answer #>> '{counters,corroborated}')::bigint,
+            'rejected', (answer #>> '{counters,rejected}')::bigint
+                        + (answer #>> '{counters,outranked}')::bigint
+                        + (answer #>> '{counters,below_floor}')::bigint);
+    WHEN 'graph_node' THEN
+        answer := @schema@.graph_upsert_node(
+            record ->> 'kind', record ->> 'name', record ->> 'namespace',
+            ARRAY(SELECT pg_catalog.jsonb_array_elements_text(record -> 'aliases')),
+            ARRAY(SELECT pg_catalog.jsonb_array_elements_text(record -> 'evidence')));
+        RETURN CASE WHEN (answer ->> 'created')::boolean THEN '{"inserted": 1}'
+                    ELSE '{"duplicate": 1}' END;
+    WHEN 'graph_edge' THEN
+        answer := @schema@.graph_upsert_edge(
+            record ->> 'from_key', record ->> 'to_key', record ->> 'predicate',
+            record ->> 'namespace', coalesce((record ->> 'confidence')::double precision, 1),
+            ARRAY(SELECT pg_catalog.jsonb_array_elements_text(record -> 'evidence')));
+        RETURN CASE answer ->> 'outcome' WHEN 'created' THEN '{"inserted": 1}'
+                    WHEN 'reinforced' THEN '{"superseded": 1}' ELSE '{"duplicate": 1}' END;
+    ELSE
+        RAISE EXCEPTION 'unknown line type %', @schema@_internal.shown(record ->> 'type')
+            USING ERRCODE = '22023',
+                  HINT = 'plain lines are of type fact, episode, predicate, entity, graph_node '
+                         'or graph_edge (docs/transfer.md)';
+    END CASE;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_plain_line(jsonb) IS
+'Write one plain line of type predicate, entity, episode (ingest, with entities named by '
+'{kind, name}), graph_node or graph_edge through its API function; returns the counters it '
+'adds. 22023 for an unknown type.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_batch(tenant text, lines jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    totals jsonb;
+    line record;
+    added jsonb;
+    rejects jsonb;
+    state text;
+    message text;
+BEGIN
+    totals := @schema@_internal.transfer_plain_facts(tenant, (
+        SELECT pg_catalog.jsonb_agg(l) FROM pg_catalog.jsonb_array_elements(lines) AS l
+         WHERE l #>> '{record,type}' = 'fact'));
+    rejects := totals -> 'rejects';
+    totals := totals || '{"rejected": 0}';
+    FOR line IN
+        SELECT l.line_no, l.record
+          FROM pg_catalog.jsonb_to_recordset(lines) AS l (line_no bigint, record jsonb)
+         WHERE l.record ->> 'type' IS DISTINCT FROM 'fact' ORDER BY l.line_no
+    LOOP
+        BEGIN
+            added := @schema@_internal.transfer_plain_line(line.record - '_error');
+        EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
+            IF @schema@_internal.bulk_error_is_fatal(state) THEN
+                RAISE;
+            END IF;
+            rejects := rejects || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
+                'line_no', line.line_no, 'reason', state,
+                'message', @schema@_internal.shown(message)));
+            added := '{}';
+        END;
+        SELECT pg_catalog.jsonb_object_agg(k, coalesce((totals ->> k)::bigint, 0)
+                                              + coalesce((added ->> k)::bigint, 0))
+          INTO totals
+          FROM pg_catalog.unnest(ARRAY['inserted', 'superseded', 'duplicate', 'rejected']) AS k;
+    END LOOP;
+    RETURN totals - 'rejects' || pg_catalog.jsonb_build_object('rejects', rejects);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_plain_batch(text, jsonb) IS
+'Write a batch of plain lines [{line_no, record}]: the facts set-based, every other line '
+'through its API function in a savepoint. Returns {inserted, superseded, duplicate, '
+'rejected (claims an episode refused), rejects: [{line_no, reason, message}]}.';
