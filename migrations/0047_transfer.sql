@@ -9,7 +9,12 @@
 -- them (system times, etags, ids), which the earlier layers' triggers would overwrite.
 -- Its one function runs with session_replication_role = replica (user triggers off for
 -- that call only, in that session only); the owner may set it, no login may.
-GRANT SET ON PARAMETER session_replication_role TO @schema@_owner;
+-- (In a DO block: the SQL linter's parser does not know GRANT SET ON PARAMETER.)
+DO $grant$
+BEGIN
+    EXECUTE 'GRANT SET ON PARAMETER session_replication_role TO @schema@_owner';
+END
+$grant$;
 
 SET LOCAL ROLE @schema@_owner;
 
@@ -38,6 +43,9 @@ COMMENT ON TABLE @schema@_internal.transfer_imports IS
 'One row per import of a file into a tenant: its checkpoint (lines_done) and counts; at most '
 'one open (unfinished) import per tenant';
 
+ALTER TABLE @schema@_internal.transfer_imports ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.transfer_imports FORCE ROW LEVEL SECURITY;
+
 CREATE UNIQUE INDEX transfer_imports_one_open ON @schema@_internal.transfer_imports (tenant)
 WHERE finished_at IS NULL;
 
@@ -50,3 +58,6 @@ CREATE TABLE @schema@_internal.transfer_lines (
 COMMENT ON TABLE @schema@_internal.transfer_lines IS
 'The staged lines of a tenant''s open import, numbered from 1 in file order; removed when '
 'the import finishes or is abandoned';
+
+ALTER TABLE @schema@_internal.transfer_lines ENABLE ROW LEVEL SECURITY;
+ALTER TABLE @schema@_internal.transfer_lines FORCE ROW LEVEL SECURITY;

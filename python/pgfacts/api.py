@@ -998,7 +998,9 @@ def purge_audit_log(self: StoreBase, before: datetime | str | None = None) -> Ca
 # -- transfer ----------------------------------------------------------------------------
 
 
-def export_tenant(self: StoreBase, embeddings: bool = False, audit: bool = False) -> Call[list[str]]:
+def export_tenant(
+    self: StoreBase, embeddings: bool = False, audit: bool = False
+) -> Call[list[str]]:
     """The export's lines in memory; ``pgfacts.transfer.export_tenant`` streams them."""
     return Call(
         queries.EXPORT_TENANT.format(schema=self.schema),
@@ -1011,7 +1013,10 @@ def import_open(
     self: StoreBase, file_sha256: str, first_line: str | None, file_name: str | None = None
 ) -> Call[JSONObject]:
     return _value(
-        self, queries.IMPORT_OPEN, file_sha256=file_sha256, first_line=first_line,
+        self,
+        queries.IMPORT_OPEN,
+        file_sha256=file_sha256,
+        first_line=first_line,
         file_name=file_name,
     )
 

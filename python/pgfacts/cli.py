@@ -12,7 +12,7 @@ import psycopg
 import typer
 from rich.console import Console
 
-from . import cli_reads, migrator, tools
+from . import cli_reads, cli_transfer, migrator, tools
 from . import doctor as doctor_module
 from .cli_options import DsnOption, SchemaOption
 from .client import AsyncFactStore, Context, FactStore
@@ -618,3 +618,5 @@ def main() -> None:
 
 # The DBA's read commands (history, as-of, explain, changes, search, sessions, stats, audit).
 cli_reads.register(app)
+# Moving a tenant (export, import).
+cli_transfer.register(app)

@@ -35,15 +35,14 @@ def export_tenant(
     """Write the tenant's export (export_tenant's lines) to ``out``; returns the bytes."""
     written = 0
     try:
-        with psycopg.connect(resolve_dsn(dsn), autocommit=True) as conn:
-            with conn.transaction():
-                conn.execute(queries.SET_CONTEXT.format(schema=schema), _context_params(context))
-                cursor = conn.cursor()
-                params = {"embeddings": embeddings, "audit": audit}
-                with cursor.copy(queries.COPY_EXPORT.format(schema=schema), params) as copy:
-                    for data in copy:
-                        out.write(data)
-                        written += len(data)
+        with psycopg.connect(resolve_dsn(dsn), autocommit=True) as conn, conn.transaction():
+            conn.execute(queries.SET_CONTEXT.format(schema=schema), _context_params(context))
+            cursor = conn.cursor()
+            params = {"embeddings": embeddings, "audit": audit}
+            with cursor.copy(queries.COPY_EXPORT.format(schema=schema), params) as copy:
+                for data in copy:
+                    out.write(data)
+                    written += len(data)
     except psycopg.Error as exc:
         raise translate(exc) from exc
     return written

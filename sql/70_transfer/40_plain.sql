@@ -18,6 +18,7 @@ DECLARE
     max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes'))::bigint;
     line_nos bigint [];
     items jsonb;
+    checks jsonb;
     counts record;
     write_items jsonb [];
     write_lines bigint [];
@@ -33,23 +34,36 @@ BEGIN
         RETURN pg_catalog.jsonb_build_object('inserted', 0, 'superseded', 0, 'duplicate', 0,
                                              'rejects', '[]'::jsonb);
     END IF;
-    CREATE TEMP TABLE IF NOT EXISTS transfer_fact_checks (
-        line_no bigint, item jsonb, scope_key text, reason text, outcome text
-    ) ON COMMIT DROP;
-    TRUNCATE pg_temp.transfer_fact_checks;
-    INSERT INTO pg_temp.transfer_fact_checks
-    SELECT line_nos[c.ord], c.item, c.scope_key, c.reason,
-           CASE WHEN c.reason IS NOT NULL THEN 'rejected'
-                WHEN f.fact_id IS NULL OR f.deleted_at IS NOT NULL THEN 'inserted'
-                WHEN f.value = c.item -> 'value'
-                     AND f.tags = coalesce(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
-                                               c.item -> 'tags')), '{}')
-                THEN 'duplicate'
-                ELSE 'superseded' END
-      FROM @schema@_internal.bulk_checks(items, kind, session, max_bytes, '') AS c
-      LEFT JOIN @schema@_internal.facts AS f ON f.tenant = tenant AND f.scope_key = c.scope_key;
+    -- Each fact with its scope key, its reason to fail (bulk_checks) and what it becomes.
+    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'line_no', line_nos[c.ord], 'item', c.item, 'scope_key', c.scope_key,
+               'reason', c.reason,
+               'outcome', CASE
+                   WHEN c.reason = 'repeated' THEN 'duplicate'
+                   WHEN c.reason IS NOT NULL THEN 'rejected'
+                   WHEN f.fact_id IS NULL OR f.deleted_at IS NOT NULL THEN 'inserted'
+                   WHEN f.value = c.item -> 'value'
+                        AND f.tags = coalesce(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
+                                                  c.item -> 'tags')), '{}')
+                   THEN 'duplicate'
+                   ELSE 'superseded' END))
+      INTO checks
+      FROM (
+          -- A record repeating an earlier one of the file (its key, value and tags) is a
+          -- duplicate, not a refusal; one with another value is refused (the first wins).
+          SELECT b.ord, b.item, b.scope_key,
+                 CASE WHEN b.reason = 'duplicate_key' AND EXISTS (
+                          SELECT 1 FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (i, n)
+                           WHERE n < b.ord AND e.i ->> 'key' = b.item ->> 'key'
+                             AND e.i -> 'value' = b.item -> 'value'
+                             AND e.i -> 'shared' IS NOT DISTINCT FROM b.item -> 'shared'
+                             AND e.i -> 'tags' IS NOT DISTINCT FROM b.item -> 'tags')
+                      THEN 'repeated' ELSE b.reason END AS reason
+            FROM @schema@_internal.bulk_checks(items, kind, session, max_bytes, '') AS b) AS c
+      LEFT JOIN @schema@_internal.facts AS f
+        ON f.tenant = tenant AND f.scope_key = c.scope_key AND c.reason IS NULL;
 
-    IF EXISTS (SELECT 1 FROM pg_temp.transfer_fact_checks AS c
+    IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_to_recordset(checks) AS c (outcome text, scope_key text)
                 WHERE c.outcome IN ('inserted', 'superseded') AND c.scope_key ^@ 'session:') THEN
         PERFORM @schema@_internal.ensure_session(tenant, session, @schema@_internal.context_parent(),
                                                  @schema@_internal.context_agent(), true);
@@ -58,25 +72,32 @@ BEGIN
     SELECT pg_catalog.array_agg(c.item ORDER BY c.scope_key),
            pg_catalog.array_agg(c.line_no ORDER BY c.scope_key)
       INTO write_items, write_lines
-      FROM pg_temp.transfer_fact_checks AS c WHERE c.outcome IN ('inserted', 'superseded');
+      FROM pg_catalog.jsonb_to_recordset(checks)
+           AS c (line_no bigint, item jsonb, scope_key text, outcome text)
+     WHERE c.outcome IN ('inserted', 'superseded');
     failures := @schema@_internal.bulk_write(write_items, write_lines, tenant, session,
                                              @schema@_internal.context_agent());
-    UPDATE pg_temp.transfer_fact_checks AS c SET outcome = 'rejected', reason = 'write_failed'
-      FROM pg_catalog.jsonb_array_elements(failures) AS w
-     WHERE c.line_no = (w ->> 'ord')::bigint;
 
-    SELECT pg_catalog.count(*) FILTER (WHERE c.outcome = 'inserted') AS inserted,
-           pg_catalog.count(*) FILTER (WHERE c.outcome = 'superseded') AS superseded,
-           pg_catalog.count(*) FILTER (WHERE c.outcome = 'duplicate') AS duplicate,
+    WITH judged AS (
+        SELECT c.line_no, c.item,
+               CASE WHEN w.failure IS NULL THEN c.reason ELSE 'write_failed' END AS reason,
+               CASE WHEN w.failure IS NULL THEN c.outcome ELSE 'rejected' END AS outcome,
+               coalesce(w.failure ->> 'message', @schema@_internal.bulk_failure_message(
+                   c.reason, c.item, kind, max_bytes, '')) AS message
+          FROM pg_catalog.jsonb_to_recordset(checks)
+               AS c (line_no bigint, item jsonb, reason text, outcome text)
+          LEFT JOIN LATERAL (
+              SELECT f AS failure FROM pg_catalog.jsonb_array_elements(failures) AS f
+               WHERE (f ->> 'ord')::bigint = c.line_no LIMIT 1) AS w ON true
+    )
+    SELECT pg_catalog.count(*) FILTER (WHERE j.outcome = 'inserted') AS inserted,
+           pg_catalog.count(*) FILTER (WHERE j.outcome = 'superseded') AS superseded,
+           pg_catalog.count(*) FILTER (WHERE j.outcome = 'duplicate') AS duplicate,
            coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'line_no', c.line_no, 'reason', c.reason,
-               'message', coalesce(
-                   (SELECT w ->> 'message' FROM pg_catalog.jsonb_array_elements(failures) AS w
-                     WHERE (w ->> 'ord')::bigint = c.line_no),
-                   @schema@_internal.bulk_failure_message(c.reason, c.item, kind, max_bytes, '')))
-               ORDER BY c.line_no) FILTER (WHERE c.outcome = 'rejected'), '[]') AS rejects
+               'line_no', j.line_no, 'reason', j.reason, 'message', j.message)
+               ORDER BY j.line_no) FILTER (WHERE j.outcome = 'rejected'), '[]') AS rejects
       INTO counts
-      FROM pg_temp.transfer_fact_checks AS c;
+      FROM judged AS j;
     RETURN pg_catalog.to_jsonb(counts);
 END
 $fn$;
@@ -97,7 +118,7 @@ AS $fn$
 BEGIN
     -- A claim from elsewhere names its entities ({kind, name, aliases?, external_ref?});
     -- an id passes through.
-    IF pg_catalog.jsonb_typeof(reference) <> 'object' THEN
+    IF reference IS NULL OR pg_catalog.jsonb_typeof(reference) <> 'object' THEN
         RETURN reference;
     END IF;
     RETURN pg_catalog.to_jsonb(@schema@.ensure_entity(

@@ -109,7 +109,7 @@ BEGIN
         -- Where the client COPYs the file (a COPY cannot write a table with row level
         -- security): this session's own, for its login only.
         CREATE TEMP TABLE IF NOT EXISTS transfer_input (line text);
-        TRUNCATE pg_temp.transfer_input;
+        EXECUTE 'TRUNCATE pg_temp.transfer_input';
         EXECUTE pg_catalog.format('GRANT INSERT ON pg_temp.transfer_input TO %I', SESSION_USER);
     END IF;
     RETURN @schema@_internal.transfer_import_answer(import)
@@ -161,6 +161,7 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     import @schema@_internal.transfer_imports;
+    staging regclass;
     staged bigint;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_staged');
@@ -168,16 +169,19 @@ BEGIN
     IF import.total_lines IS NOT NULL THEN
         RETURN @schema@_internal.transfer_import_answer(import);  -- staged before
     END IF;
-    IF pg_catalog.to_regclass('pg_temp.transfer_input') IS NULL THEN
+    staging := pg_catalog.to_regclass('pg_temp.transfer_input');
+    IF staging IS NULL THEN
         RAISE EXCEPTION 'no lines were copied in this session' USING ERRCODE = '55000',
             HINT = 'call import_open, then COPY the file into pg_temp.transfer_input (line)';
     END IF;
-    -- A fresh temporary table's physical order is the order COPY wrote it in.
-    INSERT INTO @schema@_internal.transfer_lines (tenant, line_no, line)
-    SELECT tenant, pg_catalog.row_number() OVER (ORDER BY t.ctid), coalesce(t.line, '')
-      FROM pg_temp.transfer_input AS t;
+    -- A fresh temporary table's physical order is the order COPY wrote it in. (Named
+    -- at run time: the table exists in the calling session only.)
+    EXECUTE pg_catalog.format(
+        'INSERT INTO @schema@_internal.transfer_lines (tenant, line_no, line) '
+        'SELECT $1, pg_catalog.row_number() OVER (ORDER BY t.ctid), coalesce(t.line, '''') '
+        'FROM %s AS t', staging) USING tenant;
     GET DIAGNOSTICS staged = ROW_COUNT;
-    TRUNCATE pg_temp.transfer_input;
+    EXECUTE pg_catalog.format('TRUNCATE %s', staging);
     UPDATE @schema@_internal.transfer_imports AS i SET total_lines = staged
      WHERE i.tenant = tenant AND i.import_id = import.import_id
     RETURNING i.* INTO import;
