@@ -95,11 +95,12 @@ def import_file(
         with psycopg.connect(resolve_dsn(dsn), autocommit=True) as conn:
             store = FactStore(connection=conn, context=context, schema=schema)
             answer = store.import_open(sha256, first_line, path.name)
+            resumed = answer["resumed"]
             if not answer["staged"]:
                 with conn.cursor().copy(queries.COPY_IMPORT) as copy, path.open("rb") as source:
                     while chunk := source.read(CHUNK):
                         copy.write(chunk)
-                answer = {**store.import_staged(), "resumed": answer["resumed"]}
+                answer = store.import_staged()
             if on_progress:
                 on_progress(ImportProgress(answer))
             batches = 0
@@ -118,6 +119,7 @@ def import_file(
     if rejects_written and rejects_path is not None:
         answer["rejects_file"] = str(rejects_path)
     answer["rejects_written"] = rejects_written
+    answer["resumed"] = resumed
     return answer
 
 
