@@ -4,6 +4,54 @@
 -- one line at a time through their API functions, each in a savepoint so one refusal
 -- rejects its line only. A rejected line comes back with its reason.
 
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_fact_outcomes(
+    tenant text, items jsonb, line_nos bigint [], kind text, session text, max_bytes bigint
+) RETURNS TABLE (line_no bigint, item jsonb, scope_key text, reason text, outcome text, round bigint)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- What each fact of a batch becomes, as if the lines were written one after another:
+    -- a key's later line over another value supersedes the earlier one (its round writes
+    -- after the earlier's), one repeating the value before it is a duplicate, and so is a
+    -- first line repeating what the tenant holds. bulk_checks' duplicate_key is no refusal
+    -- here: each round writes a key once.
+    WITH checked AS (
+        SELECT b.ord, b.item, b.scope_key,
+               NULLIF(b.reason, 'duplicate_key') AS reason,
+               pg_catalog.row_number() OVER w AS round,
+               pg_catalog.lag(b.item) OVER w AS before
+          FROM @schema@_internal.bulk_checks(
+                   transfer_fact_outcomes.items, transfer_fact_outcomes.kind,
+                   transfer_fact_outcomes.session, transfer_fact_outcomes.max_bytes, '') AS b
+        WINDOW w AS (PARTITION BY b.scope_key, (NULLIF(b.reason, 'duplicate_key') IS NULL)
+                     ORDER BY b.ord)
+    )
+    SELECT transfer_fact_outcomes.line_nos[c.ord], c.item, c.scope_key, c.reason,
+           CASE WHEN c.reason IS NOT NULL THEN 'rejected'
+                WHEN c.before IS NOT NULL
+                THEN CASE WHEN c.before -> 'value' = c.item -> 'value'
+                           AND coalesce(c.before -> 'tags', '[]') = coalesce(c.item -> 'tags', '[]')
+                          THEN 'duplicate' ELSE 'superseded' END
+                WHEN f.fact_id IS NULL OR f.deleted_at IS NOT NULL THEN 'inserted'
+                WHEN f.value = c.item -> 'value'
+                     AND f.tags = coalesce(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
+                                               c.item -> 'tags')), '{}')
+                THEN 'duplicate'
+                ELSE 'superseded' END,
+           c.round
+      FROM checked AS c
+      LEFT JOIN @schema@_internal.facts AS f
+        ON f.tenant = transfer_fact_outcomes.tenant AND f.scope_key = c.scope_key
+       AND c.reason IS NULL AND c.before IS NULL
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_fact_outcomes(text, jsonb, bigint [], text, text, bigint) IS
+'Each plain fact of a batch (items, with their line numbers) with its scope key, its '
+'bulk_checks reason (duplicate_key aside), its outcome (inserted, superseded, duplicate, '
+'rejected) and its round: the how-manyth line of its key in the batch.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_facts(tenant text, lines jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -34,49 +82,29 @@ BEGIN
         RETURN pg_catalog.jsonb_build_object('inserted', 0, 'superseded', 0, 'duplicate', 0,
                                              'rejects', '[]'::jsonb);
     END IF;
-    -- Each fact with its scope key, its reason to fail (bulk_checks) and what it becomes.
-    SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-               'line_no', line_nos[c.ord], 'item', c.item, 'scope_key', c.scope_key,
-               'reason', c.reason,
-               'outcome', CASE
-                   WHEN c.reason = 'repeated' THEN 'duplicate'
-                   WHEN c.reason IS NOT NULL THEN 'rejected'
-                   WHEN f.fact_id IS NULL OR f.deleted_at IS NOT NULL THEN 'inserted'
-                   WHEN f.value = c.item -> 'value'
-                        AND f.tags = coalesce(ARRAY(SELECT pg_catalog.jsonb_array_elements_text(
-                                                  c.item -> 'tags')), '{}')
-                   THEN 'duplicate'
-                   ELSE 'superseded' END))
+    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(o))
       INTO checks
-      FROM (
-          -- A record repeating an earlier one of the file (its key, value and tags) is a
-          -- duplicate, not a refusal; one with another value is refused (the first wins).
-          SELECT b.ord, b.item, b.scope_key,
-                 CASE WHEN b.reason = 'duplicate_key' AND EXISTS (
-                          SELECT 1 FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (i, n)
-                           WHERE n < b.ord AND e.i ->> 'key' = b.item ->> 'key'
-                             AND e.i -> 'value' = b.item -> 'value'
-                             AND e.i -> 'shared' IS NOT DISTINCT FROM b.item -> 'shared'
-                             AND e.i -> 'tags' IS NOT DISTINCT FROM b.item -> 'tags')
-                      THEN 'repeated' ELSE b.reason END AS reason
-            FROM @schema@_internal.bulk_checks(items, kind, session, max_bytes, '') AS b) AS c
-      LEFT JOIN @schema@_internal.facts AS f
-        ON f.tenant = tenant AND f.scope_key = c.scope_key AND c.reason IS NULL;
-
+      FROM @schema@_internal.transfer_fact_outcomes(tenant, items, line_nos, kind, session,
+                                                    max_bytes) AS o;
     IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_to_recordset(checks) AS c (outcome text, scope_key text)
                 WHERE c.outcome IN ('inserted', 'superseded') AND c.scope_key ^@ 'session:') THEN
         PERFORM @schema@_internal.ensure_session(tenant, session, @schema@_internal.context_parent(),
                                                  @schema@_internal.context_agent(), true);
     END IF;
-    -- In scope-key order, the lock order of every writer.
-    SELECT pg_catalog.array_agg(c.item ORDER BY c.scope_key),
-           pg_catalog.array_agg(c.line_no ORDER BY c.scope_key)
-      INTO write_items, write_lines
-      FROM pg_catalog.jsonb_to_recordset(checks)
-           AS c (line_no bigint, item jsonb, scope_key text, outcome text)
-     WHERE c.outcome IN ('inserted', 'superseded');
-    failures := @schema@_internal.bulk_write(write_items, write_lines, tenant, session,
-                                             @schema@_internal.context_agent());
+    failures := '[]';
+    FOR round IN 1 .. coalesce((SELECT pg_catalog.max(c.round)
+                                  FROM pg_catalog.jsonb_to_recordset(checks) AS c (round bigint, outcome text)
+                                 WHERE c.outcome IN ('inserted', 'superseded')), 0) LOOP
+        -- In scope-key order, the lock order of every writer.
+        SELECT pg_catalog.array_agg(c.item ORDER BY c.scope_key),
+               pg_catalog.array_agg(c.line_no ORDER BY c.scope_key)
+          INTO write_items, write_lines
+          FROM pg_catalog.jsonb_to_recordset(checks)
+               AS c (line_no bigint, item jsonb, scope_key text, outcome text, round bigint)
+         WHERE c.outcome IN ('inserted', 'superseded') AND c.round = round;
+        failures := failures || @schema@_internal.bulk_write(
+            write_items, write_lines, tenant, session, @schema@_internal.context_agent());
+    END LOOP;
 
     WITH judged AS (
         SELECT c.line_no, c.item,
