@@ -15,6 +15,7 @@ from . import (
     retrieval,
     retrieval_conversations,
     retrieval_quality,
+    transfer,
     working_memory,
 )
 from .runner import SIZES, bench_database, print_table
@@ -32,6 +33,7 @@ WORKLOADS = {
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
     "governance": ("governance: the mutation audit on and off", governance.run),
+    "transfer": ("transfer: a plain import, an export and a restore of facts", transfer.run),
 }
 
 

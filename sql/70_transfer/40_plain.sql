@@ -17,8 +17,10 @@ AS $fn$
     -- after the earlier's), one repeating the value before it is a duplicate, and so is a
     -- first line repeating what the tenant holds. bulk_checks' duplicate_key is no refusal
     -- here: each round writes a key once.
-    WITH checked AS (
+    WITH checked AS MATERIALIZED (
         SELECT b.ord, b.item, b.scope_key,
+               @schema@_internal.scope_key_scope(b.scope_key) AS scope,
+               @schema@_internal.scope_key_key(b.scope_key) AS key,
                NULLIF(b.reason, 'duplicate_key') AS reason,
                pg_catalog.row_number() OVER w AS round,
                pg_catalog.lag(b.item) OVER w AS before
@@ -42,8 +44,10 @@ AS $fn$
                 ELSE 'superseded' END,
            c.round
       FROM checked AS c
+      -- One probe of facts_scope_idx per fact, by its scope key's two parts.
       LEFT JOIN @schema@_internal.facts AS f
         ON f.tenant = transfer_fact_outcomes.tenant AND f.scope_key = c.scope_key
+       AND @schema@_internal.fact_scope(f.shared, f.session_id) = c.scope AND f.key = c.key
        AND c.reason IS NULL AND c.before IS NULL
 $fn$;
 
