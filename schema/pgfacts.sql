@@ -4074,6 +4074,13 @@ CREATE FUNCTION pgfacts_internal.transfer_lossless_lines(batch jsonb)
 ALTER FUNCTION pgfacts_internal.transfer_lossless_lines(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_lossless_lines(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.transfer_new_import(for_tenant text, sha256 text, named text, of_family text)
+    RETURNS pgfacts_internal.transfer_imports
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_new_import(text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_new_import(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.transfer_next_lines(tenant text, after bigint, batch_size integer)
     RETURNS TABLE(line_no bigint, line text, record jsonb)
     LANGUAGE sql STABLE SECURITY INVOKER

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,8 @@ from pgfacts.errors import PgfactsError
 
 from .conftest import Database
 from .support.caller import Caller
+
+CONTEXT_AS_OPERATOR = "SELECT pgfacts.set_context(tenant => %s, agent_kind => 'operator')"
 
 
 def operator(tenant: str, session: str | None = None) -> Context:
@@ -212,3 +216,26 @@ def test_export_and_import_are_the_operators(db: Database) -> None:
     assert op.refused("SELECT pgfacts.import_open('abc', NULL)") == "22023"
     assert op.refused("SELECT pgfacts.import_batch()") == "P0002"
     assert op.refused("SELECT pgfacts.import_abandon()") == "P0002"
+
+
+def test_two_sessions_opening_one_import_at_once_share_it(db: Database) -> None:
+    """The loser of the race for the tenant's one open import resumes the winner's (it
+    waits for the winner's commit), never a unique violation."""
+    barrier = threading.Barrier(2)
+    opened: list[int] = []
+
+    def open_import() -> None:
+        with db.connect() as conn:
+            conn.execute(CONTEXT_AS_OPERATOR, ("raced",))
+            barrier.wait()
+            answer = conn.execute("SELECT pgfacts.import_open(repeat('c', 64), NULL)").fetchone()
+            time.sleep(0.2)  # the winner holds its row a moment before committing
+            conn.commit()
+            opened.append(answer[0]["import_id"])  # type: ignore[index]
+
+    threads = [threading.Thread(target=open_import) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(opened) == 2 and opened[0] == opened[1]

@@ -56,6 +56,30 @@ COMMENT ON FUNCTION @schema@_internal.transfer_family(text) IS
 'The family of a file by its first line: lossless for an export header '
 '{type: pgfacts_export, version: 1}, plain otherwise; 22023 for another export version.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_new_import(
+    for_tenant text, sha256 text, named text, of_family text
+) RETURNS @schema@_internal.transfer_imports
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    import @schema@_internal.transfer_imports;
+BEGIN
+    -- Two sessions opening at once: the one that loses gets no row (and waits for the
+    -- other's commit), never a unique violation.
+    INSERT INTO @schema@_internal.transfer_imports AS i (tenant, file_sha256, file_name, family)
+    VALUES (for_tenant, sha256, named, of_family)
+    ON CONFLICT (tenant) WHERE finished_at IS NULL DO NOTHING
+    RETURNING i.* INTO import;
+    RETURN import;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_new_import(text, text, text, text) IS
+'A new open import of tenant, or an empty row when the tenant already has an open one.';
+
 CREATE OR REPLACE FUNCTION @schema@.import_open(
     file_sha256 text, first_line text, file_name text DEFAULT NULL
 ) RETURNS jsonb
@@ -101,9 +125,11 @@ BEGIN
                       HINT = 'import it under a new tenant name (--tenant); plain lines are '
                              'written through the write rules into any tenant';
         END IF;
-        INSERT INTO @schema@_internal.transfer_imports AS i (tenant, file_sha256, file_name, family)
-        VALUES (tenant, file_sha256, file_name, family)
-        RETURNING i.* INTO import;
+        import := @schema@_internal.transfer_new_import(tenant, file_sha256, file_name, family);
+        IF import.import_id IS NULL THEN
+            -- Another session opened one meanwhile: judged as if it had been there.
+            RETURN @schema@.import_open(file_sha256, first_line, file_name);
+        END IF;
     END IF;
     IF import.total_lines IS NULL THEN
         -- Where the client COPYs the file (a COPY cannot write a table with row level
