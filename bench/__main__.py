@@ -17,6 +17,7 @@ from . import (
     retrieval,
     retrieval_conversations,
     retrieval_quality,
+    transfer,
     working_memory,
 )
 from .runner import SIZES, bench_database, print_table
@@ -39,6 +40,7 @@ WORKLOADS = {
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
     "governance": ("governance: the mutation audit on and off", governance.run),
     "redaction": ("governance: redaction refusal and incognito triggers on and off", redaction.run),
+    "transfer": ("transfer: a plain import, an export and a restore of facts", transfer.run),
 }
 
 

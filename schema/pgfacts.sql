@@ -1049,6 +1049,46 @@ COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one
 COMMENT ON COLUMN pgfacts_internal.tools.output_schema IS 'JSON Schema of the tool''s result, an object at the root (MCP outputSchema).';
 COMMENT ON COLUMN pgfacts_internal.tools.available_when IS 'A function (tenant text) -> boolean that must hold for the tool to be offered to the tenant (available_tools), or NULL: always.';
 
+CREATE TABLE pgfacts_internal.transfer_imports (
+    tenant text NOT NULL,
+    import_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    file_sha256 text NOT NULL,
+    file_name text,
+    family text,
+    total_lines bigint,
+    lines_done bigint DEFAULT 0 NOT NULL,
+    inserted bigint DEFAULT 0 NOT NULL,
+    superseded bigint DEFAULT 0 NOT NULL,
+    duplicate bigint DEFAULT 0 NOT NULL,
+    rejected bigint DEFAULT 0 NOT NULL,
+    opened_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    finished_at timestamp with time zone,
+    abandoned boolean DEFAULT false NOT NULL,
+    CONSTRAINT transfer_imports_family_check CHECK ((family = ANY (ARRAY['lossless'::text, 'plain'::text]))),
+    CONSTRAINT transfer_imports_pkey PRIMARY KEY (tenant, import_id),
+    CONSTRAINT transfer_imports_sha256_shape CHECK ((file_sha256 ~ '^[0-9a-f]{64}$'::text))
+);
+ALTER TABLE pgfacts_internal.transfer_imports OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.transfer_imports ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.transfer_imports FORCE ROW LEVEL SECURITY;
+CREATE UNIQUE INDEX transfer_imports_one_open ON pgfacts_internal.transfer_imports USING btree (tenant) WHERE (finished_at IS NULL);
+CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.transfer_imports IS 'One row per import of a file into a tenant: its checkpoint (lines_done) and counts; at most one open (unfinished) import per tenant';
+
+CREATE TABLE pgfacts_internal.transfer_lines (
+    tenant text NOT NULL,
+    line_no bigint NOT NULL,
+    line text NOT NULL,
+    CONSTRAINT transfer_lines_pkey PRIMARY KEY (tenant, line_no)
+);
+ALTER TABLE pgfacts_internal.transfer_lines OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.transfer_lines ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.transfer_lines FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_lines AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_lines AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.transfer_lines IS 'The staged lines of a tenant''s open import, numbered from 1 in file order; removed when the import finishes or is abandoned';
+
 CREATE FUNCTION pgfacts.agent_prompt(max_skills integer DEFAULT 5)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -1242,6 +1282,17 @@ CREATE FUNCTION pgfacts.explain_claim(claim_id bigint)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.explain_claim(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.explain_claim(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.export_tenant(embeddings boolean DEFAULT false, audit boolean DEFAULT false)
+    RETURNS SETOF text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    SET TimeZone = UTC
+    SET DateStyle = ISO, YMD
+    SET IntervalStyle = iso_8601
+    SET extra_float_digits = 1;
+ALTER FUNCTION pgfacts.export_tenant(boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.export_tenant(boolean,boolean) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.extraction_backlog()
     RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
@@ -1440,6 +1491,34 @@ CREATE FUNCTION pgfacts.history(subject bigint, predicate text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.history(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.import_abandon()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_abandon() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_abandon() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.import_batch(batch_size integer DEFAULT 5000)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_batch(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_batch(integer) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.import_open(file_sha256 text, first_line text, file_name text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_open(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_open(text,text,text) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.import_staged()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_staged() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_staged() TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
     RETURNS jsonb
@@ -4285,6 +4364,161 @@ CREATE FUNCTION pgfacts_internal.tool_available(tool text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tool_available(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_advance_sequences(table_name text, restored jsonb)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_advance_sequences(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_advance_sequences(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_entity_id(reference jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_entity_id(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_entity_id(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_excluded_tables()
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_excluded_tables() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_excluded_tables() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_fact_outcomes(tenant text, items jsonb, line_nos bigint[], kind text, session text, max_bytes bigint)
+    RETURNS TABLE(line_no bigint, item jsonb, scope_key text, reason text, outcome text, round bigint)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb,bigint[],text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb,bigint[],text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_family(first_line text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_family(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_family(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_header(embeddings boolean, audit boolean)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_header(boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_header(boolean,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_import_answer(import pgfacts_internal.transfer_imports)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_import_answer(pgfacts_internal.transfer_imports) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_import_answer(pgfacts_internal.transfer_imports) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_lossless_lines(batch jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_lossless_lines(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_lossless_lines(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_new_import(for_tenant text, sha256 text, named text, of_family text)
+    RETURNS pgfacts_internal.transfer_imports
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_new_import(text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_new_import(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_next_lines(tenant text, after bigint, batch_size integer)
+    RETURNS TABLE(line_no bigint, line text, record jsonb)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_open_import(tenant text)
+    RETURNS pgfacts_internal.transfer_imports
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_open_import(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_open_import(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_optional_tables(embeddings boolean, audit boolean)
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_optional_tables(boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_optional_tables(boolean,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_plain_batch(tenant text, lines jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_plain_batch(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_batch(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_plain_facts(tenant text, lines jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_plain_facts(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_facts(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_plain_line(record jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_plain_line(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_reject_line(line text, record jsonb, reason text, message text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_reject_line(text,jsonb,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_reject_line(text,jsonb,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_restore_batch(tenant text, lines jsonb)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_restore_batch(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_restore_batch(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_restore_table(tenant text, table_name text, restored jsonb)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET session_replication_role = replica;
+ALTER FUNCTION pgfacts_internal.transfer_restore_table(text,text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_restore_table(text,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_row_columns(table_name text)
+    RETURNS TABLE(column_name text, is_identity boolean)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_row_columns(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_row_columns(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_sequence_columns()
+    RETURNS TABLE(table_name text, column_name text, sequence_name text)
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_sequence_columns() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_sequence_columns() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_tables()
+    RETURNS TABLE(table_name text, depth integer, key_columns text[])
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_tables() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_tables() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_tenant_holds_rows(tenant text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_tenant_holds_rows(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_tenant_holds_rows(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tree_session(session_id text)
     RETURNS text

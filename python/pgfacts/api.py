@@ -1029,3 +1029,41 @@ def reject_claim(self: StoreBase, candidate_id: int, note: str | None = None) ->
 
 def lift_rejection(self: StoreBase, rejection_id: int) -> Call[JSONObject]:
     return _value(self, queries.LIFT_REJECTION, rejection_id=rejection_id)
+
+
+# -- transfer ----------------------------------------------------------------------------
+
+
+def export_tenant(
+    self: StoreBase, embeddings: bool = False, audit: bool = False
+) -> Call[list[str]]:
+    """The export's lines in memory; ``pgfacts.transfer.export_tenant`` streams them."""
+    return Call(
+        queries.EXPORT_TENANT.format(schema=self.schema),
+        {"embeddings": embeddings, "audit": audit},
+        column=True,
+    )
+
+
+def import_open(
+    self: StoreBase, file_sha256: str, first_line: str | None, file_name: str | None = None
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.IMPORT_OPEN,
+        file_sha256=file_sha256,
+        first_line=first_line,
+        file_name=file_name,
+    )
+
+
+def import_staged(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.IMPORT_STAGED)
+
+
+def import_batch(self: StoreBase, batch_size: int = 5000) -> Call[JSONObject]:
+    return _value(self, queries.IMPORT_BATCH, batch_size=batch_size)
+
+
+def import_abandon(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.IMPORT_ABANDON)

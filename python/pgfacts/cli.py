@@ -12,7 +12,7 @@ import psycopg
 import typer
 from rich.console import Console
 
-from . import cli_reads, cli_review, migrator, tools
+from . import cli_reads, cli_review, cli_transfer, migrator, tools
 from . import doctor as doctor_module
 from .cli_options import DsnOption, SchemaOption
 from .client import AsyncFactStore, Context, FactStore
@@ -639,3 +639,5 @@ def main() -> None:
 cli_reads.register(app)
 # Human review: pgfacts review list | show | approve | reject | lift.
 app.add_typer(cli_review.app, name="review")
+# Moving a tenant (export, import).
+cli_transfer.register(app)

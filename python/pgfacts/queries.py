@@ -396,3 +396,23 @@ REJECT_CLAIM = (
     "SELECT {schema}.reject_claim(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
 )
 LIFT_REJECTION = "SELECT {schema}.lift_rejection(rejection_id => %(rejection_id)s::bigint)"
+
+# -- transfer ----------------------------------------------------------------------------
+
+EXPORT_TENANT = """
+SELECT line FROM {schema}.export_tenant(
+    embeddings => %(embeddings)s::boolean, audit => %(audit)s::boolean) AS line
+"""
+# COPY as CSV with control characters for delimiter and quote, which JSON text never holds
+# raw: each JSON line passes through COPY unchanged (the text format would double its
+# backslashes).
+COPY_OPTIONS = "(FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02')"
+COPY_EXPORT = "COPY (" + EXPORT_TENANT.strip() + ") TO STDOUT " + COPY_OPTIONS
+COPY_IMPORT = "COPY pg_temp.transfer_input (line) FROM STDIN " + COPY_OPTIONS
+IMPORT_OPEN = """
+SELECT {schema}.import_open(
+    file_sha256 => %(file_sha256)s, first_line => %(first_line)s, file_name => %(file_name)s)
+"""
+IMPORT_STAGED = "SELECT {schema}.import_staged()"
+IMPORT_BATCH = "SELECT {schema}.import_batch(batch_size => %(batch_size)s::integer)"
+IMPORT_ABANDON = "SELECT {schema}.import_abandon()"

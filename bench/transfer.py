@@ -1,0 +1,118 @@
+"""Transfer workload (issue 26): a plain import of facts through the write rules
+(``pgfacts.transfer.import_file``: COPY into the staging table, then set-based batches of
+bulk_store_facts' checks and writes), next to a COPY of the same file into a bare table in
+the same run; then the imported tenant exported and restored into an empty one (the
+lossless family), and exported again, which must give the same bytes."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import psycopg
+
+from pgfacts import Context, transfer
+from pgfacts.queries import COPY_OPTIONS
+
+from .runner import Result
+
+SIZE = {"smoke": 2_000, "full": 1_000_000}
+TARGET = 20_000  # facts/s, the issue's bound for the plain import
+
+
+def _write_source(path: Path, count: int) -> None:
+    with path.open("w", encoding="utf-8") as sink:
+        for n in range(count):
+            record = {
+                "type": "fact",
+                "key": f"imported/{n // 1000}/{n}",
+                "value": {"n": n, "text": f"an imported note number {n} about the project"},
+                "tags": ["import", f"group-{n % 10}"],
+                "shared": True,
+            }
+            sink.write(json.dumps(record) + "\n")
+
+
+def _ms_since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def run(dsn: str, size: str) -> list[Result]:
+    count = SIZE[size]
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "facts.jsonl"
+        _write_source(source, count)
+
+        # The baseline: the same bytes COPYed into a table with nothing on it.
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS public.bench_bare_lines")
+            conn.execute("CREATE TABLE public.bench_bare_lines (line jsonb)")
+            start = time.perf_counter()
+            with (
+                conn.cursor().copy(
+                    f"COPY public.bench_bare_lines (line) FROM STDIN {COPY_OPTIONS}"
+                ) as copy,
+                source.open("rb") as lines,
+            ):
+                while chunk := lines.read(1 << 20):
+                    copy.write(chunk)
+            copy_ms = _ms_since(start)
+            conn.execute("DROP TABLE public.bench_bare_lines")
+
+        plain = Context(tenant="bench-import", agent_kind="operator")
+        start = time.perf_counter()
+        answer = transfer.import_file(source, plain, dsn)
+        import_ms = _ms_since(start)
+        wrong_import = int(answer["inserted"] != count or answer["rejected"] != 0)
+
+        start = time.perf_counter()
+        first = io.BytesIO()
+        transfer.export_tenant(first, plain, dsn)
+        export_ms = _ms_since(start)
+        dump = Path(scratch) / "export.jsonl"
+        dump.write_bytes(first.getvalue())
+
+        restored = Context(tenant="bench-restored", agent_kind="operator")
+        start = time.perf_counter()
+        transfer.import_file(dump, restored, dsn)
+        restore_ms = _ms_since(start)
+        again = io.BytesIO()
+        transfer.export_tenant(again, restored, dsn)
+        wrong_restore = int(again.getvalue() != first.getvalue())
+
+    def rate(ms: float) -> int:
+        return round(count / (ms / 1000)) if ms > 0 else 0
+
+    base = "COPY the file into a bare table"
+    return [
+        Result(base, [copy_ms], rows=count, note=f"{rate(copy_ms):,} lines/s"),
+        Result(
+            f"import {count:,} plain facts (write rules)",
+            [import_ms],
+            baseline=base,
+            rows=count,
+            note=f"{rate(import_ms):,} facts/s (target >= {TARGET:,}); inserted "
+            f"{answer['inserted']}, rejected {answer['rejected']} (wrong unless all inserted)",
+            wrong=wrong_import,
+        ),
+        Result(
+            f"export the tenant ({count:,} facts)",
+            [export_ms],
+            baseline=base,
+            rows=count,
+            bytes=len(first.getvalue()),
+            note=f"{rate(export_ms):,} facts/s",
+        ),
+        Result(
+            "restore the export into an empty tenant",
+            [restore_ms],
+            baseline=base,
+            rows=count,
+            note=f"{rate(restore_ms):,} facts/s; exported again: "
+            + ("the same bytes" if not wrong_restore else "DIFFERENT bytes (wrong)"),
+            wrong=wrong_restore,
+        ),
+    ]

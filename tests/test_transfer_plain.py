@@ -1,0 +1,193 @@
+"""Plain lines from elsewhere (issue 26) meet the rules a live write meets: a fact new to
+its key is inserted, one over another value supersedes it, one repeating what is stored or
+an earlier line is a duplicate, one a live write would refuse is rejected with that
+refusal's reason; the rejects file is valid input and gives itself back. Episodes with
+claims go through ingest (entities named by kind and name), graph assertions through the
+graph write path. The two worked examples of docs/transfer.md (examples/transfer/) run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pgfacts import Context, transfer
+
+from .conftest import Database
+from .support.caller import Caller
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "transfer"
+
+
+def operator(tenant: str, session: str | None = "run-1") -> Context:
+    return Context(tenant=tenant, session_id=session, agent_id="mover", agent_kind="operator")
+
+
+def write_lines(path: Path, records: list[Any]) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    return path
+
+
+def fact(key: str, value: Any, **more: Any) -> dict[str, Any]:
+    return {"type": "fact", "key": key, "value": value, "shared": True, **more}
+
+
+def test_facts_are_inserted_superseded_duplicated_or_rejected(db: Database, tmp_path: Path) -> None:
+    op = Caller(db, tenant="plain", kind="operator", session="run-1")
+    op.fact("prefs/tea", "green", shared=True)
+    op.fact("prefs/milk", "none", shared=True)
+    source = write_lines(
+        tmp_path / "facts.jsonl",
+        [
+            fact("prefs/tea", "black"),  # superseded
+            fact("prefs/milk", "none"),  # duplicate of what is stored
+            fact("prefs/sugar", 2),  # inserted
+            fact("prefs/sugar", 2),  # duplicate of the line before
+            fact("prefs/sugar", 3),  # superseded: a later line wins, as a later write would
+            fact("", 1),  # rejected: bad key
+            fact("skills/deploy", "x"),  # rejected: the facts manager's namespace
+            {"type": "fact", "key": "notes/mine", "value": "session scoped", "shared": False},
+            "this line is no JSON",
+            "",
+            {"type": "telepathy"},
+        ],
+    )
+    rejects = tmp_path / "facts.rejects.jsonl"
+    answer = transfer.import_file(
+        source, operator("plain"), db.dsn(), batch_size=4, rejects_path=rejects
+    )
+    assert {k: answer[k] for k in ("inserted", "superseded", "duplicate", "rejected")} == {
+        "inserted": 2,
+        "superseded": 2,
+        "duplicate": 2,
+        "rejected": 4,
+    }
+    assert op.one("SELECT value FROM pgfacts.read_facts('prefs/tea')") == "black"
+    assert op.one("SELECT value FROM pgfacts.read_facts('prefs/sugar')") == 3
+    assert op.one("SELECT count(*) FROM pgfacts.read_facts('notes/mine')") == 1
+    history = op.rows("SELECT value FROM pgfacts.fact_history('prefs/tea', true)")
+    assert [h[0] for h in history] == ["green", "black"]
+
+    reasons = [
+        (json.loads(line)["_error"]["reason"] if line.startswith("{") else line)
+        for line in rejects.read_text().splitlines()
+    ]
+    assert reasons == [
+        "bad_key",
+        "key_not_writable",
+        "this line is no JSON",
+        "22023",
+    ]
+    # The rejects file is input: imported again, it is rejected again, line for line.
+    again = tmp_path / "again.rejects.jsonl"
+    second = transfer.import_file(rejects, operator("plain"), db.dsn(), rejects_path=again)
+    assert second["rejected"] == 4 and second["inserted"] == 0
+    assert again.read_text() == rejects.read_text()
+
+
+def test_episodes_and_graph_assertions_go_through_their_write_paths(
+    db: Database, tmp_path: Path
+) -> None:
+    anna = {"kind": "person", "name": "Anna", "external_ref": "crm:anna"}
+    source = write_lines(
+        tmp_path / "knowledge.jsonl",
+        [
+            {"type": "predicate", "name": "lives_in", "cardinality": "one"},
+            {"type": "entity", "kind": "city", "name": "Lviv"},
+            {
+                "type": "episode",
+                "episode": {"source_kind": "crm", "source_ref": "r1", "content_hash": "h1"},
+                "claims": [
+                    {
+                        "subject": anna,
+                        "predicate": "lives_in",
+                        "object": "Kyiv",
+                        "valid_from": "2026-01-01",
+                    }
+                ],
+            },
+            {
+                "type": "episode",
+                "episode": {"source_kind": "crm", "source_ref": "r2", "content_hash": "h2"},
+                "claims": [
+                    {
+                        "subject": anna,
+                        "predicate": "lives_in",
+                        "object": "Lviv",
+                        "valid_from": "2026-03-01",
+                    }
+                ],
+            },
+            {
+                "type": "episode",
+                "episode": {"source_kind": "crm", "source_ref": "r2", "content_hash": "h2"},
+                "claims": [
+                    {
+                        "subject": anna,
+                        "predicate": "lives_in",
+                        "object": "Lviv",
+                        "valid_from": "2026-03-01",
+                    }
+                ],
+            },
+            {
+                "type": "episode",
+                "episode": {"source_kind": "crm", "source_ref": "r3", "content_hash": "h3"},
+                "claims": [
+                    {
+                        "subject": anna,
+                        "predicate": "unknown_thing",
+                        "object": 1,
+                        "valid_from": "2026-03-01",
+                    }
+                ],
+            },
+            {"type": "graph_node", "kind": "person", "name": "Anna"},
+            {"type": "graph_node", "kind": "city", "name": "Lviv"},
+            {
+                "type": "graph_edge",
+                "from_key": "person:anna",
+                "to_key": "city:lviv",
+                "predicate": "lives in",
+            },
+            {
+                "type": "graph_edge",
+                "from_key": "person:anna",
+                "to_key": "city:lviv",
+                "predicate": "lives in",
+            },
+        ],
+    )
+    rejects = tmp_path / "knowledge.rejects.jsonl"
+    answer = transfer.import_file(
+        source, operator("known"), db.dsn(), batch_size=3, rejects_path=rejects
+    )
+    assert answer["rejected"] == 1 and answer["duplicate"] >= 1
+    (rejected,) = [json.loads(line) for line in rejects.read_text().splitlines()]
+    assert rejected["_error"]["reason"] == "PF002"  # the predicate is not defined
+    k = Caller(db, tenant="known", kind="operator")
+    subject = k.one("SELECT pgfacts.ensure_entity('person', 'Anna', external_ref => 'crm:anna')")
+    current = k.one(
+        "SELECT jsonb_agg(object_value) FROM pgfacts.as_of(%s, 'lives_in', '2026-04-01')", subject
+    )
+    assert current == ["Lviv"]
+    edges = k.rows("SELECT observations FROM pgfacts.graph_search_edges(predicate => 'lives in')")
+    assert edges == [(2,)]
+
+
+def test_the_worked_examples_import(db: Database, tmp_path: Path) -> None:
+    mem0 = transfer.import_file(
+        EXAMPLES / "mem0.jsonl", operator("mem0"), db.dsn(), rejects_path=tmp_path / "m.rej"
+    )
+    assert (mem0["inserted"], mem0["duplicate"], mem0["rejected"]) == (5, 1, 1)
+    assert "bad_tags" in (tmp_path / "m.rej").read_text()
+    swarm = transfer.import_file(
+        EXAMPLES / "pilotswarm.jsonl",
+        operator("swarm"),
+        db.dsn(),
+        rejects_path=tmp_path / "p.rej",
+    )
+    assert (swarm["inserted"], swarm["rejected"]) == (6, 1)
+    assert "key_not_writable" in (tmp_path / "p.rej").read_text()
+    k = Caller(db, tenant="swarm", kind="operator")
+    assert k.one("SELECT count(*) FROM pgfacts.graph_search_edges(predicate => 'owns')") == 1
