@@ -236,7 +236,9 @@ BEGIN
                d.subject_id IS NOT NULL AS of_entity, d.superseded, d.superseded AND mode IN ('current', 'fallback') AS stale,
                h.score + CASE WHEN d.valid_from IS NOT NULL AND d.retired_at IS NULL
                                    AND pg_catalog.tstzrange(d.valid_from, d.valid_to) && in_year
-                              THEN 3.0 ELSE 0 END AS score,
+                              THEN 3.0 ELSE 0 END
+               -- a historical question asks what no longer holds: that scores 1 more
+               + CASE WHEN mode = 'historical' AND d.superseded THEN 1.0 ELSE 0 END AS score,
                h.text_rank, h.vector_rank, h.similarity, d.valid_from, d.valid_to,
                d.recorded_at, d.retired_at
           FROM pg_catalog.jsonb_to_recordset(hits) AS h (
