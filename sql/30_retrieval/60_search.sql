@@ -1,5 +1,6 @@
--- search(): a lexical list and a vector list, fused by reciprocal rank (k = 60), with the
--- temporal intent applied: stale truth is suppressed for current questions.
+-- search(): a lexical list and a vector list, fused by calibrated score (each list's scores
+-- standardised over it), with the temporal intent applied (stale truth is suppressed for
+-- current questions) and the rows about the entities a question names first.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_superseded(for_tenant text, scope_key text)
 RETURNS boolean
@@ -187,9 +188,11 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.ranked_hits(
     text, public.vector, text, integer, text, boolean, boolean, text [], boolean, boolean,
     text, text [], boolean, timestamptz, timestamptz, real, real, text, bigint) IS
-'The lexical list and the vector list (each lim x 4 deep, access applied inside), fused by '
-'reciprocal rank: score = text_weight / (60 + text rank) + vector_weight / (60 + vector rank). '
-'version_id: the version of the history a fact hit as of known_at is (NULL: the current row).';
+'The lexical list and the vector list (each lim x 4 deep, at least 40, access applied inside), '
+'fused by calibrated score: score = text_weight x z_text + vector_weight x z_vector, z a '
+'list''s score standardised over that list (a row it missed: its lowest z, -1 when all are '
+'equal), ties in the lists'' order (+0.001 x reciprocal rank). version_id: the version of the '
+'history a fact hit as of known_at is (NULL: the current row).';
 
 -- search_pass took no year, then no named entities before (a changed signature: the old
 -- ones go).
@@ -373,13 +376,17 @@ COMMENT ON FUNCTION @schema@.search(
     timestamptz, real, real) IS
 'Hybrid search over facts and claims the caller may see (scope as in read_facts): a lexical '
 'list (content words of query, stemmed and as written; quotes, OR, -word as in websearch) '
-'and, with query_vector and model, a vector list, each limit x 4 deep, fused by reciprocal '
-'rank (k = 60, text_weight and vector_weight scale each list). intent (default: '
+'and, with query_vector and model, a vector list, each limit x 4 deep (at least 40), fused by '
+'calibrated score: text_weight x z_text + vector_weight x z_vector, each z standardised over its '
+'list (a row a list missed: its lowest z). intent (default: '
 'detect_intent(query)): current answers with rows believed and valid now and suppresses '
 'superseded ones (when nothing else matches they come back marked stale); historical adds '
-'retired versions (never one of a retracted assertion, nor an outranked one); both keeps at least one superseded row. A question naming one year '
-'(without valid_at) ranks rows valid that year first among equals (+1 / 61). limit 1..100 '
-'(default 20); key_prefix and tags filter facts. Identical content is one hit. 22023 bad '
+'retired versions (never one of a retracted assertion, nor an outranked one) and scores what '
+'no longer holds 1 more; both keeps at least one superseded row. A question naming one year '
+'(without valid_at) scores rows valid that year 3 more. A question naming entities (name or '
+'alias) has the rows about them first and leaves out other entities'' claims while one is '
+'left. limit 1..100 (default 20); key_prefix and tags filter facts. Identical content is one '
+'hit. 22023 bad '
 'argument.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
