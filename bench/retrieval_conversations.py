@@ -1184,13 +1184,17 @@ def evaluate(
     weights: tuple[float, float] = (1.0, 1.0),
     turns: Sequence[Turn] = (),
 ) -> dict[str, Scores]:
-    """Scores per kind, and ``answerable`` over every kind but adversarial; with ``turns``,
-    the hits that are none of them are counted (``stray`` of ``answerable``)."""
+    """Scores per kind, ``answerable`` over every kind but adversarial, and the answerable
+    questions of each conversation apart (by its slug: each is a held-out check of a
+    ranking chosen on the others); with ``turns``, the hits that are none of them are
+    counted (``stray`` of ``answerable``)."""
     scores = {kind: Scores() for kind in (*KINDS, "answerable")}
+    scores.update({c.slug: Scores() for c in CONVERSATIONS})
     known = {t.key for t in turns}
     for q, (keys, top) in zip(asked, ask(conn, tenant, asked, embedder, weights), strict=True):
         scores["answerable"].stray += sum(k not in known for k in keys) if known else 0
-        for name in (q.kind, "answerable") if q.kind != "adversarial" else (q.kind,):
+        names = (q.kind, "answerable", q.conversation) if q.kind != "adversarial" else (q.kind,)
+        for name in names:
             s = scores[name]
             s.queries += 1
             s.empty += not keys
@@ -1219,11 +1223,11 @@ def print_scores(title: str, scores: dict[str, Scores]) -> None:
     )
     print(header)
     print("-" * len(header))
-    for kind in (*ANSWERABLE, "answerable"):
+    for kind in (*ANSWERABLE, "answerable", *(c.slug for c in CONVERSATIONS)):
         s = scores[kind]
         if s.queries:
             print(
-                f"{kind:<12} {s.queries:>8} {s.recall[5] / s.queries:>9.3f} "
+                f"{kind:<12.12} {s.queries:>8} {s.recall[5] / s.queries:>9.3f} "
                 f"{s.recall[10] / s.queries:>10.3f} {s.recall[25] / s.queries:>10.3f} "
                 f"{s.ndcg10 / s.queries:>8.3f}"
             )

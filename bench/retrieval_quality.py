@@ -1,7 +1,9 @@
 """Retrieval quality: the labelled set (bench/retrieval_set.py) asked through ``search``,
-lexical only and hybrid with the deterministic offline embedder (HashEmbedder, 384
-dimensions) and, when the minilm extra is installed, with the real model
-(all-MiniLM-L6-v2); recall@5, nDCG@10 per intent and the stale share of current answers.
+lexical only, vector only and hybrid with the deterministic offline embedder (HashEmbedder,
+384 dimensions) and, when the minilm extra is installed, with the real model
+(all-MiniLM-L6-v2); recall@5, @10 and @25, nDCG@10 per intent, the share of questions with
+a look-alike (another person's value of the asked slot) in the top 5 and the stale share of
+current answers.
 The timing rows are the hybrid search (HashEmbedder) beside a lexical-only search of the
 same questions."""
 
@@ -21,6 +23,11 @@ from .runner import Result, timed
 
 TENANT = "quality"
 SIZES = {"smoke": (30, 2), "full": (320, 1)}  # memories, questions per memory
+# The timed statement: limit 10 and the default weights, as timed before the scores went to
+# limit 25 (so the latencies compare across runs).
+TIMED_SEARCH = (
+    'SELECT content FROM pgfacts.search(%s, query_vector => %s::vector, model => %s, "limit" => 10)'
+)
 
 
 def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
@@ -64,11 +71,11 @@ def run(dsn: str, size: str) -> list[Result]:
         )
         lexical = rs.evaluate(conn, TENANT, mems, queries, labels, None)
         rs.print_scores("retrieval quality, lexical only (baseline)", lexical)
-        hybrid = rs.evaluate(conn, TENANT, mems, queries, labels, embedder)
-        rs.print_scores(f"retrieval quality, hybrid ({embedder.model})", hybrid)
-        for real in embedders[1:]:
-            scores = rs.evaluate(conn, TENANT, mems, queries, labels, real)
-            rs.print_scores(f"retrieval quality, hybrid ({real.model}, a real model)", scores)
+        for each in embedders:
+            real = "" if each is embedder else ", a real model"
+            for title, weights in (("vector only", (0.0, 1.0)), ("hybrid", (1.0, 1.0))):
+                scores = rs.evaluate(conn, TENANT, mems, queries, labels, each, weights)
+                rs.print_scores(f"retrieval quality, {title} ({each.model}{real})", scores)
         if len(embedders) == 1:
             print("(the minilm extra is not installed: no run with a real model)")
         sample = queries[: min(len(queries), 100)]
@@ -80,7 +87,7 @@ def run(dsn: str, size: str) -> list[Result]:
             with conn.transaction():
                 conn.execute("SELECT pgfacts.set_context(tenant => %s)", (TENANT,))
                 conn.execute(
-                    rs.SEARCH,
+                    TIMED_SEARCH,
                     (
                         sample[i].text,
                         vectors[i] if with_vector else None,

@@ -561,18 +561,28 @@ def dcg(gains: Iterable[float]) -> float:
     return sum(g / math.log2(i + 2) for i, g in enumerate(gains))
 
 
+DEPTHS = (5, 10, 25)
+
+
 @dataclass
 class Scores:
     queries: int = 0
-    recall5: float = 0.0
+    recall: dict[int, float] = field(default_factory=lambda: dict.fromkeys(DEPTHS, 0.0))
     ndcg10: float = 0.0
     top5: int = 0  # hits in the top 5 (current and unknown questions: the stale share's base)
     stale5: int = 0
+    lookalike5: int = 0  # questions with another person's value of the asked slot in the top 5
 
-    def add(self, recall: float, ndcg: float) -> None:
+    @property
+    def recall5(self) -> float:  # the sum, as before DEPTHS (tests/test_retrieval_quality.py)
+        return self.recall[5]
+
+    def add(self, recall: dict[int, float], ndcg: float, lookalike: bool) -> None:
         self.queries += 1
-        self.recall5 += recall
+        for depth in DEPTHS:
+            self.recall[depth] += recall[depth]
         self.ndcg10 += ndcg
+        self.lookalike5 += lookalike
 
 
 def stale_label(memories: dict[str, Memory], label: Label | None) -> bool:
@@ -584,10 +594,17 @@ def stale_label(memories: dict[str, Memory], label: Label | None) -> bool:
     return value != true[-1].value
 
 
+def lookalike(query: Query, label: Label | None) -> bool:
+    """A hit that states another person's value of the slot asked about: it shares the
+    question's predicate words, not its person."""
+    return label is not None and label[1] == query.predicate and label[0] != query.person
+
+
 def judge(
     query: Query, hits: list[str], labels: dict[str, Label], memories: dict[str, Memory]
-) -> tuple[float, float, int, int]:
-    """(recall@5, nDCG@10, hits in the top 5, stale ones among them) of one query."""
+) -> tuple[dict[int, float], float, int, int, bool]:
+    """(recall at each depth, nDCG@10, hits in the top 5, stale ones among them, whether a
+    look-alike is in the top 5) of one query."""
     seen: set[Label] = set()
     gains = []
     for content in hits[:10]:
@@ -596,16 +613,20 @@ def judge(
         if label is not None:
             seen.add(label)
         gains.append(1.0 if relevant else 0.0)
-    found5 = {labels.get(c) for c in hits[:5]} & query.relevant
-    recall = len(found5) / len(query.relevant)
+    recall = {
+        d: len({labels.get(c) for c in hits[:d]} & query.relevant) / len(query.relevant)
+        for d in DEPTHS
+    }
     ideal = dcg([1.0] * min(len(query.relevant), 10))
     stale = sum(1 for c in hits[:5] if stale_label(memories, labels.get(c)))
-    return recall, dcg(gains) / ideal, len(hits[:5]), stale
+    lookalike5 = any(lookalike(query, labels.get(c)) for c in hits[:5])
+    return recall, dcg(gains) / ideal, len(hits[:5]), stale, lookalike5
 
 
 INTENTS = ("current", "historical", "both", "unknown")
 SEARCH = (
-    'SELECT content FROM pgfacts.search(%s, query_vector => %s::vector, model => %s, "limit" => 10)'
+    "SELECT content FROM pgfacts.search(%s, query_vector => %s::vector, model => %s, "
+    '"limit" => 25, text_weight => %s::real, vector_weight => %s::real)'
 )
 
 
@@ -620,14 +641,18 @@ def evaluate(
     queries: list[Query],
     labels: dict[str, Label],
     embedder: Any | None,
+    weights: tuple[float, float] = (1.0, 1.0),
 ) -> dict[str, Scores]:
-    """Ask every question (hybrid when an embedder is given, else lexical); scores per intent
-    and ``all``."""
+    """Ask every question with limit 25 (hybrid when an embedder is given, else lexical;
+    ``weights``: text_weight and vector_weight, (0, 1) the vector list alone); scores per
+    intent and ``all``."""
     by_name = {m.name: m for m in memories}
     scores = {intent: Scores() for intent in (*INTENTS, "all")}
     vectors = (
         embedder.embed([q.text for q in queries]) if embedder is not None else [None] * len(queries)
     )
+    if embedder is None:
+        weights = (1.0, 0.0)
     for query, vector in zip(queries, vectors, strict=True):
         with conn.transaction():
             conn.execute("SELECT pgfacts.set_context(tenant => %s)", (tenant,))
@@ -639,12 +664,13 @@ def evaluate(
                         query.text,
                         None if vector is None else vector_literal(vector),
                         None if embedder is None else embedder.model,
+                        *weights,
                     ),
                 ).fetchall()
             ]
-        recall, ndcg, top5, stale = judge(query, hits, labels, by_name)
+        recall, ndcg, top5, stale, look = judge(query, hits, labels, by_name)
         for name in (query.intent, "all"):
-            scores[name].add(recall, ndcg)
+            scores[name].add(recall, ndcg, look)
             if query.intent in ("current", "unknown"):
                 scores[name].top5 += top5
                 scores[name].stale5 += stale
@@ -654,7 +680,8 @@ def evaluate(
 def print_scores(title: str, scores: dict[str, Scores]) -> None:
     print(f"\n{title}")
     header = (
-        f"{'intent':<12} {'queries':>8} {'recall@5':>9} {'nDCG@10':>8} {'stale share (top 5)':>20}"
+        f"{'intent':<12} {'queries':>8} {'recall@5':>9} {'recall@10':>10} {'recall@25':>10} "
+        f"{'nDCG@10':>8} {'look-alike@5':>13} {'stale share (top 5)':>20}"
     )
     print(header)
     print("-" * len(header))
@@ -663,6 +690,7 @@ def print_scores(title: str, scores: dict[str, Scores]) -> None:
             continue
         stale = f"{s.stale5}/{s.top5} = {s.stale5 / s.top5:.3f}" if s.top5 else ""
         print(
-            f"{intent:<12} {s.queries:>8} {s.recall5 / s.queries:>9.3f} "
-            f"{s.ndcg10 / s.queries:>8.3f} {stale:>20}"
+            f"{intent:<12} {s.queries:>8} {s.recall[5] / s.queries:>9.3f} "
+            f"{s.recall[10] / s.queries:>10.3f} {s.recall[25] / s.queries:>10.3f} "
+            f"{s.ndcg10 / s.queries:>8.3f} {s.lookalike5 / s.queries:>13.3f} {stale:>20}"
         )

@@ -299,13 +299,14 @@ CREATE TABLE pgfacts_internal.entities (
 ALTER TABLE pgfacts_internal.entities OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.entities ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.entities FORCE ROW LEVEL SECURITY;
+CREATE INDEX entities_aliases_idx ON pgfacts_internal.entities USING gin (aliases);
 CREATE INDEX entities_name_idx ON pgfacts_internal.entities USING btree (lower(name), kind, tenant);
 CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER entities_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.entities FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER entities_redaction AFTER INSERT OR UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_names();
 CREATE TRIGGER entities_refresh_claim_documents AFTER UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.aliases IS DISTINCT FROM new.aliases))) EXECUTE FUNCTION pgfacts_internal.entity_refresh_claim_documents();
-GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.entities IS 'Things claims are about (people, services, ...)';
 
 CREATE TYPE pgfacts_internal.episode_claim AS (
@@ -3643,6 +3644,13 @@ CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants times
 ALTER FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.named_entities(for_tenant text, query text, OUT ids bigint[], OUT names text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.named_entities(text,text) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.named_entities(text,text) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.named_year(detected jsonb)
     RETURNS tstzrange
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -3784,14 +3792,14 @@ CREATE FUNCTION pgfacts_internal.query_max_length()
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.query_max_length() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.query_max_length() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.query_max_length() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.query_stop_words()
     RETURNS text[]
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.query_stop_words() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.query_stop_words() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.query_stop_words() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.queue_claim_embedding()
     RETURNS trigger
@@ -4209,12 +4217,12 @@ CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
 ALTER FUNCTION pgfacts_internal.scope_key_scope(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange)
+CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange, named_ids bigint[] DEFAULT NULL::bigint[], named_names text[] DEFAULT NULL::text[])
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange,bigint[],text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange,bigint[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
     RETURNS jsonb

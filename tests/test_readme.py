@@ -55,7 +55,7 @@ def test_the_python_doc_snippets_run(
     for block in blocks:
         exec(compile(block, str(PYTHON_DOC), "exec"), namespace)
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0].startswith("shared:notes/deploy True 0.016")
+    assert printed[0].startswith("shared:notes/deploy True 1.6")  # a lone hit: z 0 + tie term
     assert printed[1] == "shared:notes/deploy"
     assert printed[2] == "Kyiv 2026-01-01 None"
     assert printed[3].startswith("[('notes/a', 1), ")

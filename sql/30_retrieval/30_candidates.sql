@@ -210,4 +210,52 @@ COMMENT ON FUNCTION @schema@_internal.key_candidates(
 '(owner only: the tenant is an argument).';
 
 
+-- The entities a question names: by name (any case; entities_name_idx) or by an alias as
+-- written (entities_aliases_idx), as a run of one to four of its words ("Tobias's" names
+-- Tobias); a run of stop words names none. search ranks the rows about them first.
+CREATE OR REPLACE FUNCTION @schema@_internal.named_entities(
+    for_tenant text, query text, OUT ids bigint [], OUT names text []
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    words text [] := ARRAY(
+        SELECT w FROM pg_catalog.regexp_split_to_table(
+                   pg_catalog.regexp_replace(pg_catalog.left(query, @schema@_internal.query_max_length()),
+                                             '[''’]s?(?=[^[:alnum:]]|$)', '', 'g'),
+                   '[^[:alnum:]''-]+') AS w
+         WHERE w <> '');
+    runs text [];
+BEGIN
+    runs := ARRAY(SELECT pg_catalog.array_to_string(words[i:i + n - 1], ' ')
+                    FROM pg_catalog.generate_subscripts(words, 1) AS i,
+                         pg_catalog.generate_series(1, 4) AS n
+                   WHERE i + n - 1 <= pg_catalog.cardinality(words)
+                     AND NOT pg_catalog.string_to_array(pg_catalog.lower(
+                             pg_catalog.array_to_string(words[i:i + n - 1], ' ')), ' ')
+                         <@ @schema@_internal.query_stop_words());
+    IF pg_catalog.cardinality(runs) = 0 THEN
+        RETURN;
+    END IF;
+    SELECT pg_catalog.array_agg(DISTINCT e.entity_id),
+           pg_catalog.array_agg(DISTINCT pg_catalog.lower(n.name))
+      INTO ids, names
+      FROM (SELECT x.entity_id, x.name, x.aliases FROM @schema@_internal.entities AS x
+             WHERE pg_catalog.lower(x.name) = ANY (ARRAY(SELECT pg_catalog.lower(r) FROM pg_catalog.unnest(runs) AS r))
+               AND x.tenant = for_tenant
+            UNION
+            SELECT x.entity_id, x.name, x.aliases FROM @schema@_internal.entities AS x
+             WHERE x.aliases && runs AND x.tenant = for_tenant) AS e
+     CROSS JOIN LATERAL pg_catalog.unnest(e.name || e.aliases) AS n (name);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.named_entities(text, text) IS
+'The entities of a tenant a query names (ids) by name (any case) or alias (as written), as a '
+'run of one to four of its words, and their names and aliases lower-cased (names): search '
+'ranks the rows about them first (owner only: the tenant is an argument).';
+
 SET LOCAL ROLE @schema@_owner;

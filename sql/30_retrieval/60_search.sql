@@ -1,5 +1,6 @@
--- search(): a lexical list and a vector list, fused by reciprocal rank (k = 60), with the
--- temporal intent applied: stale truth is suppressed for current questions.
+-- search(): a lexical list and a vector list, fused by calibrated score (each list's scores
+-- standardised over it), with the temporal intent applied (stale truth is suppressed for
+-- current questions) and the rows about the entities a question names first.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_superseded(for_tenant text, scope_key text)
 RETURNS boolean
@@ -124,7 +125,9 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     parsed record := @schema@_internal.parse_query(query);
     floor real := @schema@_internal.confidence_floor(tenant);
-    depth integer := lim * 4;  -- each list is limit x 4 deep
+    -- Each list is limit x 4 deep, at least 40: a pool deep enough for questions that
+    -- need several rows, and for the statistics each list's scores are calibrated by.
+    depth integer := greatest(lim * 4, 40);
     dims integer;
     qv public.halfvec;
 BEGIN
@@ -134,7 +137,7 @@ BEGIN
     END IF;
     RETURN QUERY
     WITH lexical AS (
-        SELECT t.item_kind, t.item_id, t.version_id,
+        SELECT t.item_kind, t.item_id, t.version_id, t.score::double precision AS s,
                pg_catalog.row_number() OVER (ORDER BY t.score DESC, t.item_kind, t.item_id)::integer AS r
           FROM (SELECT 'fact'::text AS item_kind, x.item_id, x.version_id, x.score
                   FROM @schema@_internal.fact_text_candidates(tenant, kind, with_shared,
@@ -151,34 +154,53 @@ BEGIN
          ORDER BY r LIMIT depth),
     vectors AS (
         SELECT v.item_kind, v.item_id, v.version_id, v.similarity,
+               v.similarity::double precision AS s,
                pg_catalog.row_number() OVER (ORDER BY v.similarity DESC, v.item_kind, v.item_id)::integer AS r
           FROM @schema@_internal.vector_candidates(tenant, model, dims, qv, want_facts,
                    want_claims AND key_prefix IS NULL AND want_tags IS NULL, kind,
                    with_shared, every_session, sessions, key_prefix,
                    want_tags, floor, history, valid_at, known_at, exclude_kind, exclude_id,
                    depth) AS v
-         WHERE qv IS NOT NULL)
+         WHERE qv IS NOT NULL),
+    -- Calibration: a list's scores (text_score, cosine similarity) are on scales of their
+    -- own, so each is standardised over its list (z = (s - mean) / standard deviation); a
+    -- row the list did not find counts as its lowest z (-1 when every score is equal).
+    text_z AS (SELECT l.*, (l.s - pg_catalog.avg(l.s) OVER ())
+                           / NULLIF(pg_catalog.stddev_pop(l.s) OVER (), 0) AS z FROM lexical AS l),
+    vector_z AS (SELECT v.*, (v.s - pg_catalog.avg(v.s) OVER ())
+                             / NULLIF(pg_catalog.stddev_pop(v.s) OVER (), 0) AS z FROM vectors AS v),
+    floors AS (SELECT coalesce((SELECT pg_catalog.min(coalesce(l.z, -1)) FROM text_z AS l), 0) AS text_floor,
+                      coalesce((SELECT pg_catalog.min(coalesce(v.z, -1)) FROM vector_z AS v), 0) AS vector_floor)
     -- A fact has one version as of known_at: both lists name the same one.
     SELECT coalesce(l.item_kind, v.item_kind), coalesce(l.item_id, v.item_id),
            coalesce(l.version_id, v.version_id),
-           coalesce(text_weight / (60.0 + l.r), 0) + coalesce(vector_weight / (60.0 + v.r), 0),
+           text_weight * coalesce(l.z, CASE WHEN l.r IS NULL THEN f.text_floor ELSE 0 END)
+             + vector_weight * coalesce(v.z, CASE WHEN v.r IS NULL THEN f.vector_floor ELSE 0 END)
+             -- equal scores (a list's ties) in the lists' order: reciprocal rank, scaled down
+             + 0.001 * (coalesce(text_weight / (60.0 + l.r), 0) + coalesce(vector_weight / (60.0 + v.r), 0)),
            l.r, v.r, v.similarity
-      FROM lexical AS l
-      FULL JOIN vectors AS v ON v.item_kind = l.item_kind AND v.item_id = l.item_id;
+      FROM text_z AS l
+      FULL JOIN vector_z AS v ON v.item_kind = l.item_kind AND v.item_id = l.item_id
+     CROSS JOIN floors AS f;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.ranked_hits(
     text, public.vector, text, integer, text, boolean, boolean, text [], boolean, boolean,
     text, text [], boolean, timestamptz, timestamptz, real, real, text, bigint) IS
-'The lexical list and the vector list (each lim x 4 deep, access applied inside), fused by '
-'reciprocal rank: score = text_weight / (60 + text rank) + vector_weight / (60 + vector rank). '
-'version_id: the version of the history a fact hit as of known_at is (NULL: the current row).';
+'The lexical list and the vector list (each lim x 4 deep, at least 40, access applied inside), '
+'fused by calibrated score: score = text_weight x z_text + vector_weight x z_vector, z a '
+'list''s score standardised over that list (a row it missed: its lowest z, -1 when all are '
+'equal), ties in the lists'' order (+0.001 x reciprocal rank). version_id: the version of the '
+'history a fact hit as of known_at is (NULL: the current row).';
 
--- search_pass took no year before (a changed signature: the old one goes).
+-- search_pass took no year, then no named entities before (a changed signature: the old
+-- ones go).
 DROP FUNCTION IF EXISTS @schema@_internal.search_pass(jsonb, integer, text);
+DROP FUNCTION IF EXISTS @schema@_internal.search_pass(jsonb, integer, text, tstzrange);
 CREATE OR REPLACE FUNCTION @schema@_internal.search_pass(
-    hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL
+    hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL,
+    named_ids bigint [] DEFAULT NULL, named_names text [] DEFAULT NULL
 ) RETURNS TABLE (
     item_kind text, item_id bigint, ref text, key text, content text, value jsonb,
     current boolean, stale boolean, score double precision, text_rank integer,
@@ -201,14 +223,25 @@ BEGIN
     -- fallback (nothing current matched: superseded rows come back marked stale),
     -- historical (suppression off), both (at least one superseded row is kept). A question
     -- naming a year (in_year) prefers what is now believed to have been valid then (not a
-    -- retired version whose range a correction narrowed): such a hit scores as if a third
-    -- list had ranked it first (1 / 61), so of a slot's past values the one of that year leads.
+    -- retired version whose range a correction narrowed): such a hit scores 3 more (three
+    -- standard deviations of a list), so of a slot's past values the one of that year leads.
+    -- A question naming entities (named_ids, their names and aliases named_names) has the
+    -- rows about them first (a claim of which one is the subject, a row whose content names
+    -- one), and none of another entity's claims (a look-alike: the same predicate words,
+    -- someone else's value), nor a fact stating what one states, while a row about a named
+    -- entity is left; the other rows only fill what is left.
     WITH detailed AS (
         SELECT h.item_kind, h.item_id, d.ref, d.key, d.content, d.value, d.current,
-               d.superseded, d.superseded AND mode IN ('current', 'fallback') AS stale,
+               (d.subject_id = ANY (named_ids)
+                OR EXISTS (SELECT 1 FROM pg_catalog.unnest(named_names) AS n (name)
+                            WHERE pg_catalog.strpos(pg_catalog.lower(d.content), n.name) > 0))
+                 IS TRUE AS about,
+               d.subject_id IS NOT NULL AS of_entity, d.superseded, d.superseded AND mode IN ('current', 'fallback') AS stale,
                h.score + CASE WHEN d.valid_from IS NOT NULL AND d.retired_at IS NULL
                                    AND pg_catalog.tstzrange(d.valid_from, d.valid_to) && in_year
-                              THEN 1.0 / 61 ELSE 0 END AS score,
+                              THEN 3.0 ELSE 0 END
+               -- a historical question asks what no longer holds: that scores 1 more
+               + CASE WHEN mode = 'historical' AND d.superseded THEN 1.0 ELSE 0 END AS score,
                h.text_rank, h.vector_rank, h.similarity, d.valid_from, d.valid_to,
                d.recorded_at, d.retired_at
           FROM pg_catalog.jsonb_to_recordset(hits) AS h (
@@ -221,19 +254,24 @@ BEGIN
     -- group (a fact that states what a claim states ranks where the claim did).
     distinct_content AS (
         SELECT DISTINCT ON (x.same) x.item_kind, x.item_id, x.ref, x.key, x.content, x.value,
-               x.current, x.stale, x.best AS score, x.text_rank, x.vector_rank, x.similarity,
-               x.valid_from, x.valid_to, x.recorded_at, x.retired_at
-          FROM (SELECT d.*, pg_catalog.max(d.score) OVER (PARTITION BY d.same) AS best
+               x.current, x.stale, x.group_about AS about,
+               x.group_of_entity AND NOT x.group_about AS other, x.best AS score, x.text_rank,
+               x.vector_rank, x.similarity, x.valid_from, x.valid_to, x.recorded_at, x.retired_at
+          FROM (SELECT d.*, pg_catalog.max(d.score) OVER (PARTITION BY d.same) AS best,
+                       pg_catalog.bool_or(d.about) OVER (PARTITION BY d.same) AS group_about,
+                       pg_catalog.bool_or(d.of_entity) OVER (PARTITION BY d.same) AS group_of_entity
                   FROM (SELECT e.*, pg_catalog.md5(pg_catalog.lower(CASE e.item_kind
                                 WHEN 'fact' THEN e.value #>> '{}' ELSE e.content END)) AS same
                           FROM detailed AS e) AS d) AS x
          ORDER BY x.same, x.superseded, x.score DESC),
     kept AS (
         SELECT y.* FROM distinct_content AS y
-         WHERE NOT y.stale OR NOT EXISTS (SELECT 1 FROM distinct_content AS z WHERE NOT z.stale)),
+         WHERE (NOT y.stale OR NOT EXISTS (SELECT 1 FROM distinct_content AS z WHERE NOT z.stale))
+           AND NOT (y.other AND EXISTS (SELECT 1 FROM distinct_content AS z WHERE z.about))),
     ordered AS (
         SELECT k.*,
-               pg_catalog.row_number() OVER (ORDER BY k.stale, k.score DESC, k.item_kind, k.item_id) AS pos,
+               pg_catalog.row_number() OVER (ORDER BY k.stale, NOT k.about, k.score DESC, k.item_kind,
+                                                      k.item_id) AS pos,
                pg_catalog.row_number() OVER (PARTITION BY k.current ORDER BY k.score DESC, k.item_id) AS pos_in_state
           FROM kept AS k)
     SELECT o.item_kind, o.item_id, o.ref, o.key, o.content, o.value, o.current, o.stale,
@@ -246,11 +284,13 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.search_pass(jsonb, integer, text, tstzrange) IS
+COMMENT ON FUNCTION @schema@_internal.search_pass(
+    jsonb, integer, text, tstzrange, bigint [], text []) IS
 'Shape fused hits (ranked_hits as JSON) into results: details, one hit per distinct content, '
 'stale truth marked and suppressed by mode (current | fallback | historical | both: at least '
 'one superseded row kept), rows valid in in_year (a year the question names) scored up by '
-'1 / 61, best first, cut to lim.';
+'3, the rows about a named entity (a claim''s subject in named_ids, content holding one of '
+'named_names) before the others, best first, cut to lim.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.named_year(detected jsonb)
 RETURNS tstzrange
@@ -301,6 +341,7 @@ DECLARE
     wanted text := coalesce(intent, detected ->> 'intent');
     -- A year the question names ranks what was valid then first (unless valid_at decides).
     in_year tstzrange := CASE WHEN valid_at IS NULL THEN @schema@_internal.named_year(detected) END;
+    named record := @schema@_internal.named_entities(@schema@_internal.context_tenant(), query);
     history boolean;
     hits jsonb;
 BEGIN
@@ -322,7 +363,7 @@ BEGIN
                    vector_weight) AS h;
         RETURN QUERY SELECT * FROM @schema@_internal.search_pass(hits, "limit",
             CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END,
-            in_year);
+            in_year, named.ids, named.names);
         -- Suppression never empties a current answer: the superseded rows come back, stale.
         EXIT WHEN FOUND OR history;
         history := true;
@@ -335,13 +376,17 @@ COMMENT ON FUNCTION @schema@.search(
     timestamptz, real, real) IS
 'Hybrid search over facts and claims the caller may see (scope as in read_facts): a lexical '
 'list (content words of query, stemmed and as written; quotes, OR, -word as in websearch) '
-'and, with query_vector and model, a vector list, each limit x 4 deep, fused by reciprocal '
-'rank (k = 60, text_weight and vector_weight scale each list). intent (default: '
+'and, with query_vector and model, a vector list, each limit x 4 deep (at least 40), fused by '
+'calibrated score: text_weight x z_text + vector_weight x z_vector, each z standardised over its '
+'list (a row a list missed: its lowest z). intent (default: '
 'detect_intent(query)): current answers with rows believed and valid now and suppresses '
 'superseded ones (when nothing else matches they come back marked stale); historical adds '
-'retired versions (never one of a retracted assertion, nor an outranked one); both keeps at least one superseded row. A question naming one year '
-'(without valid_at) ranks rows valid that year first among equals (+1 / 61). limit 1..100 '
-'(default 20); key_prefix and tags filter facts. Identical content is one hit. 22023 bad '
+'retired versions (never one of a retracted assertion, nor an outranked one) and scores what '
+'no longer holds 1 more; both keeps at least one superseded row. A question naming one year '
+'(without valid_at) scores rows valid that year 3 more. A question naming entities (name or '
+'alias) has the rows about them first and leaves out other entities'' claims while one is '
+'left. limit 1..100 (default 20); key_prefix and tags filter facts. Identical content is one '
+'hit. 22023 bad '
 'argument.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(

@@ -176,7 +176,7 @@ SELECT @schema@_internal.register_tool(
   "scope": {"type": "string", "enum": ["accessible", "shared", "session", "descendants"], "description": "Default accessible"},
   "keyPrefix": {"type": "string", "description": "Only keys under this namespace, e.g. corpus/acme"},
   "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Max results (default 20)"},
-  "weights": {"type": "object", "properties": {"lexical": {"type": "number", "minimum": 0}, "semantic": {"type": "number", "minimum": 0}}, "description": "Per-list weights on top of reciprocal rank fusion (default 1 and 1)"},
+  "weights": {"type": "object", "properties": {"lexical": {"type": "number", "minimum": 0}, "semantic": {"type": "number", "minimum": 0}}, "description": "Per-list weights of the fused score: each list's scores standardised over it, then weighted (default 1 and 1)"},
   "vector": {"type": "array", "maxItems": 4000, "items": {"type": "number"}, "description": "The query embedded by the caller's embedding model"},
   "model": {"type": "string", "description": "The registered model that embedded vector"}}}
 $json$, '{properties,tags}', @schema@_internal.tags_schema('All listed tags must be present')),

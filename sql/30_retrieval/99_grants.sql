@@ -44,7 +44,8 @@ TO @schema@_tuner, @schema@_operator;
 -- the owner may run its functions.
 GRANT SELECT ON @schema@_internal.facts, @schema@_internal.fact_versions,
     @schema@_internal.claims, @schema@_internal.embeddings,
-    @schema@_internal.replaced_fact_embeddings, @schema@_internal.retractions
+    @schema@_internal.replaced_fact_embeddings, @schema@_internal.retractions,
+    @schema@_internal.entities
 TO @schema@_searcher;
 -- The searcher's own functions: only the owner may run them (set as their owner).
 SET LOCAL ROLE @schema@_searcher;
@@ -76,7 +77,9 @@ GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquer
     @schema@_internal.scope_key_scope(text),
     @schema@_internal.scope_key_key(text),
     @schema@_internal.claim_in_view(tstzrange, tstzrange, text, boolean, timestamptz, timestamptz, boolean),
-    @schema@_internal.claim_retracted(text, text, timestamptz)
+    @schema@_internal.claim_retracted(text, text, timestamptz),
+    @schema@_internal.query_stop_words(),
+    @schema@_internal.query_max_length()
 TO @schema@_searcher;
 
 SELECT @schema@_internal.grant_internal_functions();
