@@ -380,6 +380,37 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_purges AS PERMISSIVE
 GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_purges TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.fact_purges IS 'Per tenant, the latest instant up to which a purge (or a key change) archived the history of a scope key that has no current row';
 
+CREATE TABLE pgfacts_internal.fact_usage (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    last_used_at timestamp with time zone NOT NULL,
+    use_count bigint NOT NULL,
+    CONSTRAINT fact_usage_count_positive CHECK ((use_count > 0)),
+    CONSTRAINT fact_usage_fact_fkey FOREIGN KEY (tenant, fact_id) REFERENCES pgfacts_internal.facts(tenant, fact_id) ON DELETE CASCADE,
+    CONSTRAINT fact_usage_pkey PRIMARY KEY (tenant, fact_id)
+);
+ALTER TABLE pgfacts_internal.fact_usage OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_usage ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_usage FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_usage AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_usage AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.fact_usage TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_usage TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_usage IS 'Each used fact''s last use and use count, folded from fact_uses by maintenance.';
+
+CREATE TABLE pgfacts_internal.fact_uses (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    used_at timestamp with time zone NOT NULL
+);
+ALTER TABLE pgfacts_internal.fact_uses OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_uses ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_uses FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_uses AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_uses AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT, DELETE ON TABLE pgfacts_internal.fact_uses TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_uses IS 'Uses of facts not yet folded into fact_usage: one row per fact a read surfaced (unlogged).';
+
 CREATE TABLE pgfacts_internal.fact_versions (
     tenant text NOT NULL,
     fact_id bigint NOT NULL,
@@ -430,6 +461,7 @@ CREATE TABLE pgfacts_internal.facts (
     system_time tstzrange NOT NULL,
     writer_kind text,
     search_doc tsvector,
+    expires_at timestamp with time zone,
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
@@ -439,6 +471,7 @@ CREATE TABLE pgfacts_internal.facts (
 ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
+CREATE INDEX facts_expiry_idx ON pgfacts_internal.facts USING btree (expires_at) WHERE ((expires_at IS NOT NULL) AND (deleted_at IS NULL));
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (tenant, key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
@@ -1360,6 +1393,13 @@ CREATE FUNCTION pgfacts.parse_extraction_reply(reply text)
 ALTER FUNCTION pgfacts.parse_extraction_reply(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.parse_extraction_reply(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.prune_facts(keep integer, per text DEFAULT 'session'::text, keep_by text DEFAULT 'newest'::text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.prune_facts(integer,text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.prune_facts(integer,text,text,text,text) TO pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.purge_audit_log(before timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1398,7 +1438,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,
 
 CREATE FUNCTION pgfacts.read_facts_by_scope_keys(scope_keys text[], "limit" integer DEFAULT 1000)
     RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
@@ -1543,12 +1583,12 @@ CREATE FUNCTION pgfacts.spawn_tree(session_id text DEFAULT NULL::text)
 ALTER FUNCTION pgfacts.spawn_tree(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.spawn_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false)
+CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false, ttl_seconds integer DEFAULT NULL::integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
 CREATE FUNCTION pgfacts.store_facts(facts jsonb)
     RETURNS jsonb
@@ -2146,6 +2186,13 @@ CREATE FUNCTION pgfacts_internal.check_predicate(predicate text)
 ALTER FUNCTION pgfacts_internal.check_predicate(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_predicate(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_prune_choice(value text, what text, choices text[])
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_prune_choice(text,text,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_prune_choice(text,text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_query(query text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2612,6 +2659,13 @@ CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.expire_facts_in(only_tenant text, max_rows integer)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.expire_facts_in(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.expire_facts_in(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.extracted_claim(fact jsonb, context jsonb, OUT claim jsonb, OUT reason text, OUT notes text[])
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2735,7 +2789,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO
 
 CREATE FUNCTION pgfacts_internal.fact_source_readable(source text, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
@@ -2760,11 +2814,11 @@ CREATE FUNCTION pgfacts_internal.fact_visibility(tenant text, kind text, caller 
 ALTER FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, kind text, with_shared boolean, every_session boolean, sessions text[])
+CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, expires_at timestamp with time zone, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,timestamp with time zone,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,timestamp with time zone,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_write_instant(tenant text)
     RETURNS timestamp with time zone
@@ -2915,6 +2969,13 @@ CREATE FUNCTION pgfacts_internal.finish_extractions(for_tenant text, event_ids b
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fold_fact_uses(only_tenant text)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fold_fact_uses(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fold_fact_uses(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.force_extract_tool(args jsonb)
     RETURNS jsonb
@@ -3637,6 +3698,13 @@ CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predi
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.record_fact_uses(for_tenant text, fact_ids bigint[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.record_fact_uses(text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.record_fact_uses(text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.record_memory_tool(args jsonb)
     RETURNS jsonb

@@ -132,6 +132,7 @@ def store_fact(
     *,
     tags: Sequence[str] | None = None,
     shared: bool = False,
+    ttl_seconds: int | None = None,
 ) -> Call[JSONObject]:
     return _value(
         self,
@@ -140,6 +141,7 @@ def store_fact(
         value=Jsonb(value),
         tags=list(tags) if tags is not None else None,
         shared=shared,
+        ttl_seconds=ttl_seconds,
     )
 
 
@@ -340,6 +342,26 @@ def purge_tombstones_before(
 
 def run_maintenance(self: StoreBase) -> Call[JSONObject]:
     return _value(self, queries.RUN_MAINTENANCE)
+
+
+def prune_facts(
+    self: StoreBase,
+    keep: int,
+    *,
+    per: str = "session",
+    keep_by: str = "newest",
+    session_id: str | None = None,
+    agent_id: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.PRUNE_FACTS,
+        keep=keep,
+        per=per,
+        keep_by=keep_by,
+        session_id=session_id,
+        agent_id=agent_id,
+    )
 
 
 def set_setting(self: StoreBase, name: str, value: JSON) -> Call[JSONObject]:

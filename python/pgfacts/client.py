@@ -81,9 +81,18 @@ class Tools(Generic[R]):
         return self._call_tool(name, args or {})
 
     def store_fact(
-        self, key: str, value: Any, *, tags: list[str] | None = None, shared: bool = False
+        self,
+        key: str,
+        value: Any,
+        *,
+        tags: list[str] | None = None,
+        shared: bool = False,
+        ttl_seconds: int | None = None,
     ) -> R:
-        return self.call("store_fact", _args(key=key, value=value, tags=tags, shared=shared))
+        return self.call(
+            "store_fact",
+            _args(key=key, value=value, tags=tags, shared=shared, ttl_seconds=ttl_seconds),
+        )
 
     def store_facts(self, facts: Sequence[Mapping[str, Any]]) -> R:
         """The store_fact tool's batch form ({facts: [...]})."""
@@ -707,6 +716,7 @@ class FactStore(StoreBase):
     purge_tombstones = _sync(api.purge_tombstones)
     tombstone_stats = _sync(api.tombstone_stats)
     purge_tombstones_before = _sync(api.purge_tombstones_before)
+    prune_facts = _sync(api.prune_facts)
     run_maintenance = _sync(api.run_maintenance)
     set_setting = _sync(api.set_setting)
 
@@ -903,6 +913,7 @@ class AsyncFactStore(StoreBase):
     purge_tombstones = _async(api.purge_tombstones)
     tombstone_stats = _async(api.tombstone_stats)
     purge_tombstones_before = _async(api.purge_tombstones_before)
+    prune_facts = _async(api.prune_facts)
     run_maintenance = _async(api.run_maintenance)
     set_setting = _async(api.set_setting)
 

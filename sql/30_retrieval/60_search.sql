@@ -303,6 +303,7 @@ DECLARE
     in_year tstzrange := CASE WHEN valid_at IS NULL THEN @schema@_internal.named_year(detected) END;
     history boolean;
     hits jsonb;
+    used bigint [] := '{}';
 BEGIN
     PERFORM @schema@_internal.check_search(query, query_vector, model, "limit", item_kinds,
                                            text_weight, vector_weight);
@@ -320,13 +321,23 @@ BEGIN
                    'fact' = ANY (item_kinds), 'claim' = ANY (item_kinds),
                    NULLIF(key_prefix, ''), tags, history, valid_at, known_at, text_weight,
                    vector_weight) AS h;
-        RETURN QUERY SELECT * FROM @schema@_internal.search_pass(hits, "limit",
+        -- Each row is returned as it comes; the facts among them count as used (below).
+        FOR item_kind, item_id, ref, key, content, value, current, stale, score, text_rank,
+            vector_rank, similarity, valid_from, valid_to, recorded_at, retired_at IN
+        SELECT * FROM @schema@_internal.search_pass(hits, "limit",
             CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END,
-            in_year);
+            in_year)
+        LOOP
+            RETURN NEXT;
+            IF item_kind = 'fact' THEN
+                used := used || item_id;
+            END IF;
+        END LOOP;
         -- Suppression never empties a current answer: the superseded rows come back, stale.
         EXIT WHEN FOUND OR history;
         history := true;
     END LOOP;
+    PERFORM @schema@_internal.record_fact_uses(@schema@_internal.context_tenant(), used);
 END
 $fn$;
 
@@ -341,8 +352,8 @@ COMMENT ON FUNCTION @schema@.search(
 'superseded ones (when nothing else matches they come back marked stale); historical adds '
 'retired versions (never one of a retracted assertion, nor an outranked one); both keeps at least one superseded row. A question naming one year '
 '(without valid_at) ranks rows valid that year first among equals (+1 / 61). limit 1..100 '
-'(default 20); key_prefix and tags filter facts. Identical content is one hit. 22023 bad '
-'argument.';
+'(default 20); key_prefix and tags filter facts. Identical content is one hit. An expired '
+'fact is absent; each fact returned counts as used (usage_tracking). 22023 bad argument.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
     query text, query_vector public.vector, model text, lim integer, item_kinds text [],
