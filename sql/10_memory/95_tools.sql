@@ -383,11 +383,12 @@ SELECT @schema@_internal.register_tool(
         'again. The first valid record of a key in a scope wins.',
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
-  "records": {"type": "array", "description": "The records: [{key, value, tags?, shared?}] (or source)",
+  "records": {"type": "array", "description": "The records: [{key, value, tags?, shared?, ttl_seconds?}] (or source)",
               "items": {"type": "object", "required": ["key", "value"],
                         "properties": {"key": {"type": "string", "minLength": 1, "maxLength": 512}, "value": {},
                                        "tags": {"type": "array", "items": {"type": "string"}},
                                        "shared": {"type": "boolean"},
+                                       "ttl_seconds": {"type": "integer", "minimum": 1, "maximum": 999999999},
                                        "_error": {"description": "A failure file's annotation, ignored"}}}},
   "source": {"type": "string", "description": "A file's text holding the JSON array of records (instead of records)"},
   "sha256": {"type": "string", "pattern": "^[0-9a-fA-F]{64}$", "description": "sha256 of source's UTF-8 bytes; required with source"},
