@@ -11,6 +11,7 @@ from . import (
     governance,
     graph,
     knowledge,
+    lifecycle,
     pipeline,
     retrieval,
     retrieval_conversations,
@@ -32,6 +33,7 @@ WORKLOADS = {
     "graph": ("graph: upserts, neighbourhoods, search, merges, the AGE projection", graph.run),
     "pipeline": ("pipeline: the outbox, the extraction worker", pipeline.run),
     "governance": ("governance: the mutation audit on and off", governance.run),
+    "lifecycle": ("lifecycle: usage counting on and off, its fold", lifecycle.run),
 }
 
 
