@@ -334,7 +334,7 @@ ALTER TABLE pgfacts_internal.episodes FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_episode_committed();
-GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
 CREATE TABLE pgfacts_internal.extraction_events (
@@ -736,6 +736,7 @@ ALTER TABLE pgfacts_internal.memories FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER memories_audit_recorded AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_memory_recorded();
+GRANT SELECT ON TABLE pgfacts_internal.memories TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.memories IS 'Recorded memories: one version (content hash) of one source with its text lines, waiting for or done with extraction';
 
 CREATE TABLE pgfacts_internal.override_requests (
@@ -993,6 +994,13 @@ CREATE FUNCTION pgfacts.allow_embedding_dimension(dimension integer)
     SET search_path = pg_catalog, pg_temp
     SET max_parallel_maintenance_workers = 0;
 ALTER FUNCTION pgfacts.allow_embedding_dimension(integer) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts.apply_retention("limit" integer DEFAULT 100)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.apply_retention(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.apply_retention(integer) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
@@ -1498,6 +1506,13 @@ CREATE FUNCTION pgfacts.restore(claim_id bigint)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.restore(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.restore(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.retention_backlog()
+    RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.retention_backlog() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.retention_backlog() TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.retract(claim_id bigint)
     RETURNS jsonb
@@ -3549,6 +3564,13 @@ CREATE FUNCTION pgfacts_internal.prompt_data_line(line jsonb)
 ALTER FUNCTION pgfacts_internal.prompt_data_line(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.prompt_data_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.purge_episodes(tenant text, source_kind text, source_ref text, doomed bigint[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.purge_episodes(text,text,text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_episodes(text,text,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -3797,6 +3819,20 @@ CREATE FUNCTION pgfacts_internal.restore_assertion(tenant text, subject bigint, 
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retention_backlog_all()
+    RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retention_backlog_all() OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retention_backlog_all() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts_internal.retention_cutoff(tenant text, name text)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retention_cutoff(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retention_cutoff(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retire_changed_source(tenant text, new_episode bigint, only_subject bigint, only_predicate text, retire_at timestamp with time zone)
     RETURNS integer

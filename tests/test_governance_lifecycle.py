@@ -267,3 +267,96 @@ def test_prune_is_for_managers_and_operators_of_a_tenant(db: Database) -> None:
         ).fetchone()
     assert row == (False, True)
     assert count_facts(db, "deleted_at IS NULL") == 1
+
+
+LIKES = (
+    "SELECT array_agg(object_value #>> '{}' ORDER BY object_value) FROM pgfacts.current_claims(%s)"
+)
+
+
+def backdate(db: Database, table: str, where: str) -> None:
+    """Make rows look recorded two days ago, as the clock would."""
+    with db.admin() as admin:
+        admin.execute(
+            f"UPDATE pgfacts_internal.{table} SET recorded_at = now() - interval '2 days' "
+            f"WHERE {where}"
+        )
+
+
+def knowledge_with_history(db: Database, tenant: str) -> tuple[Caller, int]:
+    operator = Caller(db, tenant=tenant, kind="operator")
+    operator.one("SELECT pgfacts.define_predicate('likes', 'many')")
+    ann = operator.entity("ann")
+    for ref, content, thing in [
+        ("n/old", "v1", "tea"),
+        ("n/mixed", "v1", "cake"),
+        ("n/mixed", "v2", "pie"),
+        ("n/new", "v1", "coffee"),
+    ]:
+        operator.ingest(
+            ref,
+            [{"subject": ann, "predicate": "likes", "object": thing, "valid_from": "2024-01-01"}],
+            content=content,
+        )
+    lines = Jsonb([{"id": "l1", "text": "ann likes tea"}])
+    for ref in ("chat/old", "chat/new"):
+        operator.one("SELECT pgfacts.record_memory('chat', %s, %s)", ref, lines)
+    return operator, ann
+
+
+def test_retention_purges_old_episodes_through_the_purge_path_and_old_memories(
+    db: Database,
+) -> None:
+    operator, ann = knowledge_with_history(db, "t1")
+    knowledge_with_history(db, "t2")  # no retention set: untouched
+    backdate(
+        db, "episodes", "source_ref = 'n/old' OR (source_ref = 'n/mixed' AND content_hash = 'v1')"
+    )
+    backdate(db, "memories", "source_ref = 'chat/old'")
+    with db.connect("operator") as conn:
+        assert conn.execute("SELECT * FROM pgfacts.retention_backlog()").fetchall() == []
+    # A day, which the anchor's minimum could not say; 0 (the default) keeps for ever.
+    operator.one("SELECT pgfacts.set_setting('episode_retention_seconds', '86400')")
+    operator.one("SELECT pgfacts.set_setting('memory_retention_seconds', '86400')")
+    with db.connect("operator") as conn:
+        backlog = conn.execute("SELECT * FROM pgfacts.retention_backlog()").fetchall()
+    assert backlog == [("t1", 2, 1)]  # t2 sets none, and t2's rows are backdated too
+
+    result = operator.one("SELECT pgfacts.apply_retention()")
+    assert result == {"episodes": 2, "sources": 2, "slots_rebuilt": 2, "memories": 1}
+    assert operator.one(LIKES, ann) == ["coffee", "pie"]
+    assert operator.rows("SELECT * FROM pgfacts.verify_slot(%s, 'likes')", ann) == []
+    with db.admin() as admin:
+        memories = admin.execute(
+            "SELECT tenant, source_ref FROM pgfacts_internal.memories ORDER BY 1, 2"
+        ).fetchall()
+    assert memories == [("t1", "chat/new"), ("t2", "chat/new"), ("t2", "chat/old")]
+    assert operator.one("SELECT count(*) FROM pgfacts.audit(operation => 'purge_source')") == 2
+    other = Caller(db, tenant="t2", kind="operator")
+    assert other.one(LIKES, other.entity("ann")) == ["coffee", "pie", "tea"]
+    with db.connect("operator") as conn:
+        assert conn.execute("SELECT * FROM pgfacts.retention_backlog()").fetchall() == []
+    assert operator.one("SELECT pgfacts.apply_retention()")["episodes"] == 0
+
+
+def test_the_worker_s_maintenance_applies_each_tenant_s_retention(db: Database) -> None:
+    from pgfacts.client import FactStore
+    from pgfacts.worker import WorkerTotals, _maintain
+
+    operator, ann = knowledge_with_history(db, "t1")
+    backdate(db, "episodes", "source_ref = 'n/old'")
+    operator.one("SELECT pgfacts.set_setting('episode_retention_seconds', '3600')")
+    said: list[str] = []
+    with FactStore(db.dsn("operator")) as store:
+        _maintain(store, WorkerTotals(), said.append, once=True)
+    assert said[0].startswith("maintenance: ")
+    assert said[1].startswith("retention 't1': ") and '"episodes": 1' in said[1]
+    assert operator.one(LIKES, ann) == ["coffee", "pie"]
+
+
+def test_retention_is_the_operator_s(db: Database) -> None:
+    for kind in ("agent", "facts_manager", "tuner"):
+        assert Caller(db, kind=kind).refused("SELECT pgfacts.apply_retention()") == "42501"
+    assert Caller(db, kind="operator").refused("SELECT pgfacts.apply_retention(0)") == "22023"
+    with db.connect("facts_manager") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("SELECT * FROM pgfacts.retention_backlog()")

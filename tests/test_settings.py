@@ -41,6 +41,8 @@ def test_every_layer_registers_its_settings_in_order(db: Database) -> None:
         ("50_pipeline", "extraction_backoff_max_seconds", "integer", "1", "604800", 3600),
         ("60_governance", "audit_enabled", "integer", "0", "1", 1),
         ("60_governance", "audit_retention_days", "integer", "1", "36500", 365),
+        ("60_governance", "episode_retention_seconds", "integer", "0", "2147483647", 0),
+        ("60_governance", "memory_retention_seconds", "integer", "0", "2147483647", 0),
     ]
 
 
@@ -52,7 +54,7 @@ def test_an_unknown_setting_names_the_registered_ones(db: Database) -> None:
         "one of: value_max_bytes, tombstone_ttl_seconds, bulk_max_records, bulk_max_bytes, "
         "usage_tracking, confidence_floor, extraction_lease_seconds, extraction_max_attempts, "
         "extraction_backoff_seconds, extraction_backoff_max_seconds, audit_enabled, "
-        "audit_retention_days"
+        "audit_retention_days, episode_retention_seconds, memory_retention_seconds"
     )
 
 

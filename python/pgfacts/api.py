@@ -41,6 +41,7 @@ from .rows import (
     KeyMatch,
     Neighbour,
     ProjectionDifference,
+    RetentionDue,
     SearchHit,
     SessionNode,
     SimilarFact,
@@ -949,6 +950,14 @@ def release_extraction(self: StoreBase, event_id: int, lease_token: UUID | str) 
 
 def extraction_backlog(self: StoreBase) -> Call[list[ExtractionBacklog]]:
     return _rows(self, queries.EXTRACTION_BACKLOG, ExtractionBacklog)
+
+
+def apply_retention(self: StoreBase, limit: int = 100) -> Call[JSONObject]:
+    return _value(self, queries.APPLY_RETENTION, limit=limit)
+
+
+def retention_backlog(self: StoreBase) -> Call[list[RetentionDue]]:
+    return _rows(self, queries.RETENTION_BACKLOG, RetentionDue)
 
 
 def extraction_health(self: StoreBase, tenant: str | None = None) -> Call[JSONObject]:

@@ -363,6 +363,8 @@ SELECT {schema}.release_extraction(
     event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid)
 """
 EXTRACTION_BACKLOG = "SELECT * FROM {schema}.extraction_backlog()"
+APPLY_RETENTION = 'SELECT {schema}.apply_retention("limit" => %(limit)s)'
+RETENTION_BACKLOG = "SELECT * FROM {schema}.retention_backlog()"
 EXTRACTION_HEALTH = "SELECT {schema}.extraction_health(tenant => %(tenant)s)"
 VALIDATE_EXTRACTION = """
 SELECT {schema}.validate_extraction(

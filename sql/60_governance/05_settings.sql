@@ -50,3 +50,14 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.audit_retention_cutoff(text) IS
 'The newest instant an audit row of the tenant may have to be purged: now minus its '
 'audit_retention_days.';
+
+-- Retention (50_retention.sql): 0 keeps everything; any positive number of seconds is a
+-- policy, however short (a day is 86400).
+SELECT @schema@_internal.register_setting(
+    '60_governance', 'episode_retention_seconds', 'integer', 0, 2147483647, '0',
+    'How long episodes are kept after they were recorded (0: for ever); older ones are purged '
+    'through the purge path (apply_retention, run by the worker''s maintenance).');
+SELECT @schema@_internal.register_setting(
+    '60_governance', 'memory_retention_seconds', 'integer', 0, 2147483647, '0',
+    'How long recorded memories (and their extraction events) are kept after they were '
+    'recorded (0: for ever); apply_retention deletes older ones.');
