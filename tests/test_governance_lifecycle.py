@@ -127,6 +127,20 @@ def test_a_later_store_sets_or_ends_the_expiry(db: Database) -> None:
     assert agent.rows("SELECT key FROM pgfacts.read_facts('k')") == [("k",)]
 
 
+def test_the_batch_and_bulk_writes_take_a_ttl_too(db: Database) -> None:
+    agent = Caller(db, kind="agent", session="s1")
+    agent.one(
+        "SELECT pgfacts.store_facts(%s)", Jsonb([{"key": "a", "value": 1, "ttl_seconds": 60}])
+    )
+    result = agent.one(
+        "SELECT pgfacts.bulk_store_facts(records => %s)",
+        Jsonb([{"key": "b", "value": 2, "ttl_seconds": 60}, {"key": "c", "value": 3}]),
+    )
+    assert result["committed_count"] == 2
+    assert count_facts(db, "expires_at > now() + interval '50 seconds'") == 2
+    assert count_facts(db, "key = 'c' AND expires_at IS NULL") == 1
+
+
 @pytest.mark.parametrize("ttl", [0, -5, 1.5, "60", 1000000000])
 def test_a_bad_ttl_is_refused_and_nothing_is_written(db: Database, ttl: Any) -> None:
     agent = Caller(db, kind="agent", session="s1")
