@@ -12,6 +12,7 @@ from . import (
     governance,
     graph,
     knowledge,
+    lifecycle,
     pipeline,
     redaction,
     retrieval,
@@ -41,6 +42,7 @@ WORKLOADS = {
     "governance": ("governance: the mutation audit on and off", governance.run),
     "redaction": ("governance: redaction refusal and incognito triggers on and off", redaction.run),
     "transfer": ("transfer: a plain import, an export and a restore of facts", transfer.run),
+    "lifecycle": ("lifecycle: usage counting on and off, its fold", lifecycle.run),
 }
 
 

@@ -351,7 +351,7 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FO
 CREATE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_episode_committed();
 CREATE TRIGGER episodes_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.episodes FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER episodes_redaction AFTER INSERT ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_episode();
-GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
 CREATE TABLE pgfacts_internal.extraction_events (
@@ -397,6 +397,37 @@ CREATE POLICY tenant_isolation ON pgfacts_internal.fact_purges AS PERMISSIVE FOR
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_purges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_purges TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.fact_purges IS 'Per tenant, the latest instant up to which a purge (or a key change) archived the history of a scope key that has no current row';
+
+CREATE TABLE pgfacts_internal.fact_usage (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    last_used_at timestamp with time zone NOT NULL,
+    use_count bigint NOT NULL,
+    CONSTRAINT fact_usage_count_positive CHECK ((use_count > 0)),
+    CONSTRAINT fact_usage_fact_fkey FOREIGN KEY (tenant, fact_id) REFERENCES pgfacts_internal.facts(tenant, fact_id) ON DELETE CASCADE,
+    CONSTRAINT fact_usage_pkey PRIMARY KEY (tenant, fact_id)
+);
+ALTER TABLE pgfacts_internal.fact_usage OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_usage ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_usage FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_usage AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_usage AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.fact_usage TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_usage TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_usage IS 'Each used fact''s last use and use count, folded from fact_uses by maintenance.';
+
+CREATE TABLE pgfacts_internal.fact_uses (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    used_at timestamp with time zone NOT NULL
+);
+ALTER TABLE pgfacts_internal.fact_uses OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_uses ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_uses FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_uses AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_uses AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT, DELETE ON TABLE pgfacts_internal.fact_uses TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_uses IS 'Uses of facts not yet folded into fact_usage: one row per fact a read surfaced (unlogged).';
 
 CREATE TABLE pgfacts_internal.fact_versions (
     tenant text NOT NULL,
@@ -448,6 +479,7 @@ CREATE TABLE pgfacts_internal.facts (
     system_time tstzrange NOT NULL,
     writer_kind text,
     search_doc tsvector,
+    expires_at timestamp with time zone,
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
@@ -457,6 +489,7 @@ CREATE TABLE pgfacts_internal.facts (
 ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
+CREATE INDEX facts_expiry_idx ON pgfacts_internal.facts USING btree (expires_at) WHERE ((expires_at IS NOT NULL) AND (deleted_at IS NULL));
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (tenant, key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
@@ -733,6 +766,7 @@ CREATE POLICY tenant_isolation_api ON pgfacts_internal.memories AS PERMISSIVE FO
 CREATE TRIGGER memories_audit_recorded AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_memory_recorded();
 CREATE TRIGGER memories_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.memories FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER memories_redaction AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_memory();
+GRANT SELECT ON TABLE pgfacts_internal.memories TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.memories IS 'Recorded memories: one version (content hash) of one source with its text lines, waiting for or done with extraction';
 
 CREATE TABLE pgfacts_internal.override_requests (
@@ -1103,6 +1137,13 @@ CREATE FUNCTION pgfacts.allow_embedding_dimension(dimension integer)
     SET search_path = pg_catalog, pg_temp
     SET max_parallel_maintenance_workers = 0;
 ALTER FUNCTION pgfacts.allow_embedding_dimension(integer) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts.apply_retention("limit" integer DEFAULT 100)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.apply_retention(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.apply_retention(integer) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.approve_claim(candidate_id bigint, note text DEFAULT NULL::text)
     RETURNS jsonb
@@ -1556,6 +1597,13 @@ CREATE FUNCTION pgfacts.parse_extraction_reply(reply text)
 ALTER FUNCTION pgfacts.parse_extraction_reply(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.parse_extraction_reply(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts.prune_facts(keep integer, per text DEFAULT 'session'::text, keep_by text DEFAULT 'newest'::text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.prune_facts(integer,text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.prune_facts(integer,text,text,text,text) TO pgfacts_facts_manager, pgfacts_operator;
+
 CREATE FUNCTION pgfacts.purge_audit_log(before timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1594,7 +1642,7 @@ GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,
 
 CREATE FUNCTION pgfacts.read_facts_by_scope_keys(scope_keys text[], "limit" integer DEFAULT 1000)
     RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
@@ -1668,6 +1716,13 @@ CREATE FUNCTION pgfacts.restore(claim_id bigint)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.restore(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.restore(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.retention_backlog()
+    RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.retention_backlog() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.retention_backlog() TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.retract(claim_id bigint)
     RETURNS jsonb
@@ -1774,12 +1829,12 @@ CREATE FUNCTION pgfacts.spawn_tree(session_id text DEFAULT NULL::text)
 ALTER FUNCTION pgfacts.spawn_tree(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.spawn_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false)
+CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false, ttl_seconds integer DEFAULT NULL::integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
 CREATE FUNCTION pgfacts.store_facts(facts jsonb)
     RETURNS jsonb
@@ -2391,6 +2446,13 @@ CREATE FUNCTION pgfacts_internal.check_predicate(predicate text)
 ALTER FUNCTION pgfacts_internal.check_predicate(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_predicate(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.check_prune_choice(value text, what text, choices text[])
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_prune_choice(text,text,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_prune_choice(text,text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.check_query(query text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2863,6 +2925,13 @@ CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.expire_facts_in(only_tenant text, max_rows integer)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.expire_facts_in(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.expire_facts_in(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.extracted_claim(fact jsonb, context jsonb, OUT claim jsonb, OUT reason text, OUT notes text[])
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -2986,7 +3055,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO
 
 CREATE FUNCTION pgfacts_internal.fact_source_readable(source text, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -3011,11 +3080,11 @@ CREATE FUNCTION pgfacts_internal.fact_visibility(tenant text, kind text, caller 
 ALTER FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, kind text, with_shared boolean, every_session boolean, sessions text[])
+CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, expires_at timestamp with time zone, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,timestamp with time zone,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,timestamp with time zone,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_write_instant(tenant text)
     RETURNS timestamp with time zone
@@ -3166,6 +3235,13 @@ CREATE FUNCTION pgfacts_internal.finish_extractions(for_tenant text, event_ids b
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fold_fact_uses(only_tenant text)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fold_fact_uses(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fold_fact_uses(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.force_extract_tool(args jsonb)
     RETURNS jsonb
@@ -3780,6 +3856,13 @@ CREATE FUNCTION pgfacts_internal.prompt_data_line(line jsonb)
 ALTER FUNCTION pgfacts_internal.prompt_data_line(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.prompt_data_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.purge_episodes(tenant text, source_kind text, source_ref text, doomed bigint[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.purge_episodes(text,text,text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_episodes(text,text,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -3936,6 +4019,13 @@ CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predi
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.record_fact_uses(for_tenant text, fact_ids bigint[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.record_fact_uses(text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.record_fact_uses(text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.record_memory_tool(args jsonb)
     RETURNS jsonb
@@ -4121,6 +4211,20 @@ CREATE FUNCTION pgfacts_internal.restore_assertion(tenant text, subject bigint, 
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retention_backlog_all()
+    RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retention_backlog_all() OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retention_backlog_all() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts_internal.retention_cutoff(tenant text, name text)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retention_cutoff(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retention_cutoff(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retire_changed_source(tenant text, new_episode bigint, only_subject bigint, only_predicate text, retire_at timestamp with time zone)
     RETURNS integer

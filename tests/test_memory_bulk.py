@@ -76,7 +76,7 @@ def test_valid_records_are_committed_and_the_others_reported_in_input_order(
     }
     assert result["failed_count"] == 7 and result["source"] == "records"
     assert result["failures"][2]["message"] == (
-        "unknown field(s) 'colour' (fields are key, value, tags, shared)"
+        "unknown field(s) 'colour' (fields are key, value, tags, shared, ttl_seconds)"
     )
     # The sample names failed keys (strings only), never values.
     assert result["failed_sample"] == ["", "notes/c", "notes/d", "notes/e", "notes/f"]

@@ -33,6 +33,7 @@ def test_every_layer_registers_its_settings_in_order(db: Database) -> None:
         ("10_memory", "tombstone_ttl_seconds", "integer", "1", "315360000", 21600),
         ("10_memory", "bulk_max_records", "integer", "1", "100000", 50000),
         ("10_memory", "bulk_max_bytes", "integer", "1", "134217728", 33554432),
+        ("10_memory", "usage_tracking", "integer", "0", "1", 1),
         ("20_knowledge", "confidence_floor", "number", "0", "1", 0.55),
         ("50_pipeline", "extraction_lease_seconds", "integer", "10", "86400", 300),
         ("50_pipeline", "extraction_max_attempts", "integer", "1", "100", 5),
@@ -42,6 +43,8 @@ def test_every_layer_registers_its_settings_in_order(db: Database) -> None:
         ("60_governance", "audit_retention_days", "integer", "1", "36500", 365),
         ("60_governance", "review_below_trust", "integer", "0", "4", 0),
         ("60_governance", "review_below_confidence", "number", "0", "1", 0),
+        ("60_governance", "episode_retention_seconds", "integer", "0", "2147483647", 0),
+        ("60_governance", "memory_retention_seconds", "integer", "0", "2147483647", 0),
     ]
 
 
@@ -51,9 +54,10 @@ def test_an_unknown_setting_names_the_registered_ones(db: Database) -> None:
     assert info.value.diag.message_primary == "unknown setting 'nonsense'"
     assert info.value.diag.message_hint == (
         "one of: value_max_bytes, tombstone_ttl_seconds, bulk_max_records, bulk_max_bytes, "
-        "confidence_floor, extraction_lease_seconds, extraction_max_attempts, "
+        "usage_tracking, confidence_floor, extraction_lease_seconds, extraction_max_attempts, "
         "extraction_backoff_seconds, extraction_backoff_max_seconds, audit_enabled, "
-        "audit_retention_days, review_below_trust, review_below_confidence"
+        "audit_retention_days, review_below_trust, review_below_confidence, "
+        "episode_retention_seconds, memory_retention_seconds"
     )
 
 

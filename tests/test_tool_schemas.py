@@ -34,6 +34,7 @@ SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("store_fact", "agent", {"key": "notes/plan", "value": "alpha plan", "tags": ["t"]}),
     ("store_fact", "agent", {"facts": [{"key": "notes/b", "value": {"n": 1}}]}),
     ("store_fact", "agent", {"key": "kb/alpha", "value": "alpha shared", "shared": True}),
+    ("store_fact", "agent", {"key": "notes/lease", "value": "held", "ttl_seconds": 3600}),
     (
         "bulk_store_facts",
         "agent",

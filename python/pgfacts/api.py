@@ -41,6 +41,7 @@ from .rows import (
     KeyMatch,
     Neighbour,
     ProjectionDifference,
+    RetentionDue,
     ReviewCandidate,
     SearchHit,
     SessionNode,
@@ -133,6 +134,7 @@ def store_fact(
     *,
     tags: Sequence[str] | None = None,
     shared: bool = False,
+    ttl_seconds: int | None = None,
 ) -> Call[JSONObject]:
     return _value(
         self,
@@ -141,6 +143,7 @@ def store_fact(
         value=Jsonb(value),
         tags=list(tags) if tags is not None else None,
         shared=shared,
+        ttl_seconds=ttl_seconds,
     )
 
 
@@ -341,6 +344,26 @@ def purge_tombstones_before(
 
 def run_maintenance(self: StoreBase) -> Call[JSONObject]:
     return _value(self, queries.RUN_MAINTENANCE)
+
+
+def prune_facts(
+    self: StoreBase,
+    keep: int,
+    *,
+    per: str = "session",
+    keep_by: str = "newest",
+    session_id: str | None = None,
+    agent_id: str | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.PRUNE_FACTS,
+        keep=keep,
+        per=per,
+        keep_by=keep_by,
+        session_id=session_id,
+        agent_id=agent_id,
+    )
 
 
 def set_setting(self: StoreBase, name: str, value: JSON) -> Call[JSONObject]:
@@ -928,6 +951,14 @@ def release_extraction(self: StoreBase, event_id: int, lease_token: UUID | str) 
 
 def extraction_backlog(self: StoreBase) -> Call[list[ExtractionBacklog]]:
     return _rows(self, queries.EXTRACTION_BACKLOG, ExtractionBacklog)
+
+
+def apply_retention(self: StoreBase, limit: int = 100) -> Call[JSONObject]:
+    return _value(self, queries.APPLY_RETENTION, limit=limit)
+
+
+def retention_backlog(self: StoreBase) -> Call[list[RetentionDue]]:
+    return _rows(self, queries.RETENTION_BACKLOG, RetentionDue)
 
 
 def extraction_health(self: StoreBase, tenant: str | None = None) -> Call[JSONObject]:

@@ -83,9 +83,18 @@ class Tools(Generic[R]):
         return self._call_tool(name, args or {})
 
     def store_fact(
-        self, key: str, value: Any, *, tags: list[str] | None = None, shared: bool = False
+        self,
+        key: str,
+        value: Any,
+        *,
+        tags: list[str] | None = None,
+        shared: bool = False,
+        ttl_seconds: int | None = None,
     ) -> R:
-        return self.call("store_fact", _args(key=key, value=value, tags=tags, shared=shared))
+        return self.call(
+            "store_fact",
+            _args(key=key, value=value, tags=tags, shared=shared, ttl_seconds=ttl_seconds),
+        )
 
     def store_facts(self, facts: Sequence[Mapping[str, Any]]) -> R:
         """The store_fact tool's batch form ({facts: [...]})."""
@@ -721,6 +730,7 @@ class FactStore(StoreBase):
     purge_tombstones = _sync(api.purge_tombstones)
     tombstone_stats = _sync(api.tombstone_stats)
     purge_tombstones_before = _sync(api.purge_tombstones_before)
+    prune_facts = _sync(api.prune_facts)
     run_maintenance = _sync(api.run_maintenance)
     set_setting = _sync(api.set_setting)
 
@@ -798,6 +808,8 @@ class FactStore(StoreBase):
     import_batch = _sync(api.import_batch)
     import_abandon = _sync(api.import_abandon)
     extraction_backlog = _sync(api.extraction_backlog)
+    apply_retention = _sync(api.apply_retention)
+    retention_backlog = _sync(api.retention_backlog)
     extraction_health = _sync(api.extraction_health)
     validate_extraction = _sync(api.validate_extraction)
     extraction_context = _sync(api.extraction_context)
@@ -929,6 +941,7 @@ class AsyncFactStore(StoreBase):
     purge_tombstones = _async(api.purge_tombstones)
     tombstone_stats = _async(api.tombstone_stats)
     purge_tombstones_before = _async(api.purge_tombstones_before)
+    prune_facts = _async(api.prune_facts)
     run_maintenance = _async(api.run_maintenance)
     set_setting = _async(api.set_setting)
 
@@ -1006,6 +1019,8 @@ class AsyncFactStore(StoreBase):
     import_batch = _async(api.import_batch)
     import_abandon = _async(api.import_abandon)
     extraction_backlog = _async(api.extraction_backlog)
+    apply_retention = _async(api.apply_retention)
+    retention_backlog = _async(api.retention_backlog)
     extraction_health = _async(api.extraction_health)
     validate_extraction = _async(api.validate_extraction)
     extraction_context = _async(api.extraction_context)

@@ -114,7 +114,7 @@ AVAILABLE_TOOLS = "SELECT {schema}.available_tools()"
 
 STORE_FACT = (
     "SELECT {schema}.store_fact(key => %(key)s, value => %(value)s, tags => %(tags)s::text[], "
-    "shared => %(shared)s)"
+    "shared => %(shared)s, ttl_seconds => %(ttl_seconds)s)"
 )
 STORE_FACTS = "SELECT {schema}.store_facts(facts => %(facts)s)"
 BULK_STORE_FACTS = """
@@ -173,6 +173,11 @@ SELECT {schema}.purge_tombstones_before(
     key_prefix => %(key_prefix)s, "limit" => %(limit)s)
 """
 RUN_MAINTENANCE = "SELECT {schema}.run_maintenance()"
+PRUNE_FACTS = """
+SELECT {schema}.prune_facts(
+    keep => %(keep)s, per => %(per)s, keep_by => %(keep_by)s, session_id => %(session_id)s,
+    agent_id => %(agent_id)s)
+"""
 SET_SETTING = "SELECT {schema}.set_setting(name => %(name)s, value => %(value)s)"
 
 # --- knowledge ------------------------------------------------------------------------
@@ -359,6 +364,8 @@ SELECT {schema}.release_extraction(
     event_id => %(event_id)s::bigint, lease_token => %(lease_token)s::uuid)
 """
 EXTRACTION_BACKLOG = "SELECT * FROM {schema}.extraction_backlog()"
+APPLY_RETENTION = 'SELECT {schema}.apply_retention("limit" => %(limit)s)'
+RETENTION_BACKLOG = "SELECT * FROM {schema}.retention_backlog()"
 EXTRACTION_HEALTH = "SELECT {schema}.extraction_health(tenant => %(tenant)s)"
 VALIDATE_EXTRACTION = """
 SELECT {schema}.validate_extraction(

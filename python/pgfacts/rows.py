@@ -315,6 +315,15 @@ class ExtractionBacklog:
 
 
 @dataclass(frozen=True, slots=True)
+class RetentionDue:
+    """A row of ``retention_backlog``: one tenant with items older than its retention."""
+
+    tenant: str
+    episodes_due: int
+    memories_due: int
+
+
+@dataclass(frozen=True, slots=True)
 class SessionNode:
     """A row of ``session_tree``: one session of a spawn tree, in tree order."""
 
@@ -413,4 +422,5 @@ ROW_OF_FUNCTION: dict[str, type] = {
     "embedding_backlog_by_tenant": EmbeddingBacklog,
     "audit": AuditEntry,
     "review_queue": ReviewCandidate,
+    "retention_backlog": RetentionDue,
 }

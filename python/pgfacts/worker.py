@@ -39,6 +39,7 @@ from .pipeline.worker import (
 )
 
 PARTS = frozenset({"extraction", "embeddings", "graph", "maintenance"})
+RETENTION_BATCH = 100  # episodes (and memories) one apply_retention call removes at most
 UNKNOWN_BACKLOG = {"due": "?", "leased": "?", "failed": "?", "lag_seconds": "nan"}
 
 
@@ -394,6 +395,27 @@ def _maintain(
         return
     totals.maintenance_runs += 1
     say(f"maintenance: {json.dumps(result)}")
+    _apply_retention(store, say, once)
+
+
+def _apply_retention(store: FactStore, say: Callable[[str], None], once: bool) -> None:
+    """Each tenant's retention, as its operator: its episodes go through the purge path,
+    which runs in the tenant (retention_backlog names the tenants with something due)."""
+    for due in store.retention_backlog():
+        tenant_store = store.with_context(
+            tenant=due.tenant, agent_kind="operator", agent_id="retention-worker"
+        )
+        try:
+            # Batches of RETENTION_BATCH, each its own transaction, until one falls short.
+            while True:
+                result = tenant_store.apply_retention(limit=RETENTION_BATCH)
+                say(f"retention {due.tenant!r}: {json.dumps(result)}")
+                if max(result["episodes"], result["memories"]) < RETENTION_BATCH:
+                    break
+        except PgfactsError as exc:
+            if once or connection_lost(exc):
+                raise
+            say(f"retention of {due.tenant!r} failed: {json.dumps(exc.as_dict())}")
 
 
 @contextmanager

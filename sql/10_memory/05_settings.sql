@@ -19,3 +19,9 @@ SELECT @schema@_internal.register_setting(
     '10_memory', 'bulk_max_bytes', 'integer', 1, 134217728, '33554432',
     'The most bytes one bulk_store_facts call takes: a source''s bytes, or the JSON text of '
     'records given inline.');
+
+SELECT @schema@_internal.register_setting(
+    '10_memory', 'usage_tracking', 'integer', 0, 1, '1',
+    'Whether the reads that surface a fact (read_facts_by_scope_keys, search, context_pack) '
+    'record its use (1) or not (0): each fact''s last use and use count, which prune_facts '
+    'ranks by.');

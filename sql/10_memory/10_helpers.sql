@@ -378,24 +378,31 @@ COMMENT ON FUNCTION @schema@_internal.readable_by(text, text) IS
 'Whether an agent kind may read a key (the read side of key_access, inlinable in queries). (inlined)';
 
 -- Inlined (no SET clause, every name qualified): every read path evaluates it per row.
+-- STABLE, not IMMUTABLE: an expiry is compared with the reading transaction's instant. The
+-- row's expires_at is a parameter so that no read path can leave it out.
+DROP FUNCTION IF EXISTS @schema@_internal.fact_visible(
+    boolean, text, text, text, boolean, boolean, text []);
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_visible(
-    shared boolean, session_id text, key text, kind text, with_shared boolean,
-    every_session boolean, sessions text []
+    shared boolean, session_id text, key text, expires_at timestamptz, kind text,
+    with_shared boolean, every_session boolean, sessions text []
 ) RETURNS boolean
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT CASE WHEN shared THEN with_shared
                 ELSE every_session OR session_id OPERATOR(pg_catalog.=) ANY (sessions) END
        AND @schema@_internal.readable_by(key, kind)
+       AND (expires_at IS NULL OR expires_at OPERATOR(pg_catalog.>) pg_catalog.now())
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_visible(
-    boolean, text, text, text, boolean, boolean, text []) IS
+    boolean, text, text, timestamptz, text, boolean, boolean, text []) IS
 'Whether a reader sees one fact (inlined), given its fact_visibility: shared ones when '
 'with_shared, session facts of every session or of the given ones, keys the kind may read '
-'(readable_by). Every read path of facts applies it.';
+'(readable_by), and not expired (expires_at NULL or after now(); a version of the history '
+'passes NULL: reads as of an instant show what was stored then). Every read path of facts '
+'applies it.';
 
 -- Inlinable like readable_by (no SET clause, every name qualified): the read filters every
 -- branch of read_facts applies, written once (who sees a fact is fact_visible's).

@@ -14,7 +14,7 @@ SECURITY INVOKER
 AS $fn$
     SELECT CASE
         WHEN pg_catalog.jsonb_typeof(item) OPERATOR(pg_catalog.<>) 'object' THEN 'not_object'
-        WHEN item OPERATOR(pg_catalog.-) '{key,value,tags,shared}'::text []
+        WHEN item OPERATOR(pg_catalog.-) '{key,value,tags,shared,ttl_seconds}'::text []
              OPERATOR(pg_catalog.<>) '{}'::jsonb THEN 'unknown_field'
         WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'key')
              IS DISTINCT FROM 'string' THEN 'key_not_string'
@@ -35,6 +35,15 @@ AS $fn$
                      'strict $[*] ? (@.type() != "string" || @ == "" '
                      '|| @ like_regex "^.{101}" flag "s")')
              END THEN 'bad_tags'
+        -- a whole number of seconds from 1 (no floor beyond that: an hour, a day)
+        WHEN coalesce(pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'ttl_seconds'), 'null')
+             OPERATOR(pg_catalog.<>) 'null'
+             AND CASE
+                 WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) 'ttl_seconds')
+                      OPERATOR(pg_catalog.<>) 'number' THEN true
+                 ELSE NOT (item OPERATOR(pg_catalog.->>) 'ttl_seconds')
+                      OPERATOR(pg_catalog.~) '^[1-9][0-9]{0,8}$'
+             END THEN 'bad_ttl'
         WHEN @schema@_internal.key_access(item OPERATOR(pg_catalog.->>) 'key', kind)
              OPERATOR(pg_catalog.<>) ALL (ARRAY['write', 'all']) THEN 'key_not_writable'
         WHEN session IS NULL
@@ -52,9 +61,10 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_problem(jsonb, text, text, bigint) IS
-'What is wrong with one fact of a batch {key, value, tags?, shared?} written by this kind '
-'and session under the value cap, as a problem code (not_object, unknown_field, '
-'key_not_string, bad_key, value_missing, shared_not_boolean, bad_tags, key_not_writable, '
+'What is wrong with one fact of a batch {key, value, tags?, shared?, ttl_seconds?} written '
+'by this kind and session under the value cap, as a problem code (not_object, '
+'unknown_field, key_not_string, bad_key, value_missing, shared_not_boolean, bad_tags, '
+'bad_ttl, key_not_writable, '
 'no_session, value_too_large, value_too_deep), or NULL. fact_problem_words words it. (inlined)';
 
 -- The one wording of each fact_problem code, naming no position (a bulk failure file fed
@@ -72,13 +82,13 @@ BEGIN
     CASE problem
     WHEN 'not_object' THEN
         message := 'not a JSON object';
-        hint := 'a fact is {key, value, tags?, shared?}';
+        hint := 'a fact is {key, value, tags?, shared?, ttl_seconds?}';
     WHEN 'unknown_field' THEN
         message := pg_catalog.format('unknown field(s) %s',
             @schema@_internal.shown((SELECT pg_catalog.string_agg(f, ', ' ORDER BY f)
                                        FROM pg_catalog.jsonb_object_keys(
-                                            item - '{key,value,tags,shared}'::text []) AS f)));
-        hint := 'fields are key, value, tags, shared';
+                                            item - '{key,value,tags,shared,ttl_seconds}'::text []) AS f)));
+        hint := 'fields are key, value, tags, shared, ttl_seconds';
     WHEN 'key_not_string' THEN
         message := 'key is missing or not a string';
     WHEN 'bad_key' THEN
@@ -91,6 +101,9 @@ BEGIN
         message := 'shared must be true or false';
     WHEN 'bad_tags' THEN
         message := 'tags must be an array of at most 64 non-empty strings of at most 100 characters';
+    WHEN 'bad_ttl' THEN
+        message := 'ttl_seconds must be a whole number of seconds from 1 to 999999999';
+        hint := 'omit it (or pass null) for a fact that does not expire';
     WHEN 'key_not_writable' THEN
         message := pg_catalog.format('the %s key namespace is reserved: agent kind %s may not write it',
             @schema@_internal.shown(@schema@_internal.reserved_prefix(item ->> 'key')), kind);
@@ -168,20 +181,23 @@ BEGIN
                coalesce((e.item ->> 'shared')::boolean, false) AS shared,
                coalesce(ARRAY(SELECT DISTINCT t FROM pg_catalog.jsonb_array_elements_text(
                    CASE WHEN pg_catalog.jsonb_typeof(e.item -> 'tags') = 'array'
-                        THEN e.item -> 'tags' ELSE '[]' END) AS t ORDER BY t), '{}') AS tags
+                        THEN e.item -> 'tags' ELSE '[]' END) AS t ORDER BY t), '{}') AS tags,
+               pg_catalog.clock_timestamp() + pg_catalog.make_interval(
+                   secs => (e.item ->> 'ttl_seconds')::integer) AS expires_at
           FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)
     ),
     upserted AS (
         INSERT INTO @schema@_internal.facts AS f (
             tenant, scope_key, key, value, shared, session_id, agent_id, tags,
-            created_at, updated_at, system_time, writer_kind)
+            created_at, updated_at, system_time, writer_kind, expires_at)
         SELECT for_tenant,
                @schema@_internal.scope_key_of(i.shared, session, i.key),
                i.key, i.value, i.shared, session, agent, i.tags,
                pg_catalog.clock_timestamp(), pg_catalog.clock_timestamp(),
                pg_catalog.tstzrange(pg_catalog.clock_timestamp(), NULL),
                -- write_facts checked this kind against the login (context_kind)
-               coalesce(NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''), 'agent')
+               coalesce(NULLIF(pg_catalog.current_setting('pgfacts.agent_kind', true), ''), 'agent'),
+               i.expires_at
           FROM input AS i
          -- One lock order for every writer (and delete_session): concurrent batches
          -- touching the same keys wait for each other instead of deadlocking.
@@ -189,10 +205,12 @@ BEGIN
         ON CONFLICT (tenant, @schema@_internal.fact_scope(shared, session_id), key) DO UPDATE
            SET value = excluded.value, tags = excluded.tags, agent_id = excluded.agent_id,
                session_id = excluded.session_id, deleted_at = NULL,
-               writer_kind = excluded.writer_kind
-         WHERE (f.value, f.tags, f.agent_id, f.session_id, f.deleted_at IS NULL)
+               writer_kind = excluded.writer_kind, expires_at = excluded.expires_at
+         -- (A store with a ttl always sets a new expiry; one without ends an expiry.)
+         WHERE (f.value, f.tags, f.agent_id, f.session_id, f.deleted_at IS NULL, f.expires_at)
                IS DISTINCT FROM
-               (excluded.value, excluded.tags, excluded.agent_id, excluded.session_id, true)
+               (excluded.value, excluded.tags, excluded.agent_id, excluded.session_id, true,
+                excluded.expires_at)
         RETURNING f.key
     )
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -207,7 +225,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.upsert_facts(jsonb, text, text, text) IS
 'Insert or overwrite a checked batch of facts in one statement, in scope-key order (the one '
-'lock order of every writer); an unchanged fact is left as it is. Returns {key, shared, '
+'lock order of every writer), each expiring ttl_seconds from now when given; an unchanged '
+'fact is left as it is. Returns {key, shared, '
 'scope, stored} per fact, in input order.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.write_facts(items jsonb)
@@ -231,7 +250,7 @@ DECLARE
     needs_session boolean;
 BEGIN
     IF items IS NULL OR pg_catalog.jsonb_typeof(items) <> 'array' THEN
-        RAISE EXCEPTION 'facts must be a JSON array of {key, value, tags?, shared?}'
+        RAISE EXCEPTION 'facts must be a JSON array of {key, value, tags?, shared?, ttl_seconds?}'
             USING ERRCODE = '22023';
     END IF;
     IF pg_catalog.jsonb_array_length(items) > 1000 THEN
@@ -284,14 +303,18 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.write_facts(jsonb) IS
-'The working-memory write path: check a batch of {key, value, tags?, shared?} against the '
+'The working-memory write path: check a batch of {key, value, tags?, shared?, ttl_seconds?} '
+'against the '
 'caller context (fact_problem), then upsert it all or nothing (upsert_facts).';
 
+-- ttl_seconds added (a defaulted last parameter: every earlier call still binds to it).
+DROP FUNCTION IF EXISTS @schema@.store_fact(text, jsonb, text [], boolean);
 CREATE OR REPLACE FUNCTION @schema@.store_fact(
     key text,
     value jsonb,
     tags text [] DEFAULT NULL,
-    shared boolean DEFAULT false
+    shared boolean DEFAULT false,
+    ttl_seconds integer DEFAULT NULL
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -308,12 +331,15 @@ BEGIN
     END IF;
     RETURN @schema@_internal.write_facts(pg_catalog.jsonb_build_array(
         pg_catalog.jsonb_build_object('key', key, 'value', value,
-                                      'tags', pg_catalog.to_jsonb(tags), 'shared', shared))) -> 0;
+                                      'tags', pg_catalog.to_jsonb(tags), 'shared', shared,
+                                      'ttl_seconds', ttl_seconds))) -> 0;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.store_fact(text, jsonb, text [], boolean) IS
-'Store or overwrite one fact: session-scoped (key per caller session) unless shared. '
+COMMENT ON FUNCTION @schema@.store_fact(text, jsonb, text [], boolean, integer) IS
+'Store or overwrite one fact: session-scoped (key per caller session) unless shared; with '
+'ttl_seconds (1 to 999999999) it expires that long after this store: every read then '
+'treats it as absent and maintenance purges it (a later store sets or ends the expiry). '
 'Returns {key, shared, scope, stored}. The previous version is kept in the history; the '
 'etag bumps and the fact is queued for crawl when key, value or deletion state change.';
 
@@ -332,5 +358,5 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.store_facts(jsonb) IS
-'Store a batch [{key, value, tags?, shared?}, ...] all or nothing (at most 1000; a key '
+'Store a batch [{key, value, tags?, shared?, ttl_seconds?}, ...] all or nothing (at most 1000; a key '
 'repeated in one scope is refused naming it). Returns {stored, facts: [...]}.';

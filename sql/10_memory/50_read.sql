@@ -31,7 +31,8 @@ AS $fn$
        AND c.deleted_at IS NULL
        AND (NOT by_key OR (c.key OPERATOR(pg_catalog.~>=~) head
                            AND c.key OPERATOR(pg_catalog.~<~) head_end))
-       AND @schema@_internal.fact_visible(c.shared, c.session_id, c.key, kind, with_shared,
+       AND @schema@_internal.fact_visible(c.shared, c.session_id, c.key, c.expires_at, kind,
+               with_shared,
                every_session, sessions)
        AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
                like_key, want_tags, want_session, want_agent)
@@ -210,7 +211,7 @@ BEGIN
            f.created_at, f.updated_at, f.etag
       FROM @schema@_internal.facts_as_of(tenant, known_at) AS f
      WHERE f.key ~>=~ head AND f.key ~<~ head_end
-       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, kind, with_shared,
+       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, NULL, kind, with_shared,
                every_session, sessions)
        AND @schema@_internal.fact_matches(f.key, f.tags, f.session_id, f.agent_id,
                like_key, tags, session_id, agent_id)
@@ -278,7 +279,7 @@ BEGIN
                AND @schema@_internal.fact_scope(c.shared, c.session_id)
                    = @schema@_internal.scope_key_scope(wanted)
                AND c.key = @schema@_internal.scope_key_key(wanted)) AS h
-     WHERE @schema@_internal.fact_visible(h.shared, h.session_id, h.key, access.kind,
+     WHERE @schema@_internal.fact_visible(h.shared, h.session_id, h.key, NULL, access.kind,
                access.with_shared, access.every_session, access.sessions)
      ORDER BY pg_catalog.lower(h.system_time);
 END

@@ -73,7 +73,8 @@ BEGIN
             OR (c.key = after_key
                 AND @schema@_internal.fact_scope(c.shared, c.session_id) COLLATE "C"
                     > after_scope COLLATE "C"))
-       AND @schema@_internal.fact_visible(c.shared, c.session_id, c.key, kind, with_shared,
+       AND @schema@_internal.fact_visible(c.shared, c.session_id, c.key, c.expires_at, kind,
+               with_shared,
                every_session, sessions)
        AND @schema@_internal.fact_matches(c.key, c.tags, c.session_id, c.agent_id,
                like_key, NULL, NULL, NULL)

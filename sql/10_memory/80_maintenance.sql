@@ -1,4 +1,4 @@
--- Maintenance: tombstone purge (later layers add retention here).
+-- Maintenance: fact expiry, tombstone purge, usage folding (65_usage.sql).
 
 CREATE OR REPLACE FUNCTION @schema@_internal.purge_tombstones_in(
     only_tenant text, ttl_seconds integer, max_rows integer
@@ -129,15 +129,24 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     purged integer := 0;
+    expired integer := 0;
     batch integer;
 BEGIN
     -- Runs for every tenant, as the maintainer role; batches keep each lock set small.
+    -- Expired facts first: no reader sees them any more.
+    LOOP
+        batch := @schema@_internal.expire_facts_in(NULL, 5000);
+        expired := expired + batch;
+        EXIT WHEN batch < 5000;
+    END LOOP;
     LOOP
         batch := @schema@_internal.purge_tombstones_in(NULL, NULL, 5000);
         purged := purged + batch;
         EXIT WHEN batch < 5000;
     END LOOP;
-    RETURN pg_catalog.jsonb_build_object('purged_tombstones', purged,
+    RETURN pg_catalog.jsonb_build_object('purged_tombstones', purged, 'expired_facts', expired,
+                                         'folded_fact_uses',
+                                         @schema@_internal.fold_fact_uses(NULL),
                                          'finished_at', pg_catalog.clock_timestamp());
 END
 $fn$;
@@ -164,6 +173,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.run_maintenance() IS
-'The periodic work for every tenant (tombstone purge by each tenant''s TTL). Run by '
+'The periodic work for every tenant: purge the facts whose expiry passed, and '
+'tombstones by each tenant''s TTL; fold the recorded fact uses into fact_usage. Run by '
 '`pgfacts worker` every 6 hours (or by pg_cron where installed). Operator only (it '
 'crosses tenants; a caller context, when set, must claim the operator). Returns counts.';

@@ -2,7 +2,7 @@
 -- subject to it too (FORCE), so SECURITY DEFINER functions cannot cross tenants.
 
 SELECT @schema@_internal.isolate_tenants(ARRAY[
-    'sessions', 'facts', 'fact_versions', 'fact_purges'
+    'sessions', 'facts', 'fact_versions', 'fact_purges', 'fact_uses', 'fact_usage'
 ]);
 
 DROP POLICY IF EXISTS tenant_isolation ON @schema@_internal.settings;

@@ -25,12 +25,13 @@ BEGIN
         key => @schema@_internal.arg_text(args, 'key'),
         value => args -> 'value',
         tags => @schema@_internal.arg_text_array(args, 'tags'),
-        shared => coalesce(@schema@_internal.arg_bool(args, 'shared'), false));
+        shared => coalesce(@schema@_internal.arg_bool(args, 'shared'), false),
+        ttl_seconds => @schema@_internal.arg_int(args, 'ttl_seconds'));
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.store_fact_tool(jsonb) IS
-'The store_fact tool: one fact ({key, value, tags, shared}) or a batch (facts).';
+'The store_fact tool: one fact ({key, value, tags, shared, ttl_seconds}) or a batch (facts).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.read_facts_tool(args jsonb)
 RETURNS jsonb
@@ -223,7 +224,8 @@ COMMENT ON FUNCTION @schema@_internal.facts_set_crawled_tool(jsonb) IS
 
 SELECT @schema@_internal.register_tool(
     layer => 'memory', name => 'store_fact', handler => '@schema@_internal.store_fact_tool',
-    api_functions => '{"@schema@.store_fact(text,jsonb,text[],boolean)","@schema@.store_facts(jsonb)"}',
+    api_functions => '{"@schema@.store_fact(text,jsonb,text[],boolean,integer)",'
+                     '"@schema@.store_facts(jsonb)"}',
     description => 'Store a durable fact (upsert by key). Session-scoped by default: visible to '
         'your spawn tree (parent, children, siblings). Use shared=true for knowledge every '
         'session should see. Use facts=[...] to store several at once, all or nothing.',
@@ -233,11 +235,13 @@ SELECT @schema@_internal.register_tool(
   "value": {"description": "Any JSON value"},
   "tags": {"type": "array", "items": {"type": "string"}, "description": "Tags for filtering"},
   "shared": {"type": "boolean", "description": "true: visible to every session (default false)"},
+  "ttl_seconds": {"type": "integer", "minimum": 1, "maximum": 999999999, "description": "Expire the fact this many seconds from now: reads then treat it as absent (default: never)"},
   "facts": {"type": "array", "description": "Batch form; top-level key/value are ignored when present",
             "items": {"type": "object", "required": ["key", "value"], "additionalProperties": false,
                       "properties": {"key": {"type": "string"}, "value": {},
                                      "tags": {"type": "array", "items": {"type": "string"}},
-                                     "shared": {"type": "boolean"}}}}}}
+                                     "shared": {"type": "boolean"},
+                                     "ttl_seconds": {"type": "integer", "minimum": 1, "maximum": 999999999}}}}}}
 $json$,
     output_schema => $json$
 {"type": "object", "description": "One fact: {key, scope, shared, stored}; the batch form: {stored: count, facts: [...]}", "properties": {"key": {"type": "string"}, "scope": {"type": "string", "enum": ["session", "shared"]}, "shared": {"type": "boolean"}, "stored": {"type": ["boolean", "integer"], "description": "true (one fact) or how many (batch)"}, "facts": {"type": "array", "items": {"type": "object", "properties": {"key": {"type": "string"}, "scope": {"type": "string", "enum": ["session", "shared"]}, "shared": {"type": "boolean"}, "stored": {"type": "boolean"}}, "required": ["key", "scope", "shared", "stored"]}}}, "required": ["stored"]}
@@ -379,11 +383,12 @@ SELECT @schema@_internal.register_tool(
         'again. The first valid record of a key in a scope wins.',
     input_schema => $json$
 {"type": "object", "additionalProperties": false, "properties": {
-  "records": {"type": "array", "description": "The records: [{key, value, tags?, shared?}] (or source)",
+  "records": {"type": "array", "description": "The records: [{key, value, tags?, shared?, ttl_seconds?}] (or source)",
               "items": {"type": "object", "required": ["key", "value"],
                         "properties": {"key": {"type": "string", "minLength": 1, "maxLength": 512}, "value": {},
                                        "tags": {"type": "array", "items": {"type": "string"}},
                                        "shared": {"type": "boolean"},
+                                       "ttl_seconds": {"type": "integer", "minimum": 1, "maximum": 999999999},
                                        "_error": {"description": "A failure file's annotation, ignored"}}}},
   "source": {"type": "string", "description": "A file's text holding the JSON array of records (instead of records)"},
   "sha256": {"type": "string", "pattern": "^[0-9a-fA-F]{64}$", "description": "sha256 of source's UTF-8 bytes; required with source"},

@@ -17,7 +17,7 @@ SELECT @schema@_internal.register_api('@schema@.read_facts_page(text,text,intege
 SELECT @schema@_internal.register_api('@schema@.register_session(text,text,text)',
                                       @schema@_internal.writer_kinds());
 SELECT @schema@_internal.register_api('@schema@.end_session(text)', @schema@_internal.writer_kinds());
-SELECT @schema@_internal.register_api('@schema@.store_fact(text,jsonb,text[],boolean)',
+SELECT @schema@_internal.register_api('@schema@.store_fact(text,jsonb,text[],boolean,integer)',
                                       @schema@_internal.writer_kinds());
 SELECT @schema@_internal.register_api('@schema@.store_facts(jsonb)', @schema@_internal.writer_kinds());
 SELECT @schema@_internal.register_api('@schema@.bulk_store_facts(jsonb,bytea,text,integer,text)',
@@ -42,10 +42,14 @@ SELECT @schema@_internal.register_api('@schema@.tombstone_stats(integer)',
                                       '{facts_manager,tuner,operator}');
 -- Cross-tenant maintenance: the operator (and the worker's login) only.
 SELECT @schema@_internal.register_api('@schema@.run_maintenance()', '{operator}');
+-- Tombstones what it does not keep, as a pattern delete would; checks the tenant itself.
+SELECT @schema@_internal.register_api('@schema@.prune_facts(integer,text,text,text,text)',
+                                      '{facts_manager,operator}');
 
 -- Read-only table access for audits; row level security keeps it to the caller's tenant.
 GRANT SELECT ON @schema@_internal.facts, @schema@_internal.fact_versions, @schema@_internal.sessions
 TO @schema@_tuner, @schema@_operator;
+GRANT SELECT ON @schema@_internal.fact_usage TO @schema@_tuner, @schema@_operator;
 
 -- The maintainer purges across tenants (BYPASSRLS) and does nothing else.
 GRANT SELECT, DELETE ON @schema@_internal.facts TO @schema@_maintainer;
@@ -55,5 +59,8 @@ GRANT SELECT, INSERT ON @schema@_internal.fact_versions TO @schema@_maintainer;
 GRANT SELECT, INSERT, UPDATE ON @schema@_internal.fact_purges TO @schema@_maintainer;
 -- Row locks (FOR UPDATE SKIP LOCKED) need an UPDATE privilege; one column is enough.
 GRANT UPDATE (last_crawled_at) ON @schema@_internal.facts TO @schema@_maintainer;
+-- It purges expired facts (expire_facts_in) and folds the recorded uses (fold_fact_uses).
+GRANT SELECT, DELETE ON @schema@_internal.fact_uses TO @schema@_maintainer;
+GRANT SELECT, INSERT, UPDATE ON @schema@_internal.fact_usage TO @schema@_maintainer;
 
 SELECT @schema@_internal.grant_internal_functions();

@@ -107,37 +107,26 @@ COMMENT ON FUNCTION @schema@_internal.rebuild_slot(text, bigint, text, bigint []
 'Rewrite one slot by replaying its writes (episodes minus the given ones, retractions, '
 'restores) in the order they happened, through the ingest write path, at their instants.';
 
-CREATE OR REPLACE FUNCTION @schema@.purge_source(source_kind text, source_ref text)
-RETURNS jsonb
+CREATE OR REPLACE FUNCTION @schema@_internal.purge_episodes(
+    tenant text, source_kind text, source_ref text, doomed bigint []
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
-SECURITY DEFINER
+SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
 DECLARE
-    tenant text := @schema@_internal.context_tenant();
-    doomed bigint [];
     slot record;
     slots integer := 0;
     before_count bigint;
     after_count bigint;
     counts jsonb;
 BEGIN
-    PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'purge_source');
-    PERFORM @schema@_internal.require_read_committed('purge_source');
-    PERFORM @schema@_internal.check_source(source_kind, source_ref);
-    SELECT pg_catalog.array_agg(e.episode_id) INTO doomed FROM @schema@_internal.episodes AS e
-     WHERE e.tenant = tenant AND e.source_kind = purge_source.source_kind
-       AND e.source_ref = purge_source.source_ref;
-    IF doomed IS NULL THEN
-        RAISE EXCEPTION 'no episode of source % %', @schema@_internal.shown(source_kind), @schema@_internal.shown(source_ref)
-            USING ERRCODE = 'P0002';
-    END IF;
     SELECT pg_catalog.count(*) INTO before_count FROM @schema@_internal.claims AS c
      WHERE c.tenant = tenant;
-    -- Every slot the source touched, locked in key order (the order ingest locks them in,
-    -- so the two cannot deadlock) and rebuilt without it.
+    -- Every slot the episodes touched, locked in key order (the order ingest locks them in,
+    -- so the two cannot deadlock) and rebuilt without them.
     FOR slot IN
         SELECT DISTINCT c.subject_id, c.predicate,
                @schema@_internal.slot_lock_key(tenant, c.subject_id::text, c.predicate) AS lock_key
@@ -160,6 +149,37 @@ BEGIN
     VALUES (tenant, source_kind, pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(
                 source_ref, 'UTF8')), 'hex'), counts);
     RETURN counts;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.purge_episodes(text, text, text, bigint []) IS
+'The purge path: remove episodes of one source (all of them for purge_source, the old ones '
+'for retention), replaying every slot they touched without them, and leave a purge_audit '
+'row (the source kind, a sha256 of its ref, counts). Returns the counts.';
+
+CREATE OR REPLACE FUNCTION @schema@.purge_source(source_kind text, source_ref text)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    doomed bigint [];
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'purge_source');
+    PERFORM @schema@_internal.require_read_committed('purge_source');
+    PERFORM @schema@_internal.check_source(source_kind, source_ref);
+    SELECT pg_catalog.array_agg(e.episode_id) INTO doomed FROM @schema@_internal.episodes AS e
+     WHERE e.tenant = tenant AND e.source_kind = purge_source.source_kind
+       AND e.source_ref = purge_source.source_ref;
+    IF doomed IS NULL THEN
+        RAISE EXCEPTION 'no episode of source % %', @schema@_internal.shown(source_kind), @schema@_internal.shown(source_ref)
+            USING ERRCODE = 'P0002';
+    END IF;
+    RETURN @schema@_internal.purge_episodes(tenant, source_kind, source_ref, doomed);
 END
 $fn$;
 

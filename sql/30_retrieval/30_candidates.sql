@@ -99,7 +99,8 @@ BEGIN
         SELECT f.fact_id, NULL::bigint, @schema@_internal.text_score(f.search_doc, $6, $7, $8)
           FROM @schema@_internal.facts AS f
          WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
-           AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $2, $3, $4, $5)
+           AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at, $2, $3, $4,
+                                              $5)
            AND ($9::text IS NULL OR pg_catalog.starts_with(f.key, $9))
            AND ($10::text [] IS NULL OR f.tags @> $10)
          ORDER BY 3 DESC, f.fact_id DESC
@@ -121,7 +122,7 @@ BEGIN
                         ELSE f.search_doc END AS doc
               FROM @schema@_internal.facts_as_of($1, $11) AS f) AS a
      WHERE a.doc @@ $6
-       AND @schema@_internal.fact_visible(a.shared, a.session_id, a.key, $2, $3, $4, $5)
+       AND @schema@_internal.fact_visible(a.shared, a.session_id, a.key, NULL, $2, $3, $4, $5)
        AND ($9::text IS NULL OR pg_catalog.starts_with(a.key, $9))
        AND ($10::text [] IS NULL OR a.tags @> $10)
      ORDER BY 3 DESC, a.fact_id DESC
@@ -198,8 +199,8 @@ AS $fn$
       FROM @schema@_internal.facts AS f
      WHERE f.tenant = for_tenant AND f.deleted_at IS NULL
        AND f.key OPERATOR(public.%) pattern
-       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, kind, with_shared,
-                                          every_session, sessions)
+       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at, kind,
+                                          with_shared, every_session, sessions)
      ORDER BY 2 DESC, f.key
      LIMIT lim
 $fn$;

@@ -70,7 +70,9 @@ BEGIN
                   (1 - (%1$s))::real AS similarity
              FROM %4$s
             WHERE $5 AND f.tenant = $1 AND e.dimension = %2$s AND f.deleted_at IS NULL
-              AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, $7, $8, $9, $10)
+              AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key,
+                      CASE WHEN $16::timestamptz IS NULL THEN f.expires_at END,
+                      $7, $8, $9, $10)
               AND ($11::text IS NULL OR pg_catalog.starts_with(f.key, $11))
               AND ($12::text[] IS NULL OR f.tags @> $12)
               AND ($16::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $16)
@@ -99,7 +101,7 @@ BEGIN
                  LIMIT 1) AS x
             WHERE $5 AND $16::timestamptz IS NOT NULL AND v.tenant = $1
               AND v.deleted_at IS NULL AND v.system_time @> $16::timestamptz
-              AND @schema@_internal.fact_visible(v.shared, v.session_id, v.key, $7, $8, $9, $10)
+              AND @schema@_internal.fact_visible(v.shared, v.session_id, v.key, NULL, $7, $8, $9, $10)
               AND ($11::text IS NULL OR pg_catalog.starts_with(v.key, $11))
               AND ($12::text[] IS NULL OR v.tags @> $12)
               AND NOT ($17::text = 'fact' AND v.fact_id = $18)

@@ -344,6 +344,7 @@ DECLARE
     named record := @schema@_internal.named_entities(@schema@_internal.context_tenant(), query);
     history boolean;
     hits jsonb;
+    used bigint [] := '{}';
 BEGIN
     PERFORM @schema@_internal.check_search(query, query_vector, model, "limit", item_kinds,
                                            text_weight, vector_weight);
@@ -361,13 +362,23 @@ BEGIN
                    'fact' = ANY (item_kinds), 'claim' = ANY (item_kinds),
                    NULLIF(key_prefix, ''), tags, history, valid_at, known_at, text_weight,
                    vector_weight) AS h;
-        RETURN QUERY SELECT * FROM @schema@_internal.search_pass(hits, "limit",
+        -- Each row is returned as it comes; the facts among them count as used (below).
+        FOR item_kind, item_id, ref, key, content, value, current, stale, score, text_rank,
+            vector_rank, similarity, valid_from, valid_to, recorded_at, retired_at IN
+        SELECT * FROM @schema@_internal.search_pass(hits, "limit",
             CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END,
-            in_year, named.ids, named.names);
+            in_year, named.ids, named.names)
+        LOOP
+            RETURN NEXT;
+            IF item_kind = 'fact' THEN
+                used := used || item_id;
+            END IF;
+        END LOOP;
         -- Suppression never empties a current answer: the superseded rows come back, stale.
         EXIT WHEN FOUND OR history;
         history := true;
     END LOOP;
+    PERFORM @schema@_internal.record_fact_uses(@schema@_internal.context_tenant(), used);
 END
 $fn$;
 
@@ -386,8 +397,8 @@ COMMENT ON FUNCTION @schema@.search(
 '(without valid_at) scores rows valid that year 3 more. A question naming entities (name or '
 'alias) has the rows about them first and leaves out other entities'' claims while one is '
 'left. limit 1..100 (default 20); key_prefix and tags filter facts. Identical content is one '
-'hit. 22023 bad '
-'argument.';
+'hit. An expired fact is absent; each fact returned counts as used (usage_tracking). 22023 '
+'bad argument.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
     query text, query_vector public.vector, model text, lim integer, item_kinds text [],

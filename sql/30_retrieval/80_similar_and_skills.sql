@@ -25,7 +25,7 @@ BEGIN
        AND @schema@_internal.fact_scope(f.shared, f.session_id)
            = @schema@_internal.scope_key_scope(similar_facts.scope_key)
        AND f.key = @schema@_internal.scope_key_key(similar_facts.scope_key)
-       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, access.kind,
+       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at, access.kind,
                access.with_shared, access.every_session, access.sessions);
     IF anchor.fact_id IS NULL THEN
         RETURN;  -- unknown and inaccessible anchors answer alike: nothing

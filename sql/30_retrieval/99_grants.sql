@@ -66,7 +66,8 @@ $searcher$;
 SET LOCAL ROLE @schema@_owner;
 GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean),
     @schema@_internal.negation_query(),
-    @schema@_internal.fact_visible(boolean, text, text, text, boolean, boolean, text []),
+    @schema@_internal.fact_visible(
+        boolean, text, text, timestamptz, text, boolean, boolean, text []),
     @schema@_internal.facts_as_of(text, timestamptz),
     @schema@_internal.fact_search_doc(text, jsonb, text []),
     @schema@_internal.searchable_text(text),

@@ -114,14 +114,16 @@ CREATE OR REPLACE FUNCTION @schema@_internal.fact_source_readable(
     source text, kind text, with_shared boolean, every_session boolean, sessions text []
 ) RETURNS boolean
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     -- A scope key's reader by its shape alone (no lookup): the one fact-visibility rule.
+    -- (An expired fact is not known from its key: graph_evidence_seen's lookup marks its
+    -- evidence stale.)
     SELECT coalesce(@schema@_internal.fact_visible(
                @schema@_internal.scope_key_scope(source) OPERATOR(pg_catalog.=) '',
                @schema@_internal.scope_key_scope(source), @schema@_internal.scope_key_key(source),
-               kind, with_shared, every_session, sessions), false)
+               NULL, kind, with_shared, every_session, sessions), false)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_source_readable(text, text, boolean, boolean, text []) IS

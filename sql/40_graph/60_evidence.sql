@@ -199,6 +199,10 @@ BEGIN
                WHERE x.tenant = graph_evidence_seen.tenant
                  AND @schema@_internal.fact_scope(x.shared, x.session_id) = s.scope
                  AND x.key = s.key AND x.scope_key = s.source AND x.deleted_at IS NULL
+                 -- (an expired fact's evidence is stale: the one rule, with its expiry)
+                 AND @schema@_internal.fact_visible(x.shared, x.session_id, x.key, x.expires_at,
+                         graph_evidence_seen.kind, graph_evidence_seen.with_shared,
+                         graph_evidence_seen.every_session, graph_evidence_seen.sessions)
               OFFSET 0) AS f ON true
          WHERE NOT s.claim
         UNION ALL

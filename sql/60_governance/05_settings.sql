@@ -61,3 +61,13 @@ SELECT @schema@_internal.register_setting(
     '60_governance', 'review_below_confidence', 'number', 0, 1, '0',
     'Claims less confident than this (and not below confidence_floor) are held for review; '
     '0 holds none.');
+-- Retention (50_retention.sql): 0 keeps everything; any positive number of seconds is a
+-- policy, however short (a day is 86400).
+SELECT @schema@_internal.register_setting(
+    '60_governance', 'episode_retention_seconds', 'integer', 0, 2147483647, '0',
+    'How long episodes are kept after they were recorded (0: for ever); older ones are purged '
+    'through the purge path (apply_retention, run by the worker''s maintenance).');
+SELECT @schema@_internal.register_setting(
+    '60_governance', 'memory_retention_seconds', 'integer', 0, 2147483647, '0',
+    'How long recorded memories (and their extraction events) are kept after they were '
+    'recorded (0: for ever); apply_retention deletes older ones.');

@@ -6,6 +6,11 @@ SELECT @schema@_internal.register_api(
     '@schema@.audit(timestamptz,timestamptz,text,text,text,text,integer)', '{tuner,operator}');
 SELECT @schema@_internal.register_api('@schema@.purge_audit_log(timestamptz)', '{operator}');
 GRANT SELECT ON @schema@_internal.audit_log TO @schema@_operator, @schema@_tuner;
+-- Retention: the operator applies its tenant's; the backlog crosses tenants (the worker's).
+SELECT @schema@_internal.register_api('@schema@.apply_retention(integer)', '{operator}');
+SELECT @schema@_internal.register_api('@schema@.retention_backlog()', '{operator}');
+-- retention_backlog_all counts every tenant's due episodes and memories.
+GRANT SELECT ON @schema@_internal.episodes, @schema@_internal.memories TO @schema@_maintainer;
 
 -- Redaction placeholders: every kind may read its tenant's list (a writer needs to know what
 -- is refused); only the operator sets it.
