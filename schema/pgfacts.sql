@@ -1339,6 +1339,13 @@ CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
 ALTER FUNCTION pgfacts.ingest(jsonb,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.ingest(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.maintenance_jobs()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.maintenance_jobs() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.maintenance_jobs() TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.nearest(model text, query_vector vector, k integer DEFAULT 10, item_kinds text[] DEFAULT '{fact,claim}'::text[], scope text DEFAULT 'accessible'::text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, include_history boolean DEFAULT false)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, content text, similarity real)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1473,6 +1480,13 @@ CREATE FUNCTION pgfacts.run_maintenance()
 ALTER FUNCTION pgfacts.run_maintenance() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.run_maintenance() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts.schedule_maintenance(schedules jsonb DEFAULT NULL::jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.schedule_maintenance(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.schedule_maintenance(jsonb) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.schema_version()
     RETURNS jsonb
     LANGUAGE sql STABLE SECURITY DEFINER
@@ -1564,6 +1578,13 @@ CREATE FUNCTION pgfacts.sync_graph_projection(max_changes integer DEFAULT 10000)
 ALTER FUNCTION pgfacts.sync_graph_projection(integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.sync_graph_projection(integer) TO pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.sync_graph_projections(max_changes integer DEFAULT 10000)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.sync_graph_projections(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.sync_graph_projections(integer) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.tombstone_stats(ttl_seconds integer DEFAULT NULL::integer)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -1583,6 +1604,13 @@ CREATE FUNCTION pgfacts.unbind_tenant_login(login name, tenant text)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.unbind_tenant_login(name,text) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts.unschedule_maintenance()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.unschedule_maintenance() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.unschedule_maintenance() TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.validate_extraction(context jsonb, output jsonb)
     RETURNS jsonb
@@ -3313,6 +3341,13 @@ CREATE FUNCTION pgfacts_internal.maintain_all_tenants()
 ALTER FUNCTION pgfacts_internal.maintain_all_tenants() OWNER TO pgfacts_maintainer;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.maintain_all_tenants() TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts_internal.maintenance_job_list()
+    RETURNS TABLE(job text, cron_name text, schedule text, command text, does text)
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.maintenance_job_list() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.maintenance_job_list() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.max_embedding_dimension()
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -3466,6 +3501,20 @@ CREATE FUNCTION pgfacts_internal.pattern_delete_scope(scope text, kind text, cal
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.pg_cron_schema()
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.pg_cron_schema() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pg_cron_schema() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.pg_cron_state()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.pg_cron_state() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pg_cron_state() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.predicate_key_of(predicate text)
     RETURNS text
@@ -3702,6 +3751,13 @@ CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.require_kind(text[],text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.require_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.require_pg_cron(operation text)
+    RETURNS void
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.require_pg_cron(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_pg_cron(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.require_read_committed(operation text)
     RETURNS void

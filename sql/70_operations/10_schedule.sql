@@ -29,22 +29,51 @@ COMMENT ON FUNCTION @schema@_internal.maintenance_job_list() IS
 
 CREATE OR REPLACE FUNCTION @schema@_internal.pg_cron_state()
 RETURNS jsonb
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    preloaded boolean := true;
+    database text;
+BEGIN
+    -- cron.database_name exists only while pg_cron is loaded, and only superusers (and
+    -- pg_read_all_settings) may read it: for anyone else the refusal itself says it is
+    -- loaded, and pg_cron's launcher, connected to that database, says which.
+    BEGIN
+        database := pg_catalog.current_setting('cron.database_name', true);
+        preloaded := database IS NOT NULL;
+    EXCEPTION WHEN insufficient_privilege THEN
+        database := (SELECT a.datname FROM pg_catalog.pg_stat_activity AS a
+                      WHERE a.backend_type = 'pg_cron launcher' LIMIT 1);
+    END;
+    RETURN pg_catalog.jsonb_build_object(
+        'preloaded', preloaded,
+        'database', database,
+        'this_database', pg_catalog.current_database(),
+        'installed', EXISTS (SELECT 1 FROM pg_catalog.pg_extension AS e
+                              WHERE e.extname = 'pg_cron'));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.pg_cron_state() IS
+'Whether pg_cron is preloaded (cron.database_name is defined), for which database (NULL '
+'when the caller may not see it), and whether its extension is installed in this one.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.pg_cron_schema()
+RETURNS text
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT pg_catalog.jsonb_build_object(
-        'preloaded', pg_catalog.current_setting('cron.database_name', true) IS NOT NULL,
-        'database', pg_catalog.current_setting('cron.database_name', true),
-        'this_database', pg_catalog.current_database(),
-        'installed', EXISTS (SELECT 1 FROM pg_catalog.pg_extension AS e
-                              WHERE e.extname = 'pg_cron'))
+    -- The extension itself is in pg_catalog; its tables and functions are in cron.
+    SELECT 'cron'::text FROM pg_catalog.pg_extension AS e WHERE e.extname = 'pg_cron'
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.pg_cron_state() IS
-'Whether pg_cron is preloaded (cron.database_name is defined), for which database, and '
-'whether its extension is installed in this one.';
+COMMENT ON FUNCTION @schema@_internal.pg_cron_schema() IS
+'The schema of the pg_cron extension in this database (cron), NULL when it is not installed.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.require_pg_cron(operation text)
 RETURNS void
@@ -68,7 +97,8 @@ BEGIN
                       pg_catalog.current_database(), pg_catalog.current_database(),
                       pg_catalog.current_database(), fallback);
     END IF;
-    IF state ->> 'database' <> pg_catalog.current_database() THEN
+    IF state ->> 'database' <> pg_catalog.current_database()
+       AND NOT (state ->> 'installed')::boolean THEN
         RAISE EXCEPTION '%: pg_cron runs its jobs in database %, not in %', operation,
             state ->> 'database', pg_catalog.current_database()
             USING ERRCODE = '55000',
@@ -101,12 +131,13 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     state jsonb := @schema@_internal.pg_cron_state();
+    cron text := @schema@_internal.pg_cron_schema();
     scheduled jsonb := '{}';
 BEGIN
     PERFORM @schema@_internal.require_cross_tenant_operator('maintenance_jobs');
-    IF (state ->> 'installed')::boolean THEN
+    IF cron IS NOT NULL THEN
         -- The caller's own jobs (cron.job shows each login its own), with their last run.
-        EXECUTE $sql$
+        EXECUTE pg_catalog.format($sql$
             SELECT coalesce(pg_catalog.jsonb_object_agg(j.jobname, pg_catalog.jsonb_build_object(
                        'jobid', j.jobid, 'schedule', j.schedule, 'command', j.command,
                        'active', j.active, 'username', j.username,
@@ -114,14 +145,14 @@ BEGIN
                                         'status', d.status, 'start_time', d.start_time,
                                         'end_time', d.end_time,
                                         'return_message', d.return_message)
-                                      FROM cron.job_run_details AS d
+                                      FROM %1$I.job_run_details AS d
                                      WHERE d.jobid = j.jobid
                                      ORDER BY d.runid DESC LIMIT 1))), '{}')
-              FROM cron.job AS j
+              FROM %1$I.job AS j
              WHERE j.jobname IN (SELECT l.cron_name
                                    FROM @schema@_internal.maintenance_job_list() AS l)
                AND j.username = current_user
-        $sql$ INTO scheduled;
+        $sql$, cron) INTO scheduled;
     END IF;
     RETURN pg_catalog.jsonb_build_object(
         'pg_cron', state,
@@ -177,7 +208,9 @@ BEGIN
     -- changes nothing, or only the schedules passed.
     FOR job IN SELECT * FROM @schema@_internal.maintenance_job_list() AS l ORDER BY l.job LOOP
         chosen := coalesce(schedules ->> job.job, job.schedule);
-        EXECUTE 'SELECT cron.schedule($1, $2, $3)' USING job.cron_name, chosen, job.command;
+        EXECUTE pg_catalog.format('SELECT %I.schedule($1, $2, $3)',
+                                  @schema@_internal.pg_cron_schema())
+            USING job.cron_name, chosen, job.command;
     END LOOP;
     RETURN @schema@.maintenance_jobs();
 END
@@ -197,17 +230,18 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    cron text := @schema@_internal.pg_cron_schema();
     removed integer := 0;
 BEGIN
     PERFORM @schema@_internal.require_cross_tenant_operator('unschedule_maintenance');
-    IF (@schema@_internal.pg_cron_state() ->> 'installed')::boolean THEN
-        EXECUTE $sql$
-            SELECT pg_catalog.count(*) FILTER (WHERE cron.unschedule(j.jobid))
-              FROM cron.job AS j
+    IF cron IS NOT NULL THEN
+        EXECUTE pg_catalog.format($sql$
+            SELECT pg_catalog.count(*) FILTER (WHERE %1$I.unschedule(j.jobid))
+              FROM %1$I.job AS j
              WHERE j.jobname IN (SELECT l.cron_name
                                    FROM @schema@_internal.maintenance_job_list() AS l)
                AND j.username = current_user
-        $sql$ INTO removed;
+        $sql$, cron) INTO removed;
     END IF;
     RETURN @schema@.maintenance_jobs() || pg_catalog.jsonb_build_object('removed', removed);
 END
