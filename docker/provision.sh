@@ -13,8 +13,11 @@ export DEBIAN_FRONTEND=noninteractive
 mkdir -p /etc/postgresql-common
 echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.conf
 
+# PGFACTS_EXTRA_PACKAGES: more Debian packages in the same apt run (the image adds Python 3
+# and psycopg for `pgfacts migrate` and `pgfacts worker`; the runtime adds none).
 apt-get update
-apt-get install -y --no-install-recommends \
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends ${PGFACTS_EXTRA_PACKAGES:-} \
     postgresql-17 \
     postgresql-17-pgvector \
     postgresql-17-age \

@@ -3342,7 +3342,7 @@ ALTER FUNCTION pgfacts_internal.maintain_all_tenants() OWNER TO pgfacts_maintain
 GRANT EXECUTE ON FUNCTION pgfacts_internal.maintain_all_tenants() TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts_internal.maintenance_job_list()
-    RETURNS TABLE(job text, cron_name text, schedule text, command text, does text)
+    RETURNS TABLE(job text, cron_name text, schedule text, command text, does text, worker_part text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.maintenance_job_list() OWNER TO pgfacts_owner;

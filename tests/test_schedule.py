@@ -157,9 +157,20 @@ def test_pgfacts_schedule_installs_the_jobs_in_pg_cron_and_they_run(
     last_runs = {job["job"]: job["scheduled"]["last_run"]["status"] for job in listed["jobs"]}
     assert last_runs == {"maintenance": "succeeded", "graph_projection": "succeeded"}
 
+    # The worker leaves the scheduled parts to pg_cron, and runs them again once removed.
+    worker = [sys.executable, "-m", "pgfacts", "worker", "--dsn", operator, "--once"]
+    ran = subprocess.run(worker, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert "maintenance: runs in pg_cron (job 'pgfacts_maintenance')" in ran.stderr
+    assert "graph: runs in pg_cron" in ran.stderr
+    assert "maintenance: {" not in ran.stderr
+
     removed = pgfacts_cli("schedule", "remove", "--dsn", operator)
     assert removed["removed"] == 2 and removed["runs_in"] == "pgfacts worker"
     assert pgfacts_cli("schedule", "remove", "--dsn", operator)["removed"] == 0
+    ran = subprocess.run(worker, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert ran.returncode == 0 and "maintenance: {" in ran.stderr, ran.stderr
+    assert "runs in pg_cron" not in ran.stderr
     with psycopg.connect(admin_dsn, autocommit=True) as admin:
         assert admin.execute("SELECT count(*) FROM cron.job").fetchone() == (0,)
 

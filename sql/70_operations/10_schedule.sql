@@ -6,26 +6,26 @@
 -- dynamic SQL only: the schema works, and plpgsql_check passes, without it.
 
 CREATE OR REPLACE FUNCTION @schema@_internal.maintenance_job_list()
-RETURNS TABLE (job text, cron_name text, schedule text, command text, does text)
+RETURNS TABLE (job text, cron_name text, schedule text, command text, does text, worker_part text)
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT j.job, '@schema@_' || j.job, j.schedule, j.command, j.does
+    SELECT j.job, '@schema@_' || j.job, j.schedule, j.command, j.does, j.worker_part
       FROM (VALUES
         ('maintenance', '0 */6 * * *', 'SELECT @schema@.run_maintenance()',
          'every tenant''s periodic work (run_maintenance: the tombstone purge by each '
-         'tenant''s TTL), every 6 hours as `pgfacts worker` runs it'),
+         'tenant''s TTL), every 6 hours as `pgfacts worker` runs it', 'maintenance'),
         ('graph_projection', '30 seconds', 'SELECT @schema@.sync_graph_projections()',
          'every tenant''s AGE projection brought up to date (sync_graph_projections), '
-         'every 30 seconds')
-      ) AS j (job, schedule, command, does)
+         'every 30 seconds', 'graph')
+      ) AS j (job, schedule, command, does, worker_part)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.maintenance_job_list() IS
 'The maintenance jobs: name, pg_cron job name (@schema@_<job>), default schedule, command, '
-'what it does. The one list the worker''s parts and schedule_maintenance follow.';
+'what it does, and the `pgfacts worker` part that runs it when pg_cron does not.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.pg_cron_state()
 RETURNS jsonb
@@ -159,7 +159,7 @@ BEGIN
         'runs_in', CASE WHEN scheduled = '{}' THEN 'pgfacts worker' ELSE 'pg_cron' END,
         'jobs', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                      'job', l.job, 'cron_name', l.cron_name, 'schedule', l.schedule,
-                     'command', l.command, 'does', l.does,
+                     'command', l.command, 'does', l.does, 'worker_part', l.worker_part,
                      'scheduled', scheduled -> l.cron_name) ORDER BY l.job)
                    FROM @schema@_internal.maintenance_job_list() AS l));
 END
