@@ -382,9 +382,7 @@ def _health(
     )
 
 
-def _parts_in_pg_cron(
-    store: FactStore, active: set[str], say: Callable[[str], None]
-) -> set[str]:
+def _parts_in_pg_cron(store: FactStore, active: set[str], say: Callable[[str], None]) -> set[str]:
     """The parts whose maintenance job this login installed in pg_cron (maintenance_jobs():
     `pgfacts schedule install`), which therefore do not run here."""
     if not active & {"maintenance", "graph"}:
