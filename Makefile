@@ -6,7 +6,7 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test test-long lint unit bench bench-smoke bench-versions schema upgrade-check venv runtime-deps db-up db-down db-status migrate clean
+.PHONY: demo test test-long lint unit bench bench-smoke bench-versions schema upgrade-check venv runtime-deps db-up db-down db-status migrate image clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,12 @@ bench-versions: db-up
 schema: db-up
 	$(PY) -m tests.catalog schema/pgfacts.sql
 	$(PY) -m tests.role_matrix
+
+# docker/Dockerfile built with Docker, or with podman where no Docker engine answers
+# (docker/engine.sh installs, configures and starts it; the base image is the runtime's
+# cached root). make test builds it too, in tests/test_image.py, beside the suite.
+image: venv runtime-deps
+	PGFACTS_PYTHON=$(PY) sh docker/engine.sh build
 
 # An install of release FROM (a git revision) upgraded to this checkout equals a fresh one.
 upgrade-check: db-up

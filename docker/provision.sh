@@ -1,5 +1,5 @@
 #!/bin/sh
-# Provision PostgreSQL 17 with btree_gist, pgvector and Apache AGE on Debian 13.
+# Provision PostgreSQL 17 with btree_gist, pgvector, Apache AGE and pg_cron on Debian 13.
 #
 # This is the ONE place where the database runtime is defined. docker/Dockerfile runs it
 # inside the image and `pgfacts db up` runs it inside a debootstrapped Debian 13 root, so
@@ -13,12 +13,16 @@ export DEBIAN_FRONTEND=noninteractive
 mkdir -p /etc/postgresql-common
 echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.conf
 
+# PGFACTS_EXTRA_PACKAGES: more Debian packages in the same apt run (the image adds Python 3
+# and psycopg for `pgfacts migrate` and `pgfacts worker`; the runtime adds none).
 apt-get update
-apt-get install -y --no-install-recommends \
+# shellcheck disable=SC2086
+apt-get install -y --no-install-recommends ${PGFACTS_EXTRA_PACKAGES:-} \
     postgresql-17 \
     postgresql-17-pgvector \
     postgresql-17-age \
     postgresql-17-plpgsql-check \
+    postgresql-17-cron \
     ca-certificates
 apt-get clean
 rm -rf /var/lib/apt/lists/*
@@ -31,6 +35,8 @@ cat > /etc/pgfacts/postgresql.conf <<'CONF'
 # No shared_preload_libraries: AGE 1.5 preloaded server-wide breaks DROP TABLE and CREATE
 # EXTENSION in every database without the age extension (apache/age issue 2180). `pgfacts
 # migrate` loads it per database instead (ALTER DATABASE ... SET session_preload_libraries).
+# pg_cron is installed but preloaded only when asked (`pgfacts-pg run DATADIR --pg-cron DB`,
+# the image's PGFACTS_PG_CRON=DB): then `pgfacts schedule` installs the maintenance jobs.
 # pgvector 0.8.0 has a bug in parallel HNSW builds: build serially.
 max_parallel_maintenance_workers = 0
 # Loopback only unless the caller passes listen_addresses (the Docker image does).
@@ -44,7 +50,9 @@ log_min_messages = warning
 CONF
 
 # pgfacts-pg init DATADIR PWFILE [CIDR]: create a cluster if DATADIR has none.
-# pgfacts-pg run DATADIR [postgres options]: run the server in the foreground.
+# pgfacts-pg run DATADIR [--pg-cron DBNAME] [postgres options]: run the server in the
+# foreground; --pg-cron preloads pg_cron for database DBNAME, its jobs run in background
+# workers (no password, no pg_hba line).
 cat > /usr/local/bin/pgfacts-pg <<'PGSH'
 #!/bin/sh
 set -eu
@@ -63,6 +71,11 @@ init)
     fi
     ;;
 run)
+    if [ "${1:-}" = "--pg-cron" ]; then
+        cron_db=$2; shift 2
+        set -- -c shared_preload_libraries=pg_cron -c "cron.database_name=$cron_db" \
+            -c cron.use_background_workers=on "$@"
+    fi
     exec "$bin/postgres" -D "$data" "$@"
     ;;
 *)

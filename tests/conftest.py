@@ -61,6 +61,7 @@ pytest_plugins = ["tests.support.knowledge"]
 # holds the run's tail alone. Only the order changes; a test missing here just starts in
 # its place.
 STARTED_FIRST = (
+    "tests/test_image.py::",  # builds and starts the image beside the rest of the suite
     "tests/test_migrations.py::test_upgrade_through_every_migration_equals_fresh_install",
     "tests/test_fuzz.py::",
     "tests/test_retrieval_plans.py::",

@@ -869,6 +869,31 @@ def graph_projection_backlog(self: StoreBase) -> Call[list[GraphProjection]]:
     return _rows(self, queries.GRAPH_PROJECTION_BACKLOG, GraphProjection)
 
 
+# -- operations: the maintenance jobs and pg_cron ----------------------------------------
+
+
+def maintenance_jobs(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.MAINTENANCE_JOBS)
+
+
+def schedule_maintenance(
+    self: StoreBase, schedules: Mapping[str, str] | None = None
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.SCHEDULE_MAINTENANCE,
+        schedules=None if schedules is None else Jsonb(dict(schedules)),
+    )
+
+
+def unschedule_maintenance(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.UNSCHEDULE_MAINTENANCE)
+
+
+def sync_graph_projections(self: StoreBase, max_changes: int = 10000) -> Call[JSONObject]:
+    return _value(self, queries.SYNC_GRAPH_PROJECTIONS, max_changes=max_changes)
+
+
 # -- the pipeline's outbox ---------------------------------------------------------------
 
 

@@ -135,6 +135,60 @@ def migrate_cmd(
         err.print(f"schema {schema!r} is up to date", highlight=False)
 
 
+schedule_app = typer.Typer(
+    help="The maintenance jobs in pg_cron instead of `pgfacts worker` (the SQL functions "
+    "schedule_maintenance, maintenance_jobs, unschedule_maintenance decide; this passes "
+    "their answer through as JSON).",
+    no_args_is_help=True,
+)
+app.add_typer(schedule_app, name="schedule")
+
+
+def _schedule_call(dsn: str | None, schema: str, call: str, **params: Any) -> None:
+    try:
+        with FactStore(dsn, schema=schema) as store:
+            result = getattr(store, call)(**params)
+    except PgfactsError as exc:
+        _fail(exc, as_json=True)
+    except psycopg.Error as exc:
+        _fail(translate(exc), as_json=True)
+    print(json.dumps(result, indent=2, default=str))
+
+
+@schedule_app.command("install")
+def schedule_install_cmd(
+    dsn: DsnOption = None,
+    schema: SchemaOption = migrator.DEFAULT_SCHEMA,
+    every: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--every",
+            help="JOB=SCHEDULE to override a job's default schedule (a cron expression or "
+            "'N seconds'), e.g. --every 'graph_projection=10 seconds'; repeatable",
+        ),
+    ] = None,
+) -> None:
+    """Install the maintenance jobs in pg_cron (idempotent); they then run as this login."""
+    schedules = dict(item.partition("=")[::2] for item in every) if every else None
+    _schedule_call(dsn, schema, "schedule_maintenance", schedules=schedules)
+
+
+@schedule_app.command("list")
+def schedule_list_cmd(
+    dsn: DsnOption = None, schema: SchemaOption = migrator.DEFAULT_SCHEMA
+) -> None:
+    """The maintenance jobs, where they run, and each scheduled one's last run."""
+    _schedule_call(dsn, schema, "maintenance_jobs")
+
+
+@schedule_app.command("remove")
+def schedule_remove_cmd(
+    dsn: DsnOption = None, schema: SchemaOption = migrator.DEFAULT_SCHEMA
+) -> None:
+    """Remove the maintenance jobs from pg_cron (idempotent): `pgfacts worker` runs them."""
+    _schedule_call(dsn, schema, "unschedule_maintenance")
+
+
 @app.command("embedding-dimension")
 def embedding_dimension_cmd(
     dimension: Annotated[int, typer.Argument(help="the dimension to allow, 1 to 4000")],

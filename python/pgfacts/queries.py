@@ -334,6 +334,12 @@ REBUILD_GRAPH_PROJECTION = "SELECT {schema}.rebuild_graph_projection()"
 VERIFY_GRAPH_PROJECTION = "SELECT * FROM {schema}.verify_graph_projection()"
 GRAPH_PROJECTION_BACKLOG = "SELECT * FROM {schema}.graph_projection_backlog()"
 
+# -- operations: the maintenance jobs and pg_cron --------------------------------------------
+MAINTENANCE_JOBS = "SELECT {schema}.maintenance_jobs()"
+SCHEDULE_MAINTENANCE = "SELECT {schema}.schedule_maintenance(schedules => %(schedules)s)"
+UNSCHEDULE_MAINTENANCE = "SELECT {schema}.unschedule_maintenance()"
+SYNC_GRAPH_PROJECTIONS = "SELECT {schema}.sync_graph_projections(max_changes => %(max_changes)s)"
+
 # -- the pipeline's outbox -----------------------------------------------------------------
 RECORD_MEMORY = """
 SELECT {schema}.record_memory(

@@ -173,6 +173,9 @@ class LocalRuntime:
         self.instance_dir = self.home / "instances" / str(self.port)
         self.password_file = self.instance_dir / "password"
         self.mount_name = f"/var/lib/pgfacts/{self.port}"
+        # More server options (``-c name=value`` each) for a private cluster, e.g. a test's
+        # shared_preload_libraries=pg_cron; the shared runtime passes none.
+        self.server_options: tuple[str, ...] = ()
 
     # -- facts -------------------------------------------------------------------------
 
@@ -351,7 +354,7 @@ class LocalRuntime:
                 "-l",
                 f"{self.mount_name}/server.log",
                 "-o",
-                f"-c port={self.port}",
+                " ".join([f"-c port={self.port}", *self.server_options]),
                 "-w",
                 "-t",
                 "60",

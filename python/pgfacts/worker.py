@@ -311,6 +311,7 @@ def run_worker(
     next_redraw = time.monotonic()
     try:
         with FactStore(dsn, schema=schema) as store:
+            active -= _parts_in_pg_cron(store, active, say)
             with _reconnecting(stop, say, embeddings) as attempt:
                 while not stop.is_set():
                     worked = -1  # stays so when the round is cut short (attempt waited)
@@ -380,6 +381,24 @@ def _health(
         extraction=store.extraction_health(tenant=tenant) if "extraction" in active else None,
         embeddings=embeddings.backlog(store, tenant) if embeddings is not None else None,
     )
+
+
+def _parts_in_pg_cron(store: FactStore, active: set[str], say: Callable[[str], None]) -> set[str]:
+    """The parts whose maintenance job this login installed in pg_cron (maintenance_jobs():
+    `pgfacts schedule install`), which therefore do not run here."""
+    if not active & {"maintenance", "graph"}:
+        return set()
+    try:
+        jobs = store.maintenance_jobs()
+    except PgfactsError:  # not the operator: nothing can be scheduled by this login
+        return set()
+    skipped = set()
+    for job in jobs["jobs"]:
+        scheduled = job.get("scheduled")
+        if scheduled and scheduled.get("active") and job["worker_part"] in active:
+            skipped.add(job["worker_part"])
+            say(f"{job['worker_part']}: runs in pg_cron (job {job['cron_name']!r}), not here")
+    return skipped
 
 
 def _maintain(
