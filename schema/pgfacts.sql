@@ -4,13 +4,13 @@
 -- Functions are listed by signature, without bodies (read those in sql/).
 
 CREATE SCHEMA pgfacts AUTHORIZATION pgfacts_owner;
-GRANT USAGE ON SCHEMA pgfacts TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT USAGE ON SCHEMA pgfacts TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON SCHEMA pgfacts IS 'pgfacts SQL API: functions, views and types agents and apps call';
 CREATE SCHEMA pgfacts_g_ae27640452f3ac6307b1 AUTHORIZATION pgfacts_owner;
 GRANT USAGE ON SCHEMA pgfacts_g_ae27640452f3ac6307b1 TO pgfacts_graph_reader;
 COMMENT ON SCHEMA pgfacts_g_ae27640452f3ac6307b1 IS 'pgfacts: the AGE projection of one tenant''s graph (rebuilt from the graph tables)';
 CREATE SCHEMA pgfacts_internal AUTHORIZATION pgfacts_owner;
-GRANT USAGE ON SCHEMA pgfacts_internal TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT USAGE ON SCHEMA pgfacts_internal TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 GRANT USAGE, CREATE ON SCHEMA pgfacts_internal TO pgfacts_maintainer, pgfacts_searcher;
 COMMENT ON SCHEMA pgfacts_internal IS 'pgfacts internal tables and helpers; not an API';
 
@@ -99,7 +99,7 @@ ALTER TABLE pgfacts_internal.audit_log ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.audit_log FORCE ROW LEVEL SECURITY;
 CREATE INDEX audit_log_at_idx ON pgfacts_internal.audit_log USING btree (tenant, at);
 CREATE INDEX audit_log_target_idx ON pgfacts_internal.audit_log USING btree (tenant, target);
-CREATE POLICY tenant_isolation ON pgfacts_internal.audit_log AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.audit_log AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.audit_log AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON pgfacts_internal.audit_log FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_log_guard();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON pgfacts_internal.audit_log FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_log_guard();
@@ -118,6 +118,14 @@ CREATE TYPE pgfacts_internal.claim_decision AS (
     pieces tstzrange[]
 );
 ALTER TYPE pgfacts_internal.claim_decision OWNER TO pgfacts_owner;
+
+CREATE TABLE pgfacts_internal.claim_gates (
+    layer text NOT NULL,
+    handler regprocedure NOT NULL,
+    CONSTRAINT claim_gates_pkey PRIMARY KEY (layer)
+);
+ALTER TABLE pgfacts_internal.claim_gates OWNER TO pgfacts_owner;
+COMMENT ON TABLE pgfacts_internal.claim_gates IS 'The claim gates later layers register (register_claim_gate): write_claims passes each non-replay episode''s checked claims through them, in layer order';
 
 CREATE TYPE pgfacts_internal.claim_input AS (
     position integer,
@@ -155,9 +163,10 @@ ALTER TABLE pgfacts_internal.claim_sources OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claim_sources ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claim_sources FORCE ROW LEVEL SECURITY;
 CREATE INDEX claim_sources_episode_idx ON pgfacts_internal.claim_sources USING btree (episode_id, tenant);
-CREATE POLICY tenant_isolation ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claim_sources AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER claim_sources_audit_added AFTER INSERT ON pgfacts_internal.claim_sources REFERENCING NEW TABLE AS added_sources FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_sources_added();
+CREATE TRIGGER claim_sources_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.claim_sources FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.claim_sources TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.claim_sources IS 'The episodes (with locator and quote) that support each claim';
 
@@ -196,9 +205,10 @@ ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
 CREATE INDEX claims_object_entity_idx ON pgfacts_internal.claims USING btree (tenant, object_entity_id) WHERE (object_entity_id IS NOT NULL);
 CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant, search_doc);
 CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate);
-CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER claims_audit_moved AFTER UPDATE ON pgfacts_internal.claims REFERENCING OLD TABLE AS moved_old NEW TABLE AS moved_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_claims_moved();
+CREATE TRIGGER claims_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.claims FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER claims_queue_embedding AFTER INSERT OR DELETE ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.queue_claim_embedding();
 CREATE TRIGGER claims_set_search_doc BEFORE INSERT ON pgfacts_internal.claims FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.claims_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.claims TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -216,9 +226,10 @@ CREATE TABLE pgfacts_internal.embedding_models (
 ALTER TABLE pgfacts_internal.embedding_models OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.embedding_models ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.embedding_models FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_models AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER embedding_models_audit_registered AFTER INSERT ON pgfacts_internal.embedding_models FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_model_registered();
+CREATE TRIGGER embedding_models_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.embedding_models FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.embedding_models TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embedding_models IS 'Embedding models a tenant uses, each with its dimension';
 
@@ -240,7 +251,7 @@ ALTER TABLE pgfacts_internal.embedding_queue OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.embedding_queue ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.embedding_queue FORCE ROW LEVEL SECURITY;
 CREATE INDEX embedding_queue_work_idx ON pgfacts_internal.embedding_queue USING btree (tenant, retry DESC, enqueued_at) WHERE (error_code IS NULL);
-CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embedding_queue AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.embedding_queue TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embedding_queue IS 'Facts and claims waiting to be embedded; retry and error_code are embedder state';
@@ -266,8 +277,9 @@ CREATE INDEX embeddings_hnsw_1024 ON pgfacts_internal.embeddings USING hnsw (((e
 CREATE INDEX embeddings_hnsw_1536 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(1536)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 1536);
 CREATE INDEX embeddings_hnsw_384 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(384)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 384);
 CREATE INDEX embeddings_hnsw_768 ON pgfacts_internal.embeddings USING hnsw (((embedding)::halfvec(768)) halfvec_cosine_ops) WITH (ef_construction='128') WHERE (dimension = 768);
-CREATE POLICY tenant_isolation ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER embeddings_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.embeddings FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER embeddings_keep_replaced_fact_vector BEFORE UPDATE ON pgfacts_internal.embeddings FOR EACH ROW WHEN (((old.item_kind = 'fact'::text) AND (old.content_hash IS DISTINCT FROM new.content_hash))) EXECUTE FUNCTION pgfacts_internal.keep_replaced_fact_vector();
 GRANT SELECT ON TABLE pgfacts_internal.embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.embeddings IS 'One embedding per (fact or claim, model), halfvec, with the hash of the text embedded';
@@ -287,11 +299,14 @@ CREATE TABLE pgfacts_internal.entities (
 ALTER TABLE pgfacts_internal.entities OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.entities ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.entities FORCE ROW LEVEL SECURITY;
+CREATE INDEX entities_aliases_idx ON pgfacts_internal.entities USING gin (aliases);
 CREATE INDEX entities_name_idx ON pgfacts_internal.entities USING btree (lower(name), kind, tenant);
-CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER entities_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.entities FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+CREATE TRIGGER entities_redaction AFTER INSERT OR UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_names();
 CREATE TRIGGER entities_refresh_claim_documents AFTER UPDATE OF name, aliases ON pgfacts_internal.entities FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.aliases IS DISTINCT FROM new.aliases))) EXECUTE FUNCTION pgfacts_internal.entity_refresh_claim_documents();
-GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.entities TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.entities IS 'Things claims are about (people, services, ...)';
 
 CREATE TYPE pgfacts_internal.episode_claim AS (
@@ -331,10 +346,12 @@ CREATE TABLE pgfacts_internal.episodes (
 ALTER TABLE pgfacts_internal.episodes OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.episodes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.episodes FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_episode_committed();
-GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_operator, pgfacts_tuner;
+CREATE TRIGGER episodes_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.episodes FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+CREATE TRIGGER episodes_redaction AFTER INSERT ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_episode();
+GRANT SELECT ON TABLE pgfacts_internal.episodes TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.episodes IS 'Where claims come from: one version (content hash) of one source, with its trust';
 
 CREATE TABLE pgfacts_internal.extraction_events (
@@ -362,8 +379,9 @@ ALTER TABLE pgfacts_internal.extraction_events FORCE ROW LEVEL SECURITY;
 CREATE INDEX extraction_events_due_idx ON pgfacts_internal.extraction_events USING btree (tenant, due_at) WHERE (state = ANY (ARRAY['ready'::text, 'leased'::text]));
 CREATE INDEX extraction_events_memory_idx ON pgfacts_internal.extraction_events USING btree (tenant, memory_id);
 CREATE UNIQUE INDEX extraction_events_one_open_idx ON pgfacts_internal.extraction_events USING btree (tenant, memory_id) WHERE (state = ANY (ARRAY['ready'::text, 'leased'::text]));
-CREATE POLICY tenant_isolation ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.extraction_events AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER extraction_events_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.extraction_events FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.extraction_events TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.extraction_events IS 'The outbox: one FACT_EXTRACT event per memory to extract, ready, leased, done or failed';
 
@@ -375,10 +393,41 @@ CREATE TABLE pgfacts_internal.fact_purges (
 ALTER TABLE pgfacts_internal.fact_purges OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.fact_purges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.fact_purges FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.fact_purges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_purges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_purges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_purges TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.fact_purges IS 'Per tenant, the latest instant up to which a purge (or a key change) archived the history of a scope key that has no current row';
+
+CREATE TABLE pgfacts_internal.fact_usage (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    last_used_at timestamp with time zone NOT NULL,
+    use_count bigint NOT NULL,
+    CONSTRAINT fact_usage_count_positive CHECK ((use_count > 0)),
+    CONSTRAINT fact_usage_fact_fkey FOREIGN KEY (tenant, fact_id) REFERENCES pgfacts_internal.facts(tenant, fact_id) ON DELETE CASCADE,
+    CONSTRAINT fact_usage_pkey PRIMARY KEY (tenant, fact_id)
+);
+ALTER TABLE pgfacts_internal.fact_usage OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_usage ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_usage FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_usage AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_usage AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT ON TABLE pgfacts_internal.fact_usage TO pgfacts_operator, pgfacts_tuner;
+GRANT SELECT, INSERT, UPDATE ON TABLE pgfacts_internal.fact_usage TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_usage IS 'Each used fact''s last use and use count, folded from fact_uses by maintenance.';
+
+CREATE TABLE pgfacts_internal.fact_uses (
+    tenant text NOT NULL,
+    fact_id bigint NOT NULL,
+    used_at timestamp with time zone NOT NULL
+);
+ALTER TABLE pgfacts_internal.fact_uses OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.fact_uses ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.fact_uses FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_uses AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_uses AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+GRANT SELECT, DELETE ON TABLE pgfacts_internal.fact_uses TO pgfacts_maintainer;
+COMMENT ON TABLE pgfacts_internal.fact_uses IS 'Uses of facts not yet folded into fact_usage: one row per fact a read surfaced (unlogged).';
 
 CREATE TABLE pgfacts_internal.fact_versions (
     tenant text NOT NULL,
@@ -404,7 +453,7 @@ ALTER TABLE pgfacts_internal.fact_versions OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.fact_versions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.fact_versions FORCE ROW LEVEL SECURITY;
 CREATE POLICY readable_keys ON pgfacts_internal.fact_versions AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
-CREATE POLICY tenant_isolation ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.fact_versions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.fact_versions TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 GRANT SELECT, INSERT ON TABLE pgfacts_internal.fact_versions TO pgfacts_maintainer;
@@ -430,6 +479,7 @@ CREATE TABLE pgfacts_internal.facts (
     system_time tstzrange NOT NULL,
     writer_kind text,
     search_doc tsvector,
+    expires_at timestamp with time zone,
     CONSTRAINT facts_etag_positive CHECK ((etag > 0)),
     CONSTRAINT facts_key_length CHECK ((((length(key) >= 1) AND (length(key) <= 512)) AND (octet_length(key) <= 1024))),
     CONSTRAINT facts_pkey PRIMARY KEY (tenant, fact_id),
@@ -439,6 +489,7 @@ CREATE TABLE pgfacts_internal.facts (
 ALTER TABLE pgfacts_internal.facts OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.facts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.facts FORCE ROW LEVEL SECURITY;
+CREATE INDEX facts_expiry_idx ON pgfacts_internal.facts USING btree (expires_at) WHERE ((expires_at IS NOT NULL) AND (deleted_at IS NULL));
 CREATE INDEX facts_key_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_key_trgm_idx ON pgfacts_internal.facts USING gin (tenant, key gin_trgm_ops) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_read_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (deleted_at IS NULL);
@@ -452,7 +503,7 @@ CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tena
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
 CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (last_crawled_at IS NULL);
 CREATE POLICY readable_keys ON pgfacts_internal.facts AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING (pgfacts_internal.readable_by(key, ( SELECT pgfacts_internal.context_kind() AS context_kind)));
-CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.facts AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER facts_audit_deleted AFTER DELETE ON pgfacts_internal.facts REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_facts_deleted();
 CREATE TRIGGER facts_audit_inserted AFTER INSERT ON pgfacts_internal.facts REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_facts_inserted();
@@ -462,10 +513,13 @@ CREATE TRIGGER facts_before_insert BEFORE INSERT ON pgfacts_internal.facts FOR E
 CREATE TRIGGER facts_before_insert_statement BEFORE INSERT ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_before_insert_statement();
 CREATE TRIGGER facts_before_update BEFORE UPDATE ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_before_update();
 CREATE TRIGGER facts_embeds_statement BEFORE INSERT OR UPDATE ON pgfacts_internal.facts FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.facts_embeds_statement();
+CREATE TRIGGER facts_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.facts FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER facts_notify_intake_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
 CREATE TRIGGER facts_notify_intake_update AFTER UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.shared AND (new.deleted_at IS NULL) AND (new.key ~~ 'intake/%'::text) AND (new.etag <> old.etag))) EXECUTE FUNCTION pgfacts_internal.facts_notify_intake();
-CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
-CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN ((current_setting('pgfacts.embeds'::text, true) IS DISTINCT FROM 'off'::text)) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON pgfacts_internal.facts FOR EACH ROW WHEN (((COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> 'off'::text) AND (COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> ('off '::text || new.tenant)))) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN (((COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> 'off'::text) AND (COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> ('off '::text || new.tenant)))) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
+CREATE TRIGGER facts_redaction_inserted AFTER INSERT ON pgfacts_internal.facts REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.refuse_redacted_facts_inserted();
+CREATE TRIGGER facts_redaction_updated AFTER UPDATE ON pgfacts_internal.facts REFERENCING OLD TABLE AS updated_old NEW TABLE AS updated_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.refuse_redacted_facts_updated();
 CREATE TRIGGER facts_set_search_doc BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 CREATE TRIGGER facts_set_search_doc_on_change BEFORE UPDATE OF key, value, tags, search_doc ON pgfacts_internal.facts FOR EACH ROW WHEN (((((old.key IS DISTINCT FROM new.key) OR (old.value IS DISTINCT FROM new.value)) OR (old.tags IS DISTINCT FROM new.tags)) OR (old.search_doc IS DISTINCT FROM new.search_doc))) EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -495,8 +549,9 @@ ALTER TABLE pgfacts_internal.graph_edge_evidence ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_edge_evidence FORCE ROW LEVEL SECURITY;
 CREATE INDEX graph_edge_evidence_source_idx ON pgfacts_internal.graph_edge_evidence USING btree (tenant, source);
 CREATE POLICY readable_sources ON pgfacts_internal.graph_edge_evidence AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((starts_with(source, 'claim:'::text) OR pgfacts_internal.readable_by(pgfacts_internal.scope_key_key(source), ( SELECT pgfacts_internal.context_kind() AS context_kind))));
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edge_evidence AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_edge_evidence_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_edge_evidence FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edge_evidence TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_edge_evidence IS 'The facts (scope keys) and claims (assertions) that support each graph edge';
 
@@ -528,13 +583,15 @@ ALTER TABLE pgfacts_internal.graph_edges ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_edges FORCE ROW LEVEL SECURITY;
 CREATE INDEX graph_edges_predicate_idx ON pgfacts_internal.graph_edges USING btree (tenant, predicate_key);
 CREATE INDEX graph_edges_to_idx ON pgfacts_internal.graph_edges USING btree (tenant, to_id) INCLUDE (from_id);
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_edges AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER graph_edges_audit_deleted AFTER DELETE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
 CREATE TRIGGER graph_edges_audit_inserted AFTER INSERT ON pgfacts_internal.graph_edges REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
 CREATE TRIGGER graph_edges_audit_updated AFTER UPDATE ON pgfacts_internal.graph_edges REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
+CREATE TRIGGER graph_edges_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_edges FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER graph_edges_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
 CREATE TRIGGER graph_edges_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_edges FOR EACH ROW WHEN (((old.from_id IS DISTINCT FROM new.from_id) OR (old.to_id IS DISTINCT FROM new.to_id) OR (old.predicate_key IS DISTINCT FROM new.predicate_key) OR (old.confidence IS DISTINCT FROM new.confidence) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_edge_changed();
+CREATE TRIGGER graph_edges_redaction AFTER INSERT OR UPDATE OF predicate ON pgfacts_internal.graph_edges FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_edge();
 GRANT SELECT ON TABLE pgfacts_internal.graph_edges TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_edges IS 'Graph edges, unique per (from, predicate key, to): confidence combined by noisy-OR, observations counted once per new evidence';
 
@@ -556,8 +613,9 @@ ALTER TABLE pgfacts_internal.graph_node_evidence ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_node_evidence FORCE ROW LEVEL SECURITY;
 CREATE INDEX graph_node_evidence_source_idx ON pgfacts_internal.graph_node_evidence USING btree (tenant, source);
 CREATE POLICY readable_sources ON pgfacts_internal.graph_node_evidence AS RESTRICTIVE FOR SELECT TO pgfacts_operator, pgfacts_tuner USING ((starts_with(source, 'claim:'::text) OR pgfacts_internal.readable_by(pgfacts_internal.scope_key_key(source), ( SELECT pgfacts_internal.context_kind() AS context_kind))));
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_evidence AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_node_evidence_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_node_evidence FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.graph_node_evidence TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_node_evidence IS 'The facts (scope keys) and claims (assertions) that anchor each graph node';
 
@@ -573,8 +631,9 @@ ALTER TABLE pgfacts_internal.graph_node_names ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_node_names FORCE ROW LEVEL SECURITY;
 CREATE INDEX graph_node_names_name_trgm_idx ON pgfacts_internal.graph_node_names USING gin (tenant, substr(name_key, (strpos(name_key, ':'::text) + 1)) gin_trgm_ops);
 CREATE INDEX graph_node_names_node_idx ON pgfacts_internal.graph_node_names USING btree (tenant, node_key);
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_node_names AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER graph_node_names_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_node_names FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.graph_node_names TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_node_names IS 'The names (own, aliases, merged-away keys) each graph node resolves from, unique per tenant';
 
@@ -604,13 +663,15 @@ ALTER TABLE pgfacts_internal.graph_nodes FORCE ROW LEVEL SECURITY;
 CREATE INDEX graph_nodes_id_key_idx ON pgfacts_internal.graph_nodes USING btree (tenant, node_id) INCLUDE (node_key, namespace);
 CREATE INDEX graph_nodes_kind_idx ON pgfacts_internal.graph_nodes USING btree (tenant, kind_key);
 CREATE INDEX graph_nodes_namespace_idx ON pgfacts_internal.graph_nodes USING btree (tenant, namespace);
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_nodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER graph_nodes_audit_deleted AFTER DELETE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_deleted();
 CREATE TRIGGER graph_nodes_audit_inserted AFTER INSERT ON pgfacts_internal.graph_nodes REFERENCING NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_inserted();
 CREATE TRIGGER graph_nodes_audit_updated AFTER UPDATE ON pgfacts_internal.graph_nodes REFERENCING OLD TABLE AS graph_old NEW TABLE AS graph_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_graph_updated();
+CREATE TRIGGER graph_nodes_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.graph_nodes FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 CREATE TRIGGER graph_nodes_projection_log AFTER INSERT OR DELETE ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
 CREATE TRIGGER graph_nodes_projection_log_update AFTER UPDATE ON pgfacts_internal.graph_nodes FOR EACH ROW WHEN (((old.node_key IS DISTINCT FROM new.node_key) OR (old.kind_key IS DISTINCT FROM new.kind_key) OR (old.namespace IS DISTINCT FROM new.namespace))) EXECUTE FUNCTION pgfacts_internal.graph_node_changed();
+CREATE TRIGGER graph_nodes_redaction AFTER INSERT OR UPDATE OF name, aliases ON pgfacts_internal.graph_nodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_names();
 GRANT SELECT ON TABLE pgfacts_internal.graph_nodes TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.graph_nodes IS 'Graph nodes (kind, name, aliases, namespace): ids and structure, never fact values';
 
@@ -626,7 +687,7 @@ CREATE TABLE pgfacts_internal.graph_projection_changes (
 ALTER TABLE pgfacts_internal.graph_projection_changes OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.graph_projection_changes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_projection_changes FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_projection_changes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_projection_changes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_projection_changes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.graph_projection_changes TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.graph_projection_changes IS 'Graph nodes and edges changed since the tenant''s AGE projection last applied them';
@@ -644,7 +705,7 @@ CREATE TABLE pgfacts_internal.graph_projections (
 ALTER TABLE pgfacts_internal.graph_projections OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.graph_projections ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.graph_projections FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.graph_projections AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.graph_projections AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.graph_projections AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.graph_projections TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.graph_projections IS 'Each tenant''s AGE projection of its graph: the graph''s name, last rebuild and last sync';
@@ -667,7 +728,7 @@ ALTER TABLE pgfacts_internal.knowledge_pending_writes OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.knowledge_pending_writes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.knowledge_pending_writes FORCE ROW LEVEL SECURITY;
 CREATE INDEX knowledge_pending_writes_writer_idx ON pgfacts_internal.knowledge_pending_writes USING btree (writer);
-CREATE POLICY tenant_isolation ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.knowledge_pending_writes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER knowledge_pending_writes_audit_taken AFTER DELETE ON pgfacts_internal.knowledge_pending_writes REFERENCING OLD TABLE AS taken_notes FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.audit_notes_taken();
 CREATE CONSTRAINT TRIGGER knowledge_stamp_commit AFTER INSERT ON pgfacts_internal.knowledge_pending_writes DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.stamp_knowledge_commit();
@@ -700,9 +761,12 @@ CREATE TABLE pgfacts_internal.memories (
 ALTER TABLE pgfacts_internal.memories OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.memories ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.memories FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.memories AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER memories_audit_recorded AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_memory_recorded();
+CREATE TRIGGER memories_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.memories FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+CREATE TRIGGER memories_redaction AFTER INSERT ON pgfacts_internal.memories FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.refuse_redacted_memory();
+GRANT SELECT ON TABLE pgfacts_internal.memories TO pgfacts_maintainer;
 COMMENT ON TABLE pgfacts_internal.memories IS 'Recorded memories: one version (content hash) of one source with its text lines, waiting for or done with extraction';
 
 CREATE TABLE pgfacts_internal.override_requests (
@@ -716,8 +780,9 @@ CREATE TABLE pgfacts_internal.override_requests (
 ALTER TABLE pgfacts_internal.override_requests OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.override_requests ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.override_requests FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.override_requests AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER override_requests_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.override_requests FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 COMMENT ON TABLE pgfacts_internal.override_requests IS 'Operator overrides by idempotency key: a retry returns the first result';
 
 CREATE TABLE pgfacts_internal.predicates (
@@ -733,8 +798,9 @@ CREATE TABLE pgfacts_internal.predicates (
 ALTER TABLE pgfacts_internal.predicates OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.predicates ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.predicates FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.predicates AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER predicates_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.predicates FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.predicates TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.predicates IS 'What can be claimed: one (one value at a time), many (values coexist), event (a point in time)';
 
@@ -750,10 +816,29 @@ CREATE TABLE pgfacts_internal.purge_audit (
 ALTER TABLE pgfacts_internal.purge_audit OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.purge_audit ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.purge_audit FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.purge_audit AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER purge_audit_audited AFTER INSERT ON pgfacts_internal.purge_audit FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_source_purged();
 COMMENT ON TABLE pgfacts_internal.purge_audit IS 'One row per purge_source: what kind of source, a hash of its ref, counts; never content';
+
+CREATE TABLE pgfacts_internal.redaction_placeholders (
+    tenant text NOT NULL,
+    placeholders text[] NOT NULL,
+    pattern text,
+    set_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT redaction_placeholders_count CHECK ((cardinality(placeholders) <= 64)),
+    CONSTRAINT redaction_placeholders_pattern CHECK (((pattern IS NULL) = (cardinality(placeholders) = 0))),
+    CONSTRAINT redaction_placeholders_pkey PRIMARY KEY (tenant)
+);
+ALTER TABLE pgfacts_internal.redaction_placeholders OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.redaction_placeholders ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.redaction_placeholders FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.redaction_placeholders AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.redaction_placeholders AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+CREATE TRIGGER redaction_placeholders_audit AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.redaction_placeholders FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_redaction_placeholders_changed();
+CREATE TRIGGER redaction_placeholders_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.redaction_placeholders FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
+GRANT SELECT ON TABLE pgfacts_internal.redaction_placeholders TO pgfacts_operator, pgfacts_tuner;
+COMMENT ON TABLE pgfacts_internal.redaction_placeholders IS 'A tenant''s redaction placeholders, refused as stored content (no row: the six defaults); pattern is the list as one regular expression (NULL: none refused)';
 
 CREATE TABLE pgfacts_internal.replaced_fact_embeddings (
     tenant text NOT NULL,
@@ -771,7 +856,7 @@ CREATE TABLE pgfacts_internal.replaced_fact_embeddings (
 ALTER TABLE pgfacts_internal.replaced_fact_embeddings OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.replaced_fact_embeddings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.replaced_fact_embeddings FORCE ROW LEVEL SECURITY;
-CREATE POLICY tenant_isolation ON pgfacts_internal.replaced_fact_embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.replaced_fact_embeddings AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.replaced_fact_embeddings AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.replaced_fact_embeddings TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.replaced_fact_embeddings IS 'Vectors of content a fact no longer has (overwritten and embedded again, or deleted), by fact and content hash, so a version of the history is ranked by the vector of its content';
@@ -795,11 +880,62 @@ ALTER TABLE pgfacts_internal.retractions FORCE ROW LEVEL SECURITY;
 CREATE UNIQUE INDEX retractions_active_key ON pgfacts_internal.retractions USING btree (tenant, assertion) WHERE (restored_at IS NULL);
 CREATE INDEX retractions_claim_idx ON pgfacts_internal.retractions USING btree (tenant, claim_id);
 CREATE INDEX retractions_slot_idx ON pgfacts_internal.retractions USING btree (subject_id, predicate);
-CREATE POLICY tenant_isolation ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.retractions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER retractions_audit_committed AFTER UPDATE OF retracted_at ON pgfacts_internal.retractions FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_retraction_committed();
+CREATE TRIGGER retractions_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.retractions FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.retractions TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.retractions IS 'Retracted assertions (negative memory)';
+
+CREATE TABLE pgfacts_internal.review_candidates (
+    tenant text NOT NULL,
+    candidate_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    episode_id bigint NOT NULL,
+    claim_index integer NOT NULL,
+    claim jsonb NOT NULL,
+    subject_id bigint NOT NULL,
+    predicate text NOT NULL,
+    assertion text NOT NULL,
+    held_because text NOT NULL,
+    held_at timestamp with time zone NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    decided_at timestamp with time zone,
+    decided_by text,
+    decision_note text,
+    decision_xid xid8,
+    decision_outcome jsonb,
+    CONSTRAINT review_candidates_decided_shape CHECK (((status = 'pending'::text) = (decided_at IS NULL))),
+    CONSTRAINT review_candidates_episode_fkey FOREIGN KEY (tenant, episode_id) REFERENCES pgfacts_internal.episodes(tenant, episode_id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+    CONSTRAINT review_candidates_held_because_check CHECK ((held_because = ANY (ARRAY['trust'::text, 'confidence'::text]))),
+    CONSTRAINT review_candidates_pkey PRIMARY KEY (tenant, candidate_id),
+    CONSTRAINT review_candidates_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text])))
+);
+ALTER TABLE pgfacts_internal.review_candidates OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.review_candidates ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.review_candidates FORCE ROW LEVEL SECURITY;
+CREATE INDEX review_candidates_assertion_idx ON pgfacts_internal.review_candidates USING btree (tenant, assertion) WHERE (status = 'pending'::text);
+CREATE INDEX review_candidates_episode_idx ON pgfacts_internal.review_candidates USING btree (tenant, episode_id);
+CREATE INDEX review_candidates_pending_idx ON pgfacts_internal.review_candidates USING btree (tenant, candidate_id) WHERE (status = 'pending'::text);
+CREATE POLICY tenant_isolation ON pgfacts_internal.review_candidates AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.review_candidates AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.review_candidates IS 'Claims held for human review (never in claims until approved), with their decisions';
+
+CREATE TABLE pgfacts_internal.review_rejections (
+    tenant text NOT NULL,
+    rejection_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    assertion text NOT NULL,
+    candidate_id bigint NOT NULL,
+    rejected_at timestamp with time zone NOT NULL,
+    lifted_at timestamp with time zone,
+    CONSTRAINT review_rejections_pkey PRIMARY KEY (tenant, rejection_id)
+);
+ALTER TABLE pgfacts_internal.review_rejections OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.review_rejections ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.review_rejections FORCE ROW LEVEL SECURITY;
+CREATE UNIQUE INDEX review_rejections_active_key ON pgfacts_internal.review_rejections USING btree (tenant, assertion) WHERE (lifted_at IS NULL);
+CREATE POLICY tenant_isolation ON pgfacts_internal.review_rejections AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.review_rejections AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.review_rejections IS 'Assertions a reviewer rejected (negative memory): the write path refuses them until lifted';
 
 CREATE TABLE pgfacts_internal.schema_ledger (
     kind text NOT NULL,
@@ -834,7 +970,7 @@ ALTER TABLE pgfacts_internal.sessions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.sessions FORCE ROW LEVEL SECURITY;
 CREATE INDEX sessions_parent_idx ON pgfacts_internal.sessions USING btree (tenant, parent_session_id) WHERE (parent_session_id IS NOT NULL);
 CREATE INDEX sessions_root_idx ON pgfacts_internal.sessions USING btree (tenant, root_session_id);
-CREATE POLICY tenant_isolation ON pgfacts_internal.sessions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation ON pgfacts_internal.sessions AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.sessions AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 GRANT SELECT ON TABLE pgfacts_internal.sessions TO pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.sessions IS 'Session registry per tenant: the spawn tree is the parent_session_id forest';
@@ -870,6 +1006,7 @@ ALTER TABLE pgfacts_internal.settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.settings FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.settings AS PERMISSIVE FOR ALL TO public USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant))) WITH CHECK ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE TRIGGER settings_audit_changed AFTER INSERT OR DELETE OR UPDATE ON pgfacts_internal.settings FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_setting_changed();
+CREATE TRIGGER settings_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.settings FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
 GRANT SELECT ON TABLE pgfacts_internal.settings TO pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.settings IS 'Per-tenant settings (no cross-tenant defaults)';
 
@@ -918,7 +1055,7 @@ CREATE INDEX tenant_logins_login_idx ON pgfacts_internal.tenant_logins USING btr
 CREATE POLICY tenant_logins_manage ON pgfacts_internal.tenant_logins AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = NULLIF(current_setting('pgfacts.binding'::text, true), ''::text))) WITH CHECK ((tenant = NULLIF(current_setting('pgfacts.binding'::text, true), ''::text)));
 CREATE POLICY tenant_logins_own ON pgfacts_internal.tenant_logins AS PERMISSIVE FOR SELECT TO public USING ((login = SESSION_USER));
 CREATE TRIGGER tenant_logins_audit_changed AFTER INSERT OR DELETE ON pgfacts_internal.tenant_logins FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_login_changed();
-GRANT SELECT ON TABLE pgfacts_internal.tenant_logins TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.tenant_logins TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.tenant_logins IS 'Logins bound to tenants: set_context refuses a tenant the login is not bound to';
 
 CREATE TABLE pgfacts_internal.tools (
@@ -942,17 +1079,57 @@ CREATE TABLE pgfacts_internal.tools (
     CONSTRAINT tools_read_only_not_destructive CHECK ((NOT (read_only AND destructive)))
 );
 ALTER TABLE pgfacts_internal.tools OWNER TO pgfacts_owner;
-GRANT SELECT ON TABLE pgfacts_internal.tools TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT SELECT ON TABLE pgfacts_internal.tools TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one row per tool, written by register_tool() from each layer''s definitions; read by call_tool and tool_definitions.';
 COMMENT ON COLUMN pgfacts_internal.tools.output_schema IS 'JSON Schema of the tool''s result, an object at the root (MCP outputSchema).';
 COMMENT ON COLUMN pgfacts_internal.tools.available_when IS 'A function (tenant text) -> boolean that must hold for the tool to be offered to the tenant (available_tools), or NULL: always.';
+
+CREATE TABLE pgfacts_internal.transfer_imports (
+    tenant text NOT NULL,
+    import_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    file_sha256 text NOT NULL,
+    file_name text,
+    family text,
+    total_lines bigint,
+    lines_done bigint DEFAULT 0 NOT NULL,
+    inserted bigint DEFAULT 0 NOT NULL,
+    superseded bigint DEFAULT 0 NOT NULL,
+    duplicate bigint DEFAULT 0 NOT NULL,
+    rejected bigint DEFAULT 0 NOT NULL,
+    opened_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    finished_at timestamp with time zone,
+    abandoned boolean DEFAULT false NOT NULL,
+    CONSTRAINT transfer_imports_family_check CHECK ((family = ANY (ARRAY['lossless'::text, 'plain'::text]))),
+    CONSTRAINT transfer_imports_pkey PRIMARY KEY (tenant, import_id),
+    CONSTRAINT transfer_imports_sha256_shape CHECK ((file_sha256 ~ '^[0-9a-f]{64}$'::text))
+);
+ALTER TABLE pgfacts_internal.transfer_imports OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.transfer_imports ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.transfer_imports FORCE ROW LEVEL SECURITY;
+CREATE UNIQUE INDEX transfer_imports_one_open ON pgfacts_internal.transfer_imports USING btree (tenant) WHERE (finished_at IS NULL);
+CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.transfer_imports IS 'One row per import of a file into a tenant: its checkpoint (lines_done) and counts; at most one open (unfinished) import per tenant';
+
+CREATE TABLE pgfacts_internal.transfer_lines (
+    tenant text NOT NULL,
+    line_no bigint NOT NULL,
+    line text NOT NULL,
+    CONSTRAINT transfer_lines_pkey PRIMARY KEY (tenant, line_no)
+);
+ALTER TABLE pgfacts_internal.transfer_lines OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.transfer_lines ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.transfer_lines FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_lines AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_lines AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.transfer_lines IS 'The staged lines of a tenant''s open import, numbered from 1 in file order; removed when the import finishes or is abandoned';
 
 CREATE FUNCTION pgfacts.agent_prompt(max_skills integer DEFAULT 5)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.agent_prompt(integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.agent_prompt(integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.agent_prompt(integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.allow_embedding_dimension(dimension integer)
     RETURNS jsonb
@@ -961,12 +1138,26 @@ CREATE FUNCTION pgfacts.allow_embedding_dimension(dimension integer)
     SET max_parallel_maintenance_workers = 0;
 ALTER FUNCTION pgfacts.allow_embedding_dimension(integer) OWNER TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts.apply_retention("limit" integer DEFAULT 100)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.apply_retention(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.apply_retention(integer) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.approve_claim(candidate_id bigint, note text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.approve_claim(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.approve_claim(bigint,text) TO pgfacts_operator, pgfacts_reviewer;
+
 CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.as_of(bigint,text,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.audit(since timestamp with time zone DEFAULT NULL::timestamp with time zone, until timestamp with time zone DEFAULT NULL::timestamp with time zone, operation text DEFAULT NULL::text, target text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, session_id text DEFAULT NULL::text, "limit" integer DEFAULT 100)
     RETURNS TABLE(audit_id bigint, at timestamp with time zone, audit_operation text, audit_target text, db_role text, audit_session_id text, audit_agent_id text, audit_agent_kind text, before jsonb, after jsonb)
@@ -980,7 +1171,7 @@ CREATE FUNCTION pgfacts.available_tools()
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.available_tools() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.available_tools() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.available_tools() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.bind_tenant_login(login name, tenant text)
     RETURNS jsonb
@@ -1000,14 +1191,14 @@ CREATE FUNCTION pgfacts.call_tool(name text, args jsonb DEFAULT '{}'::jsonb, con
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.call_tool(text,jsonb,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.call_tool(text,jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.call_tool(text,jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.changes(since timestamp with time zone, until timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, change text, changed_at timestamp with time zone, retired_reason text)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.changes(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.claim_embedding_work(batch_size integer DEFAULT 64)
     RETURNS TABLE(item_kind text, item_id bigint, content_hash text, content text, retry boolean)
@@ -1028,7 +1219,7 @@ CREATE FUNCTION pgfacts.claim_history(subject bigint, predicate text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.claim_history(bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.claim_history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.claim_history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.complete_extraction(event_id bigint, lease_token uuid, extractor text, claims jsonb)
     RETURNS jsonb
@@ -1049,20 +1240,20 @@ CREATE FUNCTION pgfacts.context_pack(query text, token_budget integer DEFAULT 20
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.current_claims(subject bigint)
     RETURNS TABLE(claim_id bigint, predicate text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.current_claims(bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.current_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.current_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.current_context()
     RETURNS jsonb
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts.current_context() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.current_context() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.current_context() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.define_predicate(name text, cardinality text, description text DEFAULT ''::text)
     RETURNS jsonb
@@ -1090,14 +1281,14 @@ CREATE FUNCTION pgfacts.detect_intent(query text)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.detect_intent(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.detect_intent(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.detect_intent(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.embedding_backlog()
     RETURNS jsonb
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.embedding_backlog() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.embedding_backlog() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.embedding_backlog() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.embedding_backlog_by_tenant(model text DEFAULT NULL::text)
     RETURNS TABLE(tenant text, queued bigint, retry bigint, failed bigint, oldest_enqueued timestamp with time zone)
@@ -1125,14 +1316,25 @@ CREATE FUNCTION pgfacts.explain(claim_id bigint)
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.explain(bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.explain(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.explain(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.explain_claim(claim_id bigint)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.explain_claim(bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.explain_claim(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.explain_claim(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.export_tenant(embeddings boolean DEFAULT false, audit boolean DEFAULT false)
+    RETURNS SETOF text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp
+    SET TimeZone = UTC
+    SET DateStyle = ISO, YMD
+    SET IntervalStyle = iso_8601
+    SET extra_float_digits = 1;
+ALTER FUNCTION pgfacts.export_tenant(boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.export_tenant(boolean,boolean) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.extraction_backlog()
     RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
@@ -1167,21 +1369,21 @@ CREATE FUNCTION pgfacts.extraction_prompt(context jsonb)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.extraction_prompt(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.extraction_prompt(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_prompt(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.extraction_status(event_id bigint)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.extraction_status(bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.extraction_status(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.extraction_status(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.fact_history(key text, shared boolean DEFAULT false, session_id text DEFAULT NULL::text)
     RETURNS TABLE(scope_key text, value jsonb, fact_tags text[], fact_agent_id text, etag bigint, deleted boolean, known_from timestamp with time zone, known_to timestamp with time zone, current boolean)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.fact_history(text,boolean,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.fact_history(text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.fact_history(text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.facts_read_uncrawled(key_prefix text DEFAULT NULL::text, "limit" integer DEFAULT 20)
     RETURNS jsonb
@@ -1223,7 +1425,7 @@ CREATE FUNCTION pgfacts.find_keys(pattern text, "limit" integer DEFAULT 10, scop
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.find_keys(text,integer,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.find_keys(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.find_keys(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.force_extract(memory_id bigint)
     RETURNS bigint
@@ -1237,7 +1439,7 @@ CREATE FUNCTION pgfacts.graph_cypher(name text, params jsonb DEFAULT '{}'::jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, ag_catalog, pg_temp;
 ALTER FUNCTION pgfacts.graph_cypher(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.graph_cypher(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_cypher(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_delete_edge(from_key text, to_key text, predicate_key text, namespace text DEFAULT NULL::text)
     RETURNS jsonb
@@ -1266,7 +1468,7 @@ CREATE FUNCTION pgfacts.graph_neighbourhood(node_key text DEFAULT NULL::text, de
     SET search_path = pg_catalog, pg_temp
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_neighbourhood(text,integer,text[],text,integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_projection_backlog()
     RETURNS TABLE(tenant text, graph_name text, state text, pending bigint, oldest_change timestamp with time zone, synced_at timestamp with time zone, last_lag_seconds double precision)
@@ -1280,7 +1482,7 @@ CREATE FUNCTION pgfacts.graph_projection_name()
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.graph_projection_name() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.graph_projection_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_projection_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_remove_evidence(scope_key text, namespace text DEFAULT NULL::text)
     RETURNS jsonb
@@ -1294,7 +1496,7 @@ CREATE FUNCTION pgfacts.graph_search_edges(predicate text DEFAULT NULL::text, pr
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.graph_search_edges(text,text,text,text,double precision,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.graph_search_edges(text,text,text,text,double precision,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_search_edges(text,text,text,text,double precision,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_search_nodes(kind text DEFAULT NULL::text, name_like text DEFAULT NULL::text, namespace text DEFAULT NULL::text, seeds text[] DEFAULT NULL::text[], depth integer DEFAULT 1, "limit" integer DEFAULT 50)
     RETURNS TABLE(node_key text, node_kind text, node_name text, aliases text[], node_namespace text, distance integer, evidence text[], stale_evidence text[], created_by text, created_at timestamp with time zone, updated_at timestamp with time zone)
@@ -1302,7 +1504,7 @@ CREATE FUNCTION pgfacts.graph_search_nodes(kind text DEFAULT NULL::text, name_li
     SET search_path = pg_catalog, pg_temp
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.graph_search_nodes(text,text,text,text[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.graph_stats(namespace text DEFAULT NULL::text)
     RETURNS jsonb
@@ -1330,7 +1532,35 @@ CREATE FUNCTION pgfacts.history(subject bigint, predicate text)
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.history(bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.history(bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.import_abandon()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_abandon() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_abandon() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.import_batch(batch_size integer DEFAULT 5000)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_batch(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_batch(integer) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.import_open(file_sha256 text, first_line text, file_name text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_open(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_open(text,text,text) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.import_staged()
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.import_staged() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_staged() TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
     RETURNS jsonb
@@ -1338,6 +1568,13 @@ CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.ingest(jsonb,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.ingest(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.lift_rejection(rejection_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.lift_rejection(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.lift_rejection(bigint) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.maintenance_jobs()
     RETURNS jsonb
@@ -1351,7 +1588,7 @@ CREATE FUNCTION pgfacts.nearest(model text, query_vector vector, k integer DEFAU
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.nearest(text,vector,integer,text[],text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.override(idempotency_key text, claim jsonb)
     RETURNS jsonb
@@ -1365,7 +1602,14 @@ CREATE FUNCTION pgfacts.parse_extraction_reply(reply text)
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.parse_extraction_reply(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.parse_extraction_reply(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.parse_extraction_reply(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.prune_facts(keep integer, per text DEFAULT 'session'::text, keep_by text DEFAULT 'newest'::text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.prune_facts(integer,text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.prune_facts(integer,text,text,text,text) TO pgfacts_facts_manager, pgfacts_operator;
 
 CREATE FUNCTION pgfacts.purge_audit_log(before timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS jsonb
@@ -1401,21 +1645,21 @@ CREATE FUNCTION pgfacts.read_facts(key_pattern text DEFAULT NULL::text, tags tex
     SET search_path = pg_catalog, pg_temp
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_facts(text,text[],text,text,integer,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.read_facts_by_scope_keys(scope_keys text[], "limit" integer DEFAULT 1000)
     RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_facts_by_scope_keys(text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.read_facts_page(key_pattern text DEFAULT NULL::text, after text DEFAULT NULL::text, "limit" integer DEFAULT 1000, scope text DEFAULT 'accessible'::text)
     RETURNS TABLE(scope_key text, key text, value jsonb, shared boolean, fact_session_id text, fact_agent_id text, fact_tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.read_facts_page(text,text,integer,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.read_facts_page(text,text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.read_facts_page(text,text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.read_intake("limit" integer DEFAULT 100)
     RETURNS jsonb
@@ -1438,6 +1682,13 @@ CREATE FUNCTION pgfacts.record_memory(source_kind text, source_ref text, lines j
 ALTER FUNCTION pgfacts.record_memory(text,text,jsonb,timestamp with time zone,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.record_memory(text,text,jsonb,timestamp with time zone,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.redaction_placeholders()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.redaction_placeholders() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.redaction_placeholders() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts.register_embedding_model(model text, dimension integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1451,6 +1702,13 @@ CREATE FUNCTION pgfacts.register_session(session_id text, parent_session_id text
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.register_session(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.register_session(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.reject_claim(candidate_id bigint, note text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.reject_claim(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.reject_claim(bigint,text) TO pgfacts_operator, pgfacts_reviewer;
 
 CREATE FUNCTION pgfacts.release_extraction(event_id bigint, lease_token uuid)
     RETURNS jsonb
@@ -1466,12 +1724,33 @@ CREATE FUNCTION pgfacts.restore(claim_id bigint)
 ALTER FUNCTION pgfacts.restore(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.restore(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
+CREATE FUNCTION pgfacts.retention_backlog()
+    RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.retention_backlog() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.retention_backlog() TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.retract(claim_id bigint)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.retract(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.retract(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.review_candidate(candidate_id bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.review_candidate(bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.review_candidate(bigint) TO pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.review_queue("limit" integer DEFAULT 50)
+    RETURNS TABLE(candidate_id bigint, held_at timestamp with time zone, held_because text, subject_id bigint, predicate text, object jsonb, object_entity_id bigint, text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, quote text, locator jsonb, episode_id bigint, source_kind text, source_ref text, trust text, extractor text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.review_queue(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.review_queue(integer) TO pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.run_maintenance()
     RETURNS jsonb
@@ -1492,21 +1771,21 @@ CREATE FUNCTION pgfacts.schema_version()
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.schema_version() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.schema_version() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.schema_version() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.search(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 20, scope text DEFAULT 'accessible'::text, item_kinds text[] DEFAULT '{fact,claim}'::text[], key_prefix text DEFAULT NULL::text, tags text[] DEFAULT NULL::text[], intent text DEFAULT NULL::text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone, text_weight real DEFAULT 1, vector_weight real DEFAULT 1)
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.search(text,vector,text,integer,text,text[],text,text[],text,timestamp with time zone,timestamp with time zone,real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.search_claims(query text, min_confidence real DEFAULT NULL::real, include_history boolean DEFAULT false, "limit" integer DEFAULT 8)
     RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, object_value jsonb, claim_text text, confidence real, rank real, current boolean, stopped_believed_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.search_claims(text,real,boolean,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.search_claims(text,real,boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.search_claims(text,real,boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.search_skills(query text, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, "limit" integer DEFAULT 8)
     RETURNS TABLE(key text, name text, description text, score double precision)
@@ -1520,14 +1799,14 @@ CREATE FUNCTION pgfacts.session_tree(session_id text DEFAULT NULL::text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.session_tree(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.session_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.session_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text)
+CREATE FUNCTION pgfacts.set_context(tenant text, session_id text DEFAULT NULL::text, agent_id text DEFAULT NULL::text, agent_kind text DEFAULT 'agent'::text, parent_session_id text DEFAULT NULL::text, memory_scope text DEFAULT 'agent'::text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.set_context(text,text,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.set_context(text,text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts.set_context(text,text,text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_context(text,text,text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.set_embeddings(model text, rows jsonb)
     RETURNS jsonb
@@ -1535,6 +1814,13 @@ CREATE FUNCTION pgfacts.set_embeddings(model text, rows jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.set_embeddings(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.set_embeddings(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+
+CREATE FUNCTION pgfacts.set_redaction_placeholders(placeholders text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.set_redaction_placeholders(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_redaction_placeholders(text[]) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.set_setting(name text, value jsonb)
     RETURNS jsonb
@@ -1548,21 +1834,21 @@ CREATE FUNCTION pgfacts.similar_facts(scope_key text, k integer DEFAULT 8, model
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.similar_facts(text,integer,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.similar_facts(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.similar_facts(text,integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.spawn_tree(session_id text DEFAULT NULL::text)
     RETURNS SETOF text
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.spawn_tree(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.spawn_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.spawn_tree(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false)
+CREATE FUNCTION pgfacts.store_fact(key text, value jsonb, tags text[] DEFAULT NULL::text[], shared boolean DEFAULT false, ttl_seconds integer DEFAULT NULL::integer)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
+ALTER FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.store_fact(text,jsonb,text[],boolean,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator;
 
 CREATE FUNCTION pgfacts.store_facts(facts jsonb)
     RETURNS jsonb
@@ -1597,7 +1883,7 @@ CREATE FUNCTION pgfacts.tool_definitions()
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.tool_definitions() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.tool_definitions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.tool_definitions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.unbind_tenant_login(login name, tenant text)
     RETURNS jsonb
@@ -1617,7 +1903,7 @@ CREATE FUNCTION pgfacts.validate_extraction(context jsonb, output jsonb)
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.validate_extraction(jsonb,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.validate_extraction(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts.validate_extraction(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.verify_graph_projection()
     RETURNS TABLE(entity text, entity_id bigint, difference text)
@@ -1637,48 +1923,48 @@ CREATE FUNCTION pgfacts_internal.acts_for_any_tenant()
     RETURNS boolean
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.acts_for_any_tenant() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.acts_for_any_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.acts_for_any_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.add_edge_evidence(tenant text, edge_id bigint, evidence text[], kind text, agent text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.add_edge_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.add_edge_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.add_edge_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.add_entity_aliases(tenant text, entity bigint, aliases text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.add_entity_aliases(text,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.add_node_evidence(tenant text, node_id bigint, evidence text[], kind text, agent text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.add_node_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.add_node_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.add_node_evidence(text,bigint,text[],text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.agent_id_ok(agent_id text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.agent_id_ok(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_id_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_id_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.agent_kinds()
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.agent_kinds() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.agent_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.allowed_dimensions()
     RETURNS integer[]
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.allowed_dimensions() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.allowed_dimensions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.allowed_dimensions() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.append_audit(entries pgfacts_internal.audit_entry[], always boolean DEFAULT false)
     RETURNS void
@@ -1692,379 +1978,393 @@ CREATE FUNCTION pgfacts_internal.apply_decision(slot pgfacts_internal.slot_pictu
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.archive_fact_version(version pgfacts_internal.facts, known_until timestamp with time zone)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.archive_fact_version(pgfacts_internal.facts,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.archive_fact_version(pgfacts_internal.facts,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.archive_fact_version(pgfacts_internal.facts,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_bool(args jsonb, name text)
     RETURNS boolean
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_bool(jsonb,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_bool(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_bool(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_int(args jsonb, name text)
     RETURNS integer
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_int(jsonb,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_int(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_int(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_number(args jsonb, name text)
     RETURNS double precision
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_number(jsonb,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_number(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_number(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_scalar(args jsonb, name text, json_type text, expected text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_scalar(jsonb,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_scalar(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_scalar(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_text(args jsonb, name text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.arg_text(jsonb,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_text_array(args jsonb, name text)
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.arg_text_array(jsonb,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text_array(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_text_array(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_timestamp(args jsonb, name text)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_timestamp(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.arg_vector(args jsonb)
     RETURNS vector
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.arg_vector(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_vector(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.arg_vector(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.assertion_of(subject_id bigint, predicate text, object_value jsonb, object_entity_id bigint)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.assertion_of(bigint,text,jsonb,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_claim_state(decision text, episodes jsonb, subject_id bigint, predicate text, assertion text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid tstzrange, system_time tstzrange, retired_reason text)
     RETURNS jsonb
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claim_state(text,jsonb,bigint,text,text,jsonb,bigint,text,real,tstzrange,tstzrange,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_claims_moved()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_claims_moved() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claims_moved() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_claims_moved() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_digest(content text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_digest(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_digest(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_digest(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_enabled(tenant text)
     RETURNS boolean
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_enabled(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_enabled(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_enabled(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_episode_committed()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_episode_committed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_episode_committed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_episode_committed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_fact_state(etag bigint, shared boolean, tags text[], deleted_at timestamp with time zone, value jsonb)
     RETURNS jsonb
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_fact_state(bigint,boolean,text[],timestamp with time zone,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_facts_deleted()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_facts_deleted() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_facts_inserted()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_facts_inserted() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_facts_updated()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_facts_updated() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_facts_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_graph_deleted()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_graph_deleted() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_deleted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_graph_entries(entity text, change text, old_rows jsonb[], new_rows jsonb[])
     RETURNS pgfacts_internal.audit_entry[]
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_entries(text,text,jsonb[],jsonb[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_graph_inserted()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_graph_inserted() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_graph_state(entity text, graph_row jsonb)
     RETURNS jsonb
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_state(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_graph_updated()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_graph_updated() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_graph_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_log_guard()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_log_guard() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_log_guard() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_log_guard() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_login_changed()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_login_changed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_login_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_login_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_memory_recorded()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_memory_recorded() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_memory_recorded() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_memory_recorded() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_model_registered()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_model_registered() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_model_registered() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_model_registered() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_notes_taken()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_notes_taken() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_notes_taken() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_notes_taken() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_operations()
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_operations() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_operations() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_operations() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.audit_redaction_placeholders_changed()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.audit_redaction_placeholders_changed() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_redaction_placeholders_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_retention_cutoff(tenant text)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_retention_cutoff(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_retention_cutoff(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_retention_cutoff(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_retraction_committed()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_retraction_committed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_retraction_committed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_retraction_committed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_setting_changed()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_setting_changed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_setting_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_setting_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_source_purged()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_source_purged() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_source_purged() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_source_purged() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_sourced_claims(episode_id bigint)
     RETURNS bigint[]
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_sourced_claims(bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sourced_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sourced_claims(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_sources_added()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_sources_added() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sources_added() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_sources_added() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_tombstone_operation()
     RETURNS text
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_tombstone_operation() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_tombstone_operation() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_tombstone_operation() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.audit_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.audit_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.audit_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.await_commits(tenant text)
     RETURNS void
     LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.await_commits(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.await_commits(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.await_commits(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.await_fact_writes(tenant text)
     RETURNS void
     LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.await_fact_writes(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.await_fact_writes(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.await_fact_writes(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.await_lock_holders(key bigint, exclusive boolean)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.await_lock_holders(bigint,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_checks(items jsonb, kind text, session text, max_bytes bigint, key_prefix text)
     RETURNS TABLE(ord bigint, item jsonb, scope_key text, reason text)
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_error_is_fatal(sqlstate text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.bulk_error_is_fatal(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_error_is_fatal(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_error_is_fatal(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_failure_message(reason text, item jsonb, kind text, max_bytes bigint, key_prefix text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_failure_message(text,jsonb,text,bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_failure_message(text,jsonb,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_failure_message(text,jsonb,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_input(tenant text, records jsonb, source bytea, sha256 text, expected_count integer, OUT items jsonb, OUT source_kind text, OUT digest text)
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_input(text,jsonb,bytea,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_input(text,jsonb,bytea,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_input(text,jsonb,bytea,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_parse_source(source bytea)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_parse_source(bytea) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_parse_source(bytea) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_parse_source(bytea) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_report(input_count integer, source_kind text, digest text, accepted integer, failed_ords bigint[], failed_reasons text[], failed_messages text[], failed_items jsonb[], write_failures jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_report(integer,text,text,integer,bigint[],text[],text[],jsonb[],jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_report(integer,text,text,integer,bigint[],text[],text[],jsonb[],jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_report(integer,text,text,integer,bigint[],text[],text[],jsonb[],jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_store_facts_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.bulk_write(items jsonb[], ords bigint[], tenant text, session text, agent text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.camel_case(name text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.camel_case(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_case(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_case(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.camel_keys(doc jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.camel_keys(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_keys(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.camel_keys(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.candidate_claim(c pgfacts_internal.claim_input)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.candidate_claim(pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.candidate_claim(pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id'::text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_agent_id(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_agent_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_agent_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_aliases(aliases text[])
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_aliases(text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_aliases(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_aliases(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_audit_filter(since timestamp with time zone, until timestamp with time zone, operation text, target text, "limit" integer)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_audit_filter(timestamp with time zone,timestamp with time zone,text,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_audit_filter(timestamp with time zone,timestamp with time zone,text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_audit_filter(timestamp with time zone,timestamp with time zone,text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_bytes(input text, what text, max_bytes integer)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_bytes(text,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_bytes(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_bytes(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurred_at timestamp with time zone)
     RETURNS pgfacts_internal.claim_input[]
@@ -2075,295 +2375,302 @@ CREATE FUNCTION pgfacts_internal.check_claims(tenant text, claims jsonb, occurre
     SET enable_mergejoin = off
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_confidence(confidence double precision, what text)
     RETURNS double precision
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_confidence(double precision,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_confidence(double precision,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_confidence(double precision,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_embedding_rows(rows jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_embedding_rows(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_embedding_rows(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_embedding_rows(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_episode(episode jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_episode(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_episode(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_episode(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_extraction_context(context jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_extraction_context(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extraction_context(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extraction_context(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_extractor(extractor text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_extractor(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extractor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_extractor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_graph_name(kind text, name text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_graph_name(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_graph_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_graph_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_item_kinds(item_kinds text[])
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_item_kinds(text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_item_kinds(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_item_kinds(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_key(key text, what text DEFAULT 'key'::text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_key(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_limit(value integer, name text, low integer, high integer)
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_memory_lines(lines jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_memory_lines(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_memory_lines(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_memory_lines(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_new_model(for_tenant text, dimension integer)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_new_model(text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_new_model(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_new_model(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_node_key(node_key text, what text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_node_key(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_node_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_node_key(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_parent(session_id text, parent_session_id text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_parent(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_parent(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_parent(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_predicate(predicate text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_predicate(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_predicate(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_predicate(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.check_prune_choice(value text, what text, choices text[])
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.check_prune_choice(text,text,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_prune_choice(text,text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_query(query text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_query(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_search(query text, query_vector vector, model text, lim integer, item_kinds text[], text_weight real, vector_weight real)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],real,real) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_search(text,vector,text,integer,text[],real,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_session_id(session_id text, what text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_session_id(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_session_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_session_id(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_setting_value(definition pgfacts_internal.setting_definitions, value jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_setting_value(pgfacts_internal.setting_definitions,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_setting_value(pgfacts_internal.setting_definitions,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_setting_value(pgfacts_internal.setting_definitions,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_source(source_kind text, source_ref text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_source(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_tags(tags text[], what text DEFAULT 'tags'::text)
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_tags(text[],text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tags(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tags(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_tenant(tenant text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_tenant(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_tenant_login(tenant text)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_tenant_login(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant_login(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_tenant_login(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_text(input text, what text, max_chars integer)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_text(text,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_text(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_text(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_trust_of_kind(trust text, kind text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_trust_of_kind(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_trust_of_kind(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_trust_of_kind(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_vector(query_vector vector, dimension integer)
     RETURNS halfvec
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.check_vector(vector,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.check_vector(vector,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.check_vector(vector,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.checked_context_kind()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.checked_context_kind() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.checked_context_parent()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.checked_context_parent() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.checked_context_session()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.checked_context_session() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.checked_context_tenant()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.checked_context_tenant() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_document(tenant text, claim_text text, object_value jsonb, predicate text, subject_id bigint, object_entity_id bigint)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_document(text,text,jsonb,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_edge_doc(tenant text, claim_id bigint, subject bigint, predicate text, object_entity bigint, confidence real, system_time tstzrange)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_edge_doc(text,bigint,bigint,text,bigint,real,tstzrange) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edge_doc(text,bigint,bigint,text,bigint,real,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edge_doc(text,bigint,bigint,text,bigint,real,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_edge_key(predicate text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claim_edge_key(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edge_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edge_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_edges_between(tenant text, entities bigint[], valid_at timestamp with time zone, known_at timestamp with time zone)
     RETURNS TABLE(from_key text, predicate_key text, to_key text, claim_id bigint, edge jsonb)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_in_view(system_time tstzrange, valid tstzrange, retired_reason text, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, any_valid boolean DEFAULT false)
     RETURNS boolean
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_label(tenant text, source text, subject bigint, predicate text, OUT label text, OUT stale boolean)
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_label(text,text,bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_label(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_label(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_node_name(tenant text, key text)
     RETURNS text
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_node_name(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_node_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_node_name(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_observations(tenant text, claim_id bigint)
     RETURNS integer
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claim_observations(text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_observations(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_observations(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_outcome(claim_position integer, d pgfacts_internal.claim_decision, slot pgfacts_internal.slot_picture, new_id bigint)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_outcome(integer,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_outcome(integer,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_outcome(integer,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_reach(tenant text, start bigint[], depth integer, valid_at timestamp with time zone, known_at timestamp with time zone)
     RETURNS TABLE(entity_id bigint, distance integer)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_retracted(for_tenant text, assertion text, known_at timestamp with time zone)
     RETURNS boolean
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_size_problem(c jsonb, predicate text, object jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claim_size_problem(jsonb,text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_size_problem(jsonb,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_size_problem(jsonb,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_source(tenant text, ref text, OUT source text, OUT claim_subject bigint, OUT claim_predicate text)
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_source(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false)
     RETURNS TABLE(item_id bigint, score real)
@@ -2377,20 +2684,20 @@ CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_trust(text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claimed_kind()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.claimed_kind() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claimed_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claimed_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claims_set_search_doc()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claims_set_search_doc() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claims_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claims_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.commit_lock_key(tenant text)
     RETURNS bigint
@@ -2402,160 +2709,166 @@ CREATE FUNCTION pgfacts_internal.confidence_floor(tenant text)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.confidence_floor(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.confidence_floor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.confidence_floor(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_agent()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_agent() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.context_agent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_agent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_kind()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_kind() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_kind() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.context_memory_scope()
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.context_memory_scope() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_memory_scope() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_parent()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_parent() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_parent() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_session()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_session() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.context_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_session() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_setting(name text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_setting(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.context_setting(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_setting(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.context_tenant()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.context_tenant() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.copy_row(source pgfacts_internal.slot_row, valid tstzrange, write_at timestamp with time zone)
     RETURNS pgfacts_internal.slot_row
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.corroborate_rows(slot pgfacts_internal.slot_picture, positions integer[], line pgfacts_internal.claim_sources, episode_trust integer)
     RETURNS pgfacts_internal.slot_picture
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, extent tstzrange, OUT corroborated integer[], OUT pieces tstzrange[])
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.create_graph_projection(graph text)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, ag_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.create_graph_projection(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.create_graph_projection(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.create_graph_projection(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.current_claim_edges(tenant text, wanted_key text, from_key text, to_key text, min_confidence double precision, lim integer)
     RETURNS TABLE(edge_from_key text, edge_predicate text, edge_predicate_key text, edge_to_key text, confidence double precision, observations integer, evidence text[], first_seen timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.current_claim_edges(text,text,text,text,double precision,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.current_claim_edges(text,text,text,text,double precision,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.current_claim_edges(text,text,text,text,double precision,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.decide_claim(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, episode_trust integer, floor real, replay boolean)
     RETURNS pgfacts_internal.claim_decision
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.decide_claim(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer,real,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_claim(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer,real,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_claim(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer,real,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.decide_event(c pgfacts_internal.claim_input)
     RETURNS pgfacts_internal.claim_decision
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.decide_many(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input)
     RETURNS pgfacts_internal.claim_decision
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.decide_many(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_many(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_many(pgfacts_internal.slot_picture,pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.decide_one(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, episode_trust integer)
     RETURNS pgfacts_internal.claim_decision
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.decide_one(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_one(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_one(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.delete_fact_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.delete_fact_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.delete_facts_by_pattern(tenant text, key text, kind text, caller text, agent text, manager boolean, scope text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.delete_facts_by_pattern(text,text,text,text,text,boolean,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_facts_by_pattern(text,text,text,text,text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_facts_by_pattern(text,text,text,text,text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.delete_session_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.delete_session_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_session_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.delete_session_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.dimension_index(dimension integer)
     RETURNS TABLE(index_name text, valid boolean)
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.dimension_index(integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.dimension_index(integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.dimension_index(integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.dimension_index_sql(dimension integer, build_concurrently boolean)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.dimension_index_sql(integer,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.dimension_index_sql(integer,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.dimension_index_sql(integer,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.document_vector(doc text)
     RETURNS tsvector
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.document_vector(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.document_vector(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.document_vector(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.doubled_when_quoted(input text)
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.doubled_when_quoted(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.doubled_when_quoted(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.doubled_when_quoted(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.edge_answer(edge pgfacts_internal.graph_edges, from_node text, to_node text, outcome text)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.embedding_backlog_all(for_model text)
     RETURNS TABLE(tenant text, queued bigint, retry bigint, failed bigint, oldest_enqueued timestamp with time zone)
@@ -2569,90 +2882,97 @@ CREATE FUNCTION pgfacts_internal.embedding_error_codes()
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.embedding_error_codes() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_error_codes() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_error_codes() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.embedding_problem(item jsonb, dims integer)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embedding_problem(jsonb,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.embeds(tenant text)
     RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.embeds(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.embeds(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.embeds(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.enqueue_item(for_tenant text, item_kind text, item_id bigint)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.enqueue_item(text,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.enqueue_item(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.enqueue_item(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.enqueue_tenant(for_tenant text)
     RETURNS bigint
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.enqueue_tenant(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.enqueue_tenant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.enqueue_tenant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.ensure_session(tenant text, session_id text, parent_session_id text, agent_id text, for_write boolean)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.ensure_session(text,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.entity_node_doc(tenant text, entity_id bigint, distance integer)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_node_doc(text,bigint,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_node_doc(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_node_doc(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.entity_node_key(entity_id bigint)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.entity_node_key(bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_node_key(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_node_key(bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.entity_of_node_key(node_key text)
     RETURNS bigint
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_of_node_key(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_of_node_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_of_node_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.entity_refresh_claim_documents()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_refresh_claim_documents() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_refresh_claim_documents() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_refresh_claim_documents() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
     RETURNS bigint[]
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.expire_facts_in(only_tenant text, max_rows integer)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.expire_facts_in(text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.expire_facts_in(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extracted_claim(fact jsonb, context jsonb, OUT claim jsonb, OUT reason text, OUT notes text[])
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_claim(jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extracted_extras(fact jsonb, context jsonb, cited text[], subject jsonb, predicate jsonb, OUT extras jsonb, OUT notes text[])
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extracted_extras(jsonb,jsonb,text[],jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_backlog_all()
     RETURNS TABLE(tenant text, due bigint, ready bigint, leased bigint, failed bigint, oldest_due timestamp with time zone)
@@ -2666,21 +2986,21 @@ CREATE FUNCTION pgfacts_internal.extraction_episode(held pgfacts_internal.extrac
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_episode(pgfacts_internal.extraction_events,text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_episode(pgfacts_internal.extraction_events,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_episode(pgfacts_internal.extraction_events,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_event_json(e pgfacts_internal.extraction_events)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_event_json(pgfacts_internal.extraction_events) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_event_json(pgfacts_internal.extraction_events) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_event_json(pgfacts_internal.extraction_events) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_events_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_events_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_events_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_events_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_health_all(for_tenant text)
     RETURNS jsonb
@@ -2694,85 +3014,85 @@ CREATE FUNCTION pgfacts_internal.extraction_live_facts(for_tenant text, entities
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_live_facts(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_live_facts(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_live_facts(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_output_schema()
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_output_schema() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_output_schema() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_output_schema() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extraction_status_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extraction_status_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_status_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extraction_status_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.extractor_name()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.extractor_name() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.extractor_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.extractor_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_content(key text, value jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_content(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_content(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_content(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_history_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_history_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_history_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_history_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_matches(key text, tags text[], session_id text, agent_id text, like_key text, want_tags text[], want_session text, want_agent text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text[],text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text[],text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_matches(text,text[],text,text,text,text[],text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_problem(item jsonb, kind text, session text, max_bytes bigint)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem(jsonb,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_problem_words(problem text, item jsonb, kind text, max_bytes bigint, OUT message text, OUT hint text)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_scope(shared boolean, session_id text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_scope(boolean,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_scope(boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_scope(boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags text[])
     RETURNS tsvector
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_source_readable(source text, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_source_readable(text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text)
     RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_superseded(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer)
     RETURNS TABLE(item_id bigint, version_id bigint, score real)
@@ -2786,20 +3106,20 @@ CREATE FUNCTION pgfacts_internal.fact_visibility(tenant text, kind text, caller 
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visibility(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, kind text, with_shared boolean, every_session boolean, sessions text[])
+CREATE FUNCTION pgfacts_internal.fact_visible(shared boolean, session_id text, key text, expires_at timestamp with time zone, kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS boolean
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_visible(boolean,text,text,timestamp with time zone,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_visible(boolean,text,text,timestamp with time zone,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_write_instant(tenant text)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_write_instant(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_write_instant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_write_instant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_writes_lock_key(tenant text)
     RETURNS bigint
@@ -2810,118 +3130,118 @@ CREATE FUNCTION pgfacts_internal.facts_as_of(for_tenant text, known_at timestamp
     RETURNS TABLE(fact_id bigint, version_id bigint, archived boolean, scope_key text, key text, value jsonb, shared boolean, session_id text, agent_id text, tags text[], created_at timestamp with time zone, updated_at timestamp with time zone, etag bigint, system_time tstzrange, search_doc tsvector)
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.facts_as_of(text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_as_of(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_as_of(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_before_delete()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_before_delete() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_delete() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_delete() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_before_insert()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_before_insert() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_before_insert_statement()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_before_insert_statement() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert_statement() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_insert_statement() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_before_update()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_before_update() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_update() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_before_update() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_branch(enabled boolean, by_key boolean, want_shared boolean, in_sessions boolean, for_tenant text, with_shared boolean, every_session boolean, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
     RETURNS SETOF pgfacts_internal.facts
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_branch(boolean,boolean,boolean,boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_embeds_statement()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_embeds_statement() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_embeds_statement() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_embeds_statement() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_force_purge_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_force_purge_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_force_purge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_force_purge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_notify_intake()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_notify_intake() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_notify_intake() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_notify_intake() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_purge_tombstones_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_purge_tombstones_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_purge_tombstones_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_purge_tombstones_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_read_uncrawled_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_read_uncrawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_search_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_search_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_search_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_search_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_set_crawled_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_crawled_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_set_search_doc()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_set_search_doc() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_set_search_doc() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_similar_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_similar_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_similar_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_similar_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_stats_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_stats_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.facts_tombstone_stats_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.facts_tombstone_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.few_embeddings(for_tenant text, model text)
     RETURNS boolean
@@ -2942,21 +3262,28 @@ CREATE FUNCTION pgfacts_internal.finish_extractions(for_tenant text, event_ids b
     LANGUAGE sql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.finish_extractions(text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fold_fact_uses(only_tenant text)
+    RETURNS integer
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fold_fact_uses(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fold_fact_uses(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.force_extract_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.force_extract_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.force_extract_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.force_extract_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.given_leases(results jsonb)
     RETURNS TABLE(ord bigint, value jsonb, event_id bigint, lease_token uuid)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.given_leases(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.given_leases(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.given_leases(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.grant_internal_functions()
     RETURNS void
@@ -2969,49 +3296,49 @@ CREATE FUNCTION pgfacts_internal.graph_delete_edge_tool(args jsonb)
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_delete_edge_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_edge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_edge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_delete_node_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_delete_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_edge_changed()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_edge_changed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edge_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edge_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_edge_properties(edge_id bigint, predicate_key text, confidence double precision, namespace text)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_edge_properties(bigint,text,double precision,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edge_properties(bigint,text,double precision,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edge_properties(bigint,text,double precision,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_edges_between(tenant text, nodes bigint[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS TABLE(from_key text, predicate_key text, to_key text, claim_id bigint, edge jsonb)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_edges_between(text,bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_evidence_seen(tenant text, node_ids bigint[], edge_ids bigint[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS TABLE(node_id bigint, edge_id bigint, evidence text[], stale_evidence text[])
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_evidence_seen(text,bigint[],bigint[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_evidence_seen(text,bigint[],bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_evidence_seen(text,bigint[],bigint[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_kind_key(kind text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_kind_key(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_kind_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_kind_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_merge_lock_key(tenant text)
     RETURNS bigint
@@ -3023,7 +3350,7 @@ CREATE FUNCTION pgfacts_internal.graph_merge_nodes_tool(args jsonb)
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_merge_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_name_candidates(for_tenant text, pattern text, lim integer)
     RETURNS TABLE(node_key text)
@@ -3037,28 +3364,28 @@ CREATE FUNCTION pgfacts_internal.graph_namespace(namespace text)
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_namespace(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_namespace(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_namespace(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_neighbourhood_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_neighbourhood_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_node_changed()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_node_changed() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_node_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_node_changed() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_node_properties(node_id bigint, node_key text, kind_key text, namespace text)
     RETURNS jsonb
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_node_properties(bigint,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_node_properties(bigint,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_node_properties(bigint,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_projection_backlog_all()
     RETURNS TABLE(tenant text, graph_name text, state text, pending bigint, oldest_change timestamp with time zone, synced_at timestamp with time zone, last_lag_seconds double precision)
@@ -3072,147 +3399,154 @@ CREATE FUNCTION pgfacts_internal.graph_projection_name_of(tenant text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_projection_name_of(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_name_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_name_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_projection_state(graph text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_projection_state(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_state(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_projection_state(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_query_integer(value jsonb, name text, low integer, high integer, fallback integer)
     RETURNS integer
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_query_integer(jsonb,text,integer,integer,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_integer(jsonb,text,integer,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_integer(jsonb,text,integer,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_query_params(name text, params jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_query_params(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_params(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_params(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_query_text(name text, hops integer)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_query_text(text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_text(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_query_text(text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_reach(tenant text, start bigint[], depth integer, enough integer DEFAULT NULL::integer)
     RETURNS TABLE(node_id bigint, distance integer)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reach(text,bigint[],integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_reader(OUT tenant text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_reader() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reader() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_reader() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_remove_evidence_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_remove_evidence_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_search_edges_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_search_edges_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_search_edges_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_search_edges_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_search_nodes_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_search_nodes_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_search_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_search_nodes_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_sources(tenant text, evidence text[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS TABLE(source text, claim_subject bigint, claim_predicate text)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_sources(text,text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_sources(text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_sources(text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_stats_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_stats_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_stats_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_upsert_edge_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_upsert_edge_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_upsert_edge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_upsert_edge_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_upsert_node_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_upsert_node_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_upsert_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_upsert_node_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graph_writer(OUT tenant text, OUT kind text, OUT agent text, OUT session text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graph_writer() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_writer() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graph_writer() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graphid_entry(id ag_catalog.graphid)
     RETURNS bigint
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graphid_entry(ag_catalog.graphid) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_entry(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_entry(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.graphid_label(id ag_catalog.graphid)
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.graphid_label(ag_catalog.graphid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.guard_incognito_tables(tables text[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.guard_incognito_tables(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.guard_incognito_tables(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.held_extraction_events(for_tenant text, event_ids bigint[], lease_tokens uuid[])
     RETURNS SETOF pgfacts_internal.extraction_events
     LANGUAGE sql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.ingest_episode(jsonb,jsonb,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.intent_guidance(intent text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.intent_guidance(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_guidance(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_guidance(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.intent_markers()
     RETURNS TABLE(pattern text, side text, signal text, weight real, words text[])
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.intent_markers() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_markers() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_markers() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.isolate_tenants(tables text[])
     RETURNS void
@@ -3225,41 +3559,41 @@ CREATE FUNCTION pgfacts_internal.item_content(for_tenant text, item_kind text, i
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.item_content(text,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.item_content(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.item_content(text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.item_details(for_tenant text, item_kind text, item_id bigint, version_id bigint)
     RETURNS TABLE(ref text, key text, content text, value jsonb, subject_id bigint, current boolean, superseded boolean, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone, retired_reason text)
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.item_details(text,text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.keep_replaced_fact_vector()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.keep_replaced_fact_vector() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.keep_replaced_fact_vector() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.keep_replaced_fact_vector() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.kept_claim(fact jsonb, context jsonb, subject jsonb, predicate jsonb, object_entity jsonb, cited text[], valid_from timestamp with time zone, start_defaulted boolean, valid_to timestamp with time zone, OUT claim jsonb, OUT notes text[])
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.kept_claim(jsonb,jsonb,jsonb,jsonb,jsonb,text[],timestamp with time zone,boolean,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.kept_claim(jsonb,jsonb,jsonb,jsonb,jsonb,text[],timestamp with time zone,boolean,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.kept_claim(jsonb,jsonb,jsonb,jsonb,jsonb,text[],timestamp with time zone,boolean,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.key_access(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.key_access(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_access(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_bucket(key text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.key_bucket(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.key_bucket(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_bucket(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], pattern text, lim integer)
     RETURNS TABLE(item_id bigint, similarity real)
@@ -3272,62 +3606,62 @@ CREATE FUNCTION pgfacts_internal.key_problem(key text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.key_problem(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.key_problem_words(problem text, what text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.key_problem_words(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem_words(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.key_problem_words(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.kind_roles(kinds text[])
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.kind_roles(text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.kind_roles(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.kind_roles(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.known_replay(tenant text, from_key text, to_key text, predicate_key text, evidence text[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.known_replay(text,text,text,text,text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.known_replay(text,text,text,text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.known_replay(text,text,text,text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.last_instant(system_time tstzrange)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.last_instant(tstzrange) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.last_instant(tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.last_instant(tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.leased_event(event_id bigint, lease_token uuid)
     RETURNS pgfacts_internal.extraction_events
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.leased_event(bigint,uuid) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.leased_event(bigint,uuid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.leased_event(bigint,uuid) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.live_slot(tenant text, subject bigint, predicate text)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.live_slot(text,bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.live_slot(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.lock_edge_ends(tenant text, from_key text, to_key text, OUT from_id bigint, OUT to_id bigint, OUT from_node text, OUT to_node text)
     RETURNS record
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.lock_edge_ends(text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_edge_ends(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_edge_ends(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.lock_graph_projection(tenant text)
     RETURNS text
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.lock_graph_projection(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_graph_projection(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.lock_graph_projection(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.lock_key(input text)
     RETURNS bigint
@@ -3346,56 +3680,69 @@ CREATE FUNCTION pgfacts_internal.maintenance_job_list()
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.maintenance_job_list() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.maintenance_job_list() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.maintenance_job_list() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.max_embedding_dimension()
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.max_embedding_dimension() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_dimension() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_dimension() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.max_embedding_models()
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.max_embedding_models() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_models() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_models() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.memory_content_hash(lines jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.memory_content_hash(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_content_hash(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_content_hash(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.memory_scopes()
+    RETURNS text[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.memory_scopes() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_scopes() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.memory_session(tenant text, session text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.memory_session(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.memory_session(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.merge_aliases(kind text, name text, existing text[], added text[])
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.merge_aliases(text,text,text[],text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.merge_aliases(text,text,text[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.merge_aliases(text,text,text[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.merge_edge(tenant text, edge pgfacts_internal.graph_edges, duplicate bigint, survivor bigint)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.merge_edge(text,pgfacts_internal.graph_edges,bigint,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.merge_edge(text,pgfacts_internal.graph_edges,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.merge_edge(text,pgfacts_internal.graph_edges,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.model_dimension(for_tenant text, model text)
     RETURNS integer
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.model_dimension(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.model_dimension(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.model_timestamp(value jsonb)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.model_timestamp(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.model_timestamp(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.model_timestamp(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants timestamp with time zone[], commit_at timestamp with time zone, subjects bigint[], predicates text[], episodes bigint[], claim_ids bigint[])
     RETURNS void
@@ -3406,234 +3753,269 @@ CREATE FUNCTION pgfacts_internal.move_write_instants(tenant text, instants times
     SET enable_mergejoin = off
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp with time zone[],timestamp with time zone,bigint[],text[],bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.named_entities(for_tenant text, query text, OUT ids bigint[], OUT names text[])
+    RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.named_entities(text,text) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.named_entities(text,text) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.named_year(detected jsonb)
     RETURNS tstzrange
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.named_year(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.named_year(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.named_year(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.namespace_matches(namespace text, wanted text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.namespace_matches(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.namespace_matches(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.namespace_matches(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.negation_query()
     RETURNS tsquery
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.negation_query() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.negation_query() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.negation_query() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.neighbourhood_nodes(tenant text, reached bigint[], reached_hops integer[], entity_start bigint[], depth integer, valid_at timestamp with time zone, known_at timestamp with time zone, wanted_ns text, "limit" integer)
     RETURNS TABLE(id bigint, distance integer, entity boolean, ord bigint)
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.neighbourhood_nodes(text,bigint[],integer[],bigint[],integer,timestamp with time zone,timestamp with time zone,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.neighbourhood_nodes(text,bigint[],integer[],bigint[],integer,timestamp with time zone,timestamp with time zone,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.neighbourhood_nodes(text,bigint[],integer[],bigint[],integer,timestamp with time zone,timestamp with time zone,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.next_instant(newest timestamp with time zone)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.next_instant(timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.next_instant(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.next_instant(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.node_key_of(kind text, name text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.node_key_of(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.node_key_of(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.node_key_of(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.noisy_or(old_confidence double precision, new_confidence double precision)
     RETURNS double precision
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.noisy_or(double precision,double precision) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.noisy_or(double precision,double precision) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.noisy_or(double precision,double precision) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.normalize_graph_name(input text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.normalize_graph_name(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_graph_name(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_graph_name(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.normalize_session_id(session_id text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.normalize_session_id(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_session_id(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.normalize_session_id(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.note_history_end(for_tenant text, known_until timestamp with time zone)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.note_history_end(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.note_knowledge_write(tenant text, write_at timestamp with time zone, subjects bigint[], predicates text[], episode_id bigint, claim_ids bigint[] DEFAULT '{}'::bigint[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE STRICT SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.parse_key_pattern(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_key_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_key_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.parse_query(query text, OUT match tsquery, OUT words tsquery[], OUT negated boolean)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.parse_query(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_query(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.pass_claim_gates(tenant text, episode pgfacts_internal.episodes, inputs pgfacts_internal.claim_input[], floor real)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.pass_claim_gates(text,pgfacts_internal.episodes,pgfacts_internal.claim_input[],real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pass_claim_gates(text,pgfacts_internal.episodes,pgfacts_internal.claim_input[],real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.pattern_delete_scope(scope text, kind text, caller text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pattern_delete_scope(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.pending_candidate(tenant text, candidate_id bigint, note text)
+    RETURNS pgfacts_internal.review_candidates
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.pending_candidate(text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pending_candidate(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.pg_cron_schema()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.pg_cron_schema() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.pg_cron_schema() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pg_cron_schema() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.pg_cron_state()
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.pg_cron_state() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.pg_cron_state() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pg_cron_state() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.predicate_key_of(predicate text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.predicate_key_of(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.predicate_key_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.predicate_key_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.project_graph_rows(tenant text, graph text, node_ids bigint[], edge_ids bigint[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, ag_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.project_graph_rows(text,text,bigint[],bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.prompt_data_line(line jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.prompt_data_line(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.prompt_data_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.prompt_data_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.purge_episodes(tenant text, source_kind text, source_ref text, doomed bigint[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.purge_episodes(text,text,text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_episodes(text,text,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.purge_tombstones_in(only_tenant text, ttl_seconds integer, max_rows integer)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.purge_tombstones_in(text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.query_max_length()
     RETURNS integer
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.query_max_length() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.query_max_length() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.query_max_length() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.query_stop_words()
     RETURNS text[]
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.query_stop_words() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.query_stop_words() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.query_stop_words() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.queue_claim_embedding()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.queue_claim_embedding() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_claim_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_claim_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.queue_fact_embedding()
     RETURNS trigger
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.queue_fact_embedding() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_fact_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.queue_fact_embedding() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_argument_type(message text, type_of anyelement)
     RETURNS anyelement
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_argument_type(text,anyelement) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_argument_type(text,anyelement) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_argument_type(text,anyelement) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_bad_limit(value integer, name text, low integer, high integer)
     RETURNS integer
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_bad_limit(integer,text,integer,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_bad_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_bad_limit(integer,text,integer,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_claim_problem(c pgfacts_internal.claim_input, claim jsonb)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_claim_problem(pgfacts_internal.claim_input,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_claim_problem(pgfacts_internal.claim_input,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_claim_problem(pgfacts_internal.claim_input,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_fact_problem(problem text, fact_position bigint, item jsonb, kind text, max_bytes bigint)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_fact_problem(text,bigint,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_known_at_in_future(known_at timestamp with time zone)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_known_at_in_future(timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.raise_redacted(what text, placeholder text, field text)
+    RETURNS void
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.raise_redacted(text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_redacted(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.raise_reserved_key(key text, kind text, action text)
     RETURNS void
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.ranked_hits(query text, query_vector vector, model text, lim integer, kind text, with_shared boolean, every_session boolean, sessions text[], want_facts boolean, want_claims boolean, key_prefix text, want_tags text[], history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, text_weight real, vector_weight real, exclude_kind text DEFAULT NULL::text, exclude_id bigint DEFAULT NULL::bigint)
     RETURNS TABLE(item_kind text, item_id bigint, version_id bigint, score double precision, text_rank integer, vector_rank integer, similarity real)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_by_scope_keys_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.read_facts_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.read_facts_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.read_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.read_slots(tenant text, inputs pgfacts_internal.claim_input[], OUT slots pgfacts_internal.slot_picture[], OUT newest timestamp with time zone)
     RETURNS record
@@ -3644,75 +4026,175 @@ CREATE FUNCTION pgfacts_internal.read_slots(tenant text, inputs pgfacts_internal
     SET enable_mergejoin = off
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.read_slots(text,pgfacts_internal.claim_input[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.read_slots(text,pgfacts_internal.claim_input[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.read_slots(text,pgfacts_internal.claim_input[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.readable_by(key text, kind text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.readable_by(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_by(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_by(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.readable_item_content(for_tenant text, item_kind text, item_id bigint, kind text)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_item_content(text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.readable_key_pattern(key_pattern text, kind text, OUT like_pattern text, OUT literal_head text)
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.readable_key_pattern(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_key_pattern(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.readable_key_pattern(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.reader_visibility(scope text, OUT kind text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.reader_visibility(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.reader_visibility(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.reader_visibility(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.rebuild_graph_projection_of(tenant text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.rebuild_graph_projection_of(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_graph_projection_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_graph_projection_of(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.rebuild_slot(tenant text, subject bigint, predicate text, without_episodes bigint[])
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.rebuild_slot(text,bigint,text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.record_fact_uses(for_tenant text, fact_ids bigint[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.record_fact_uses(text,bigint[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.record_fact_uses(text,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.record_memory_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.record_memory_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.record_memory_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.record_memory_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_default_pattern()
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_default_pattern() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_default_pattern() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_defaults()
+    RETURNS text[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_defaults() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_defaults() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_in_json(pattern text, content jsonb)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_in_json(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_json(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_in_text(pattern text, content text)
+    RETURNS text
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_in_text(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_text(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_pattern(for_tenant text)
+    RETURNS text
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.redaction_pattern(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.redaction_pattern_of(placeholders text[])
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.redaction_pattern_of(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_pattern_of(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_incognito_write()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_incognito_write() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_incognito_write() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.refuse_kind(allowed text[], operation text)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.refuse_kind(text[],text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_edge()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_edge() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_edge() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_episode()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_episode() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_episode() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_facts_inserted()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_facts_inserted() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_facts_inserted() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_facts_updated()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_facts_updated() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_facts_updated() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_memory()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_memory() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_memory() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.refuse_redacted_names()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.refuse_redacted_names() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_redacted_names() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.refuse_writer(verb text)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.refuse_writer(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.refuse_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.register_api(signature text, kinds text[])
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.register_api(text,text[]) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.register_claim_gate(layer text, handler text)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.register_claim_gate(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.register_claim_gate(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.register_setting(layer text, name text, value_type text, minimum numeric, maximum numeric, default_value jsonb, description text)
     RETURNS void
@@ -3731,7 +4213,7 @@ CREATE FUNCTION pgfacts_internal.removal_source(tenant text, ref text, kind text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.removal_source(text,text,text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.removal_source(text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.removal_source(text,text,text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.renew_lock_key_secret()
     RETURNS void
@@ -3744,173 +4226,229 @@ CREATE FUNCTION pgfacts_internal.require_cross_tenant_operator(operation text)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.require_cross_tenant_operator(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.require_cross_tenant_operator(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_cross_tenant_operator(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.require_kind(allowed text[], operation text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.require_kind(text[],text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.require_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_kind(text[],text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.require_pg_cron(operation text)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.require_pg_cron(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.require_pg_cron(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_pg_cron(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.require_read_committed(operation text)
     RETURNS void
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.require_read_committed(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_read_committed(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.require_writer(verb text)
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.require_writer(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.require_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.require_writer(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.reserved_prefix(key text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.reserved_prefix(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.reserved_prefix(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.reserved_prefix(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.restore_assertion(tenant text, subject bigint, predicate text, assertion text, retracted_at timestamp with time zone, restore_at timestamp with time zone, strict boolean)
     RETURNS bigint[]
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.retention_backlog_all()
+    RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retention_backlog_all() OWNER TO pgfacts_maintainer;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retention_backlog_all() TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts_internal.retention_cutoff(tenant text, name text)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.retention_cutoff(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retention_cutoff(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retire_changed_source(tenant text, new_episode bigint, only_subject bigint, only_predicate text, retire_at timestamp with time zone)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_changed_source(text,bigint,bigint,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retire_row(one pgfacts_internal.slot_row, reason text, successor bigint)
     RETURNS pgfacts_internal.slot_row
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.retire_row(pgfacts_internal.slot_row,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_row(pgfacts_internal.slot_row,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retire_row(pgfacts_internal.slot_row,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retract_assertion(tenant text, subject bigint, predicate text, assertion text, retract_at timestamp with time zone)
     RETURNS integer
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retract_assertion(text,bigint,text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.retry_delay(attempt integer, for_tenant text)
     RETURNS interval
     LANGUAGE sql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.retry_delay(integer,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.retry_delay(integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.retry_delay(integer,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.review_approve_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.review_approve_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.review_approve_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.review_candidate_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.review_candidate_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.review_candidate_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.review_gate(tenant text, episode pgfacts_internal.episodes, claims pgfacts_internal.claim_input[], floor real)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.review_gate(text,pgfacts_internal.episodes,pgfacts_internal.claim_input[],real) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.review_gate(text,pgfacts_internal.episodes,pgfacts_internal.claim_input[],real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.review_queue_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.review_queue_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.review_queue_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.review_reject_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.review_reject_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.review_reject_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.reviewer_name()
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.reviewer_name() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.reviewer_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_key(scope_key text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.scope_key_key(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_key(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_of(shared boolean, session text, key text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_of(boolean,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_ok(scope_key text)
     RETURNS boolean
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.scope_key_ok(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.scope_key_scope(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange)
+CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange, named_ids bigint[] DEFAULT NULL::bigint[], named_names text[] DEFAULT NULL::text[])
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange,bigint[],text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange,bigint[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.search_skills_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.search_skills_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.search_skills_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_skills_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.searchable_text(doc text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.searchable_text(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.searchable_text(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.searchable_text(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.seed_nodes(tenant text, seeds text[], kind text, with_shared boolean, every_session boolean, sessions text[])
     RETURNS bigint[]
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.seed_nodes(text,text[],text,boolean,boolean,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.seed_nodes(text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.seed_nodes(text,text[],text,boolean,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.sees_every_session(kind text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.sees_every_session(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.sees_every_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.sees_every_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.session_id_ok(session_id text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.session_id_ok(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.session_id_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.session_id_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.setting(tenant text, name text)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.setting(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.setting(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.settle_known_at(tenant text, known_at timestamp with time zone)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.settle_known_at(text,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.settle_known_at(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.settle_known_at(text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.shown(input text)
     RETURNS text
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.shown(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.shown(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.shown(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.skill_description(value jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.skill_description(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.skill_description(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.skill_description(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.slot_instant(tenant text, subject bigint, predicate text)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.slot_instant(text,bigint,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_instant(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_instant(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.slot_lock_key(tenant text, subject text, predicate text)
     RETURNS bigint
@@ -3922,14 +4460,14 @@ CREATE FUNCTION pgfacts_internal.spawn_tree(tenant text, session_id text)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.spawn_tree(text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.spawn_tree(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.spawn_tree(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.stale_claims(tenant text, source_kind text, source_ref text, new_episode bigint)
     RETURNS TABLE(claim_id bigint, subject_id bigint, predicate text, kept tstzmultirange)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.stale_claims(text,text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.stamp_knowledge_commit()
     RETURNS trigger
@@ -3939,88 +4477,243 @@ CREATE FUNCTION pgfacts_internal.stamp_knowledge_commit()
     SET enable_hashjoin = off
     SET enable_mergejoin = off;
 ALTER FUNCTION pgfacts_internal.stamp_knowledge_commit() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.stamp_knowledge_commit() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.stamp_knowledge_commit() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.store_fact_tool(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.store_fact_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.stored_namespace(wanted text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.stored_namespace(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.stored_namespace(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.stored_namespace(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tag_limits(OUT max_tags integer, OUT max_chars integer)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tag_limits() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tag_limits() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tag_limits() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tags_schema(description text)
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tags_schema(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tags_schema(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tags_schema(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tenant_name_ok(tenant text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.tenant_name_ok(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tenant_name_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tenant_name_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words tsquery[], negated boolean)
     RETURNS real
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_args(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tool_available(tool text)
     RETURNS boolean
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tool_available(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tool_available(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_advance_sequences(table_name text, restored jsonb)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_advance_sequences(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_advance_sequences(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_entity_id(reference jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_entity_id(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_entity_id(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_excluded_tables()
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_excluded_tables() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_excluded_tables() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_fact_outcomes(tenant text, items jsonb, line_nos bigint[], kind text, session text, max_bytes bigint)
+    RETURNS TABLE(line_no bigint, item jsonb, scope_key text, reason text, outcome text, round bigint)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb,bigint[],text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb,bigint[],text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_family(first_line text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_family(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_family(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_header(embeddings boolean, audit boolean)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_header(boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_header(boolean,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_import_answer(import pgfacts_internal.transfer_imports)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_import_answer(pgfacts_internal.transfer_imports) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_import_answer(pgfacts_internal.transfer_imports) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_lossless_lines(batch jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_lossless_lines(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_lossless_lines(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_new_import(for_tenant text, sha256 text, named text, of_family text)
+    RETURNS pgfacts_internal.transfer_imports
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_new_import(text,text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_new_import(text,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_next_lines(tenant text, after bigint, batch_size integer)
+    RETURNS TABLE(line_no bigint, line text, record jsonb)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_open_import(tenant text)
+    RETURNS pgfacts_internal.transfer_imports
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_open_import(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_open_import(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_optional_tables(embeddings boolean, audit boolean)
+    RETURNS text[]
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_optional_tables(boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_optional_tables(boolean,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_plain_batch(tenant text, lines jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_plain_batch(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_batch(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_plain_facts(tenant text, lines jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_plain_facts(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_facts(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_plain_line(record jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_plain_line(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_line(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_reject_line(line text, record jsonb, reason text, message text)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_reject_line(text,jsonb,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_reject_line(text,jsonb,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_restore_batch(tenant text, lines jsonb)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_restore_batch(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_restore_batch(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_restore_table(tenant text, table_name text, restored jsonb)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET session_replication_role = replica;
+ALTER FUNCTION pgfacts_internal.transfer_restore_table(text,text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_restore_table(text,text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_row_columns(table_name text)
+    RETURNS TABLE(column_name text, is_identity boolean)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_row_columns(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_row_columns(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_sequence_columns()
+    RETURNS TABLE(table_name text, column_name text, sequence_name text)
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_sequence_columns() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_sequence_columns() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_tables()
+    RETURNS TABLE(table_name text, depth integer, key_columns text[])
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_tables() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_tables() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_tenant_holds_rows(tenant text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_tenant_holds_rows(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_tenant_holds_rows(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tree_session(session_id text)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.tree_session(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.tree_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.tree_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
     RETURNS integer
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.trust_rank(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.trust_rank(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.trust_rank(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, session text, agent text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.value_searchable_text(value jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.value_searchable_text(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.value_searchable_text(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.value_searchable_text(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.vector_candidates(for_tenant text, model text, dims integer, query_vector halfvec, want_facts boolean, want_claims boolean, kind text, with_shared boolean, every_session boolean, sessions text[], key_prefix text, want_tags text[], floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, exclude_kind text, exclude_id bigint, lim integer)
     RETURNS TABLE(item_kind text, item_id bigint, version_id bigint, similarity real)
@@ -4036,7 +4729,7 @@ CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, 
     RETURNS SETOF pgfacts_internal.facts
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.write_claim_changes(tenant text, write_at timestamp with time zone, changes pgfacts_internal.slot_row[])
     RETURNS integer
@@ -4047,25 +4740,25 @@ CREATE FUNCTION pgfacts_internal.write_claim_changes(tenant text, write_at times
     SET enable_mergejoin = off
     SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.write_claim_changes(text,timestamp with time zone,pgfacts_internal.slot_row[]) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claim_changes(text,timestamp with time zone,pgfacts_internal.slot_row[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claim_changes(text,timestamp with time zone,pgfacts_internal.slot_row[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.write_claims(tenant text, episode pgfacts_internal.episodes, claims jsonb, floor real, write_at timestamp with time zone, replay boolean)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.write_claims(text,pgfacts_internal.episodes,jsonb,real,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.write_facts(items jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.write_facts(jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.write_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.write_facts(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.writer_kinds()
     RETURNS text[]
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.writer_kinds() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.writer_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_tuner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.writer_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;

@@ -22,6 +22,32 @@ EXPECTED_ERROR = re.compile(r"^-- error: ([0-9A-Z]{5})")
 DOC_FILES = [p for p in sorted(DOCS.glob("*.md")) if sql_examples(p)]
 
 
+def _unclosed_sql_blocks(text: str) -> list[int]:
+    """Lines opening a ```sql block before the previous block was closed (a lost fence makes
+    the next block's prose part of an example)."""
+    problems, open_at = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("```"):
+            if open_at is None:
+                open_at = number
+            elif line.strip() == "```":
+                open_at = None
+            else:
+                problems.append(open_at)
+                open_at = number
+    return problems + ([open_at] if open_at is not None else [])
+
+
+@pytest.mark.parametrize("doc", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+def test_every_code_block_is_closed(doc: Path) -> None:
+    assert _unclosed_sql_blocks(doc.read_text()) == [], doc.name
+
+
+def test_the_fence_check_finds_a_lost_fence() -> None:
+    assert _unclosed_sql_blocks("```sql\nSELECT 1;\n```\n\n```sql\nSELECT 2;\n## Next\n") == [5]
+    assert _unclosed_sql_blocks("```sql\nSELECT 1;\n```sql\nSELECT 2;\n```\n") == [1]
+
+
 @pytest.mark.parametrize("doc", DOC_FILES, ids=[p.name for p in DOC_FILES])
 def test_sql_examples_run(db: Database, doc: Path) -> None:
     examples = sql_examples(doc)
