@@ -9,10 +9,17 @@
 -- them (system times, etags, ids), which the earlier layers' triggers would overwrite.
 -- Its one function runs with session_replication_role = replica (user triggers off for
 -- that call only, in that session only); the owner may set it, no login may.
--- (In a DO block: the SQL linter's parser does not know GRANT SET ON PARAMETER.)
+-- (In a DO block: the SQL linter's parser does not know GRANT SET ON PARAMETER.) A
+-- parameter's grants are the cluster's (pg_parameter_acl): installs migrating at once in
+-- other databases take turns on one lock, and a grant already made is not made again (two
+-- at once fail with "tuple concurrently updated").
 DO $grant$
 BEGIN
-    EXECUTE 'GRANT SET ON PARAMETER session_replication_role TO @schema@_owner';
+    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('pgfacts: parameter grants'));
+    IF NOT pg_catalog.has_parameter_privilege('@schema@_owner', 'session_replication_role', 'SET')
+    THEN
+        EXECUTE 'GRANT SET ON PARAMETER session_replication_role TO @schema@_owner';
+    END IF;
 END
 $grant$;
 

@@ -216,6 +216,14 @@ class World:
             writer = incognito if code == "PF011" else op
             assert writer.refused(sql, value) == code
 
+        # A fact that expires: stored with a one-second ttl, past it before any case reads.
+        expiring = op.one(
+            "SELECT pgfacts.store_fact('kb/expiring', %s, shared => true, ttl_seconds => 1)",
+            Jsonb("qzxexpired plan"),
+        )
+        assert expiring["stored"]
+        expires = op.one("SELECT clock_timestamp() + interval '1.2 seconds'")
+
         # The changes that make each item one that must not come back.
         assert op.one("SELECT pgfacts.retract(%s)", retracted)["rows"] == 1
         op.one("SELECT pgfacts.delete_fact('kb/doomed-purge', shared => true)")
@@ -240,11 +248,13 @@ class World:
         item("purged fact", "qzxforcepurged", ["shared:kb/doomed-purge"])
         item("tombstone", "qzxtombstone", ["shared:kb/doomed-tomb"])
         item("other tree", "qzxothertree", ["session:b:notes/private-b"])
+        item("expired fact", "qzxexpired", ["shared:kb/expiring"])
         item("unreviewed candidate", "qzxcandidate", [])
         item("rejected candidate", "qzxrejected", [])
         item("redaction placeholder", "qzxredacted", ["shared:kb/contact"])
         item("incognito write", "qzxincognito", ["shared:kb/incognito"])
         item("other tenant", "qzxothertenant", [f"claim:{t2_claim}", "shared:kb/t2-note"])
+        op.one("SELECT pg_sleep(greatest(0, extract(epoch FROM %s - clock_timestamp())))", expires)
         self.claim_ids = {"retracted": retracted, "purged source": purged, "other tenant": t2_claim}
         self.scope_keys = [
             ref for i in self.items.values() for ref in i.refs if not ref.startswith("claim:")
@@ -418,6 +428,8 @@ SHOWN_BY_DESIGN = {
         "search_claims",
     },
     "tombstone": {"fact_history"},
+    # An expired fact's history stays, as a tombstone's does (docs/governance.md, Expiry).
+    "expired fact": {"fact_history"},
 }
 # The audit names what changed by id and key (that is its purpose, for the tuner and the
 # operator); it must never hold the words.
@@ -429,6 +441,7 @@ SEEN_BY_KIND = {"tuner": {"other tree"}}
 def cases() -> Iterator[Any]:
     for reader in READERS:
         for item in (
+            "expired fact",
             "unreviewed candidate",
             "rejected candidate",
             "redaction placeholder",

@@ -400,9 +400,9 @@ COMMENT ON FUNCTION @schema@_internal.fact_visible(
     boolean, text, text, timestamptz, text, boolean, boolean, text []) IS
 'Whether a reader sees one fact (inlined), given its fact_visibility: shared ones when '
 'with_shared, session facts of every session or of the given ones, keys the kind may read '
-'(readable_by), and not expired (expires_at NULL or after now(); a version of the history '
-'passes NULL: reads as of an instant show what was stored then). Every read path of facts '
-'applies it.';
+'(readable_by), and not expired (expires_at NULL or after now(); reads as of an instant '
+'pass NULL, facts_as_of having applied the expiry at that instant). Every read path of '
+'facts applies it.';
 
 -- Inlinable like readable_by (no SET clause, every name qualified): the read filters every
 -- branch of read_facts applies, written once (who sees a fact is fact_visible's).

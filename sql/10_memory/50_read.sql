@@ -103,6 +103,9 @@ AS $fn$
       FROM @schema@_internal.facts AS c
      WHERE c.tenant OPERATOR(pg_catalog.=) for_tenant AND c.deleted_at IS NULL
        AND pg_catalog.lower(c.system_time) OPERATOR(pg_catalog.<=) known_at
+       -- A fact that had expired by known_at was gone then (the history keeps no expiry:
+       -- a version replaced before it expired reads as stored).
+       AND (c.expires_at IS NULL OR c.expires_at OPERATOR(pg_catalog.>) known_at)
     UNION ALL
     SELECT v.fact_id, v.version_id, true, v.scope_key, v.key, v.value, v.shared,
            v.session_id, v.agent_id, v.tags, v.created_at, v.updated_at, v.etag,
@@ -115,8 +118,9 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.facts_as_of(text, timestamptz) IS
 'The live version of each fact of a tenant that was current at known_at (inlined): the '
 'current row when it was written by then, else the history''s version whose system time '
-'holds known_at (archived, with its version_id). The one meaning of known_at for facts: '
-'read_facts, search and nearest read it (after await_fact_writes).';
+'holds known_at (archived, with its version_id); a current row that had expired by known_at '
+'is not. The one meaning of known_at for facts: read_facts, search and nearest read it '
+'(after await_fact_writes).';
 
 CREATE OR REPLACE FUNCTION @schema@.read_facts(
     key_pattern text DEFAULT NULL,
