@@ -2558,6 +2558,13 @@ CREATE FUNCTION pgfacts_internal.check_vector(query_vector vector, dimension int
 ALTER FUNCTION pgfacts_internal.check_vector(vector,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.check_vector(vector,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.checked_claims(tenant text, claims jsonb, occurred_at timestamp with time zone)
+    RETURNS pgfacts_internal.claim_input[]
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.checked_claims(text,jsonb,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_claims(text,jsonb,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.checked_context_kind()
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -2774,6 +2781,12 @@ CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_pictur
 ALTER FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,tstzrange) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.counted(counters jsonb, outcome text)
+    RETURNS jsonb
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.counted(jsonb,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.counted(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.create_graph_projection(graph text)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -2952,6 +2965,12 @@ CREATE FUNCTION pgfacts_internal.entity_seeds(tenant text, seeds text[])
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.entity_seeds(text,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.entity_seeds(text,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.episode_claim_of(c pgfacts_internal.claim_input, d pgfacts_internal.claim_decision, slot pgfacts_internal.slot_picture)
+    RETURNS pgfacts_internal.episode_claim
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.episode_claim_of(pgfacts_internal.claim_input,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.episode_claim_of(pgfacts_internal.claim_input,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.expire_facts_in(only_tenant text, max_rows integer)
     RETURNS integer
@@ -4443,6 +4462,12 @@ CREATE FUNCTION pgfacts_internal.skill_description(value jsonb)
 ALTER FUNCTION pgfacts_internal.skill_description(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.skill_description(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.slot_changes(slots pgfacts_internal.slot_picture[])
+    RETURNS pgfacts_internal.slot_row[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.slot_changes(pgfacts_internal.slot_picture[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_changes(pgfacts_internal.slot_picture[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.slot_instant(tenant text, subject bigint, predicate text)
     RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -4478,6 +4503,13 @@ CREATE FUNCTION pgfacts_internal.stamp_knowledge_commit()
     SET enable_mergejoin = off;
 ALTER FUNCTION pgfacts_internal.stamp_knowledge_commit() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.stamp_knowledge_commit() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.store_episode(tenant text, episode pgfacts_internal.episodes, written pgfacts_internal.episode_claim[], write_at timestamp with time zone)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.store_episode(text,pgfacts_internal.episodes,pgfacts_internal.episode_claim[],timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.store_episode(text,pgfacts_internal.episodes,pgfacts_internal.episode_claim[],timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.store_fact_tool(args jsonb)
     RETURNS jsonb

@@ -697,6 +697,127 @@ COMMENT ON FUNCTION @schema@_internal.claim_outcome(
 'What ingest reports for one claim: {index, outcome, claim_id?, retired?, reason?, '
 'corroborates?}, from its decision and its slot after the decision was applied.';
 
+-- write_claims' rules, each named: the claims checked, a count, what an episode
+-- keeps of an accepted claim, the episode stored, the rows the write changes.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.checked_claims(
+    tenant text, claims jsonb, occurred_at timestamptz
+) RETURNS @schema@_internal.claim_input []
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    inputs @schema@_internal.claim_input [] :=
+        @schema@_internal.check_claims(tenant, claims, occurred_at);
+    c @schema@_internal.claim_input;
+BEGIN
+    -- The first claim with a problem refuses the whole episode (nothing is written).
+    FOREACH c IN ARRAY inputs LOOP
+        IF c.problem IS NOT NULL THEN
+            PERFORM @schema@_internal.raise_claim_problem(c, claims -> c.position);
+        END IF;
+    END LOOP;
+    RETURN inputs;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.checked_claims(text, jsonb, timestamptz) IS
+'An episode''s claims as check_claims reads them, raising the first claim''s problem '
+'(raise_claim_problem) so that nothing of the episode is written.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.counted(counters jsonb, outcome text)
+RETURNS jsonb
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT counters OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(outcome,
+        coalesce((counters OPERATOR(pg_catalog.->>) outcome)::integer, 0) + 1)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.counted(jsonb, text) IS
+'An ingest''s counters with one more of outcome. (inlined)';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.episode_claim_of(
+    c @schema@_internal.claim_input, d @schema@_internal.claim_decision,
+    slot @schema@_internal.slot_picture
+) RETURNS @schema@_internal.episode_claim
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- As the caller wrote it, with its start resolved and the row it replaced named by
+    -- assertion and valid range (a replay gives the rows new ids).
+    SELECT ROW(c.position, c.subject, c.predicate, c.object, c.object_entity, c.text,
+               c.confidence, c.valid_from, c.valid_to, c.locator, c.quote,
+               CASE WHEN d.retire_reason OPERATOR(pg_catalog.=) 'replaced'
+                    THEN ((slot.rows[d.target]).claim).assertion END,
+               CASE WHEN d.retire_reason OPERATOR(pg_catalog.=) 'replaced'
+                    THEN ((slot.rows[d.target]).claim).valid END
+           )::@schema@_internal.episode_claim
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.episode_claim_of(
+    @schema@_internal.claim_input, @schema@_internal.claim_decision,
+    @schema@_internal.slot_picture) IS
+'What an episode keeps of a claim it accepted, as the purge replay needs it: the claim as '
+'written and the row it replaced, by assertion and valid range. (inlined)';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.store_episode(
+    tenant text, episode @schema@_internal.episodes,
+    written @schema@_internal.episode_claim [], write_at timestamptz
+) RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+BEGIN
+    INSERT INTO @schema@_internal.episodes AS e (
+        tenant, episode_id, source_kind, source_ref, content_hash, occurred_at, trust,
+        extractor, written, written_at, event_seq)
+    OVERRIDING SYSTEM VALUE
+    VALUES (tenant, episode.episode_id, episode.source_kind, episode.source_ref,
+            episode.content_hash, episode.occurred_at, episode.trust, episode.extractor,
+            written, write_at,
+            pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
+    PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, '{}', '{}',
+                                                   episode.episode_id);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.store_episode(
+    text, @schema@_internal.episodes, @schema@_internal.episode_claim [], timestamptz) IS
+'Insert a new episode (its id drawn already) with the claims it accepted, its instant and '
+'its place in the order of writes, noted for the commit stamp.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.slot_changes(
+    slots @schema@_internal.slot_picture []
+) RETURNS @schema@_internal.slot_row []
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- Rows dropped (created and retired by this write) are never written; a live row is
+    -- written only for the source lines it gains.
+    SELECT pg_catalog.array_agg(ROW(r.claim, r.state, r.trust, ARRAY(
+               SELECT l FROM pg_catalog.unnest(r.lines) AS l WHERE l.write
+           ))::@schema@_internal.slot_row)
+      FROM pg_catalog.unnest(slots) AS s
+     CROSS JOIN LATERAL pg_catalog.unnest(s.rows) AS r
+     WHERE r.state OPERATOR(pg_catalog.<>) 'dropped'
+       AND (r.state OPERATOR(pg_catalog.<>) 'live'
+            OR EXISTS (SELECT 1 FROM pg_catalog.unnest(r.lines) AS l WHERE l.write))
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.slot_changes(@schema@_internal.slot_picture []) IS
+'The rows a write changes, from the pictures of its slots, each with only the source lines '
+'it adds (write_claim_changes writes them). (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
     tenant text, episode @schema@_internal.episodes, claims jsonb, floor real,
     write_at timestamptz, replay boolean
@@ -730,7 +851,6 @@ DECLARE
     new_id bigint;
     outcomes jsonb := '[]';
     counters jsonb := '{}';
-    changes @schema@_internal.slot_row [];
     -- The claims accepted (stored, corroborating or outranked), as the purge replay needs
     -- them: the episode keeps this list.
     written @schema@_internal.episode_claim [] := '{}';
@@ -745,12 +865,7 @@ BEGIN
         slots := '{}';
         write_at := coalesce(write_at, @schema@_internal.next_instant(NULL));
     ELSE
-        inputs := @schema@_internal.check_claims(tenant, claims, episode.occurred_at);
-        FOREACH c IN ARRAY inputs LOOP
-            IF c.problem IS NOT NULL THEN
-                PERFORM @schema@_internal.raise_claim_problem(c, claims -> c.position);
-            END IF;
-        END LOOP;
+        inputs := @schema@_internal.checked_claims(tenant, claims, episode.occurred_at);
         IF NOT replay THEN
             taken := @schema@_internal.pass_claim_gates(tenant, episode, inputs, floor);
         END IF;
@@ -763,8 +878,8 @@ BEGIN
         IF taken ? c.position::text THEN
             outcomes := outcomes || (pg_catalog.jsonb_build_object('index', c.position)
                                      || (taken -> c.position::text));
-            counters := counters || pg_catalog.jsonb_build_object(taken -> c.position::text ->> 'outcome',
-                coalesce((counters ->> (taken -> c.position::text ->> 'outcome'))::integer, 0) + 1);
+            counters := @schema@_internal.counted(counters,
+                                                  taken -> c.position::text ->> 'outcome');
             CONTINUE;
         END IF;
         slot := slots[c.slot];
@@ -777,43 +892,17 @@ BEGIN
                                    episode_trust, write_at);
         slots[c.slot] := slot;
         outcomes := outcomes || @schema@_internal.claim_outcome(c.position, d, slot, new_id);
-        counters := counters || pg_catalog.jsonb_build_object(d.outcome,
-            coalesce((counters ->> d.outcome)::integer, 0) + 1);
+        counters := @schema@_internal.counted(counters, d.outcome);
         IF d.outcome NOT IN ('below_floor', 'rejected') THEN
-            -- As the caller wrote it, with its start resolved and the row it replaced
-            -- named by assertion and valid range (a replay gives the rows new ids).
-            written := written || ROW(c.position, c.subject, c.predicate, c.object,
-                c.object_entity, c.text, c.confidence, c.valid_from, c.valid_to, c.locator,
-                c.quote, CASE WHEN d.retire_reason = 'replaced'
-                              THEN ((slot.rows[d.target]).claim).assertion END,
-                CASE WHEN d.retire_reason = 'replaced'
-                     THEN ((slot.rows[d.target]).claim).valid END
-            )::@schema@_internal.episode_claim;
+            written := written || @schema@_internal.episode_claim_of(c, d, slot);
         END IF;
     END LOOP;
 
     IF NOT replay THEN
-        INSERT INTO @schema@_internal.episodes AS e (
-            tenant, episode_id, source_kind, source_ref, content_hash, occurred_at, trust,
-            extractor, written, written_at, event_seq)
-        OVERRIDING SYSTEM VALUE
-        VALUES (tenant, episode.episode_id, episode.source_kind, episode.source_ref,
-                episode.content_hash, episode.occurred_at, episode.trust, episode.extractor,
-                written, write_at,
-                pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
-        PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, '{}', '{}',
-                                                       episode.episode_id);
+        PERFORM @schema@_internal.store_episode(tenant, episode, written, write_at);
     END IF;
-    -- The rows this write changes, each with only the source lines it adds.
-    SELECT pg_catalog.array_agg(ROW(r.claim, r.state, r.trust, ARRAY(
-               SELECT l FROM pg_catalog.unnest(r.lines) AS l WHERE l.write
-           ))::@schema@_internal.slot_row)
-      INTO changes
-      FROM pg_catalog.unnest(slots) AS s
-     CROSS JOIN LATERAL pg_catalog.unnest(s.rows) AS r
-     WHERE r.state <> 'dropped' AND (r.state <> 'live' OR EXISTS (
-               SELECT 1 FROM pg_catalog.unnest(r.lines) AS l WHERE l.write));
-    PERFORM @schema@_internal.write_claim_changes(tenant, write_at, changes);
+    PERFORM @schema@_internal.write_claim_changes(tenant, write_at,
+                                                  @schema@_internal.slot_changes(slots));
     RETURN pg_catalog.jsonb_build_object('write_at', write_at, 'counters', counters,
                                          'outcomes', outcomes);
 END
