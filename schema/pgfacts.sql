@@ -1145,6 +1145,13 @@ CREATE FUNCTION pgfacts.apply_retention("limit" integer DEFAULT 100)
 ALTER FUNCTION pgfacts.apply_retention(integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.apply_retention(integer) TO pgfacts_operator;
 
+CREATE FUNCTION pgfacts.apply_retention_everywhere(batch integer DEFAULT 100)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.apply_retention_everywhere(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.apply_retention_everywhere(integer) TO pgfacts_operator;
+
 CREATE FUNCTION pgfacts.approve_claim(candidate_id bigint, note text DEFAULT NULL::text)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -2754,6 +2761,12 @@ CREATE FUNCTION pgfacts_internal.context_setting(name text)
 ALTER FUNCTION pgfacts_internal.context_setting(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.context_setting(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.context_setting_names()
+    RETURNS text[]
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.context_setting_names() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.context_setting_names() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.context_tenant()
     RETURNS text
     LANGUAGE sql STABLE SECURITY INVOKER;
@@ -4287,6 +4300,13 @@ CREATE FUNCTION pgfacts_internal.restore_assertion(tenant text, subject bigint, 
 ALTER FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_assertion(text,bigint,text,text,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.restore_context(saved text[])
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.restore_context(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.restore_context(text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.retention_backlog_all()
     RETURNS TABLE(tenant text, episodes_due bigint, memories_due bigint)
     LANGUAGE sql STABLE SECURITY DEFINER
@@ -4370,6 +4390,12 @@ CREATE FUNCTION pgfacts_internal.reviewer_name()
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.reviewer_name() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.reviewer_name() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.saved_context()
+    RETURNS text[]
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.saved_context() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.saved_context() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.scope_key_key(scope_key text)
     RETURNS text

@@ -114,10 +114,11 @@ def test_pgfacts_schedule_installs_the_jobs_in_pg_cron_and_they_run(
             )
 
     every = ["--every", "graph_projection=2 seconds", "--every", "maintenance=3 seconds"]
+    every += ["--every", "retention=3 seconds"]
     installed = pgfacts_cli("schedule", "install", "--dsn", operator, *every)
     assert installed["runs_in"] == "pg_cron"
     jobs = {job["job"]: job for job in installed["jobs"]}
-    assert set(jobs) == {"maintenance", "graph_projection"}
+    assert set(jobs) == {"maintenance", "graph_projection", "retention"}
     assert jobs["graph_projection"]["scheduled"]["schedule"] == "2 seconds"
     assert jobs["maintenance"]["scheduled"]["command"] == "SELECT pgfacts.run_maintenance()"
     # Idempotent: installing again keeps the same pg_cron jobs.
@@ -136,10 +137,12 @@ def test_pgfacts_schedule_installs_the_jobs_in_pg_cron_and_they_run(
             assert failed == [], failed
             done = {row[0] for row in rows}
             return (
-                {"ok": "yes"} if done >= {"pgfacts_maintenance", "pgfacts_graph_projection"} else {}
+                {"ok": "yes"}
+                if done >= {"pgfacts_maintenance", "pgfacts_graph_projection", "pgfacts_retention"}
+                else {}
             )
 
-        wait_for("both jobs to run in pg_cron", runs)
+        wait_for("the jobs to run in pg_cron", runs)
         with admin.transaction():
             admin.execute("SELECT pgfacts.set_context(tenant => 't1', agent_kind => 'agent')")
             row = admin.execute(
@@ -155,7 +158,11 @@ def test_pgfacts_schedule_installs_the_jobs_in_pg_cron_and_they_run(
 
     listed = pgfacts_cli("schedule", "list", "--dsn", operator)
     last_runs = {job["job"]: job["scheduled"]["last_run"]["status"] for job in listed["jobs"]}
-    assert last_runs == {"maintenance": "succeeded", "graph_projection": "succeeded"}
+    assert last_runs == {
+        "maintenance": "succeeded",
+        "graph_projection": "succeeded",
+        "retention": "succeeded",
+    }
 
     # The worker leaves the scheduled parts to pg_cron, and runs them again once removed.
     worker = [sys.executable, "-m", "pgfacts", "worker", "--dsn", operator, "--once"]
@@ -166,7 +173,7 @@ def test_pgfacts_schedule_installs_the_jobs_in_pg_cron_and_they_run(
     assert "maintenance: {" not in ran.stderr
 
     removed = pgfacts_cli("schedule", "remove", "--dsn", operator)
-    assert removed["removed"] == 2 and removed["runs_in"] == "pgfacts worker"
+    assert removed["removed"] == 3 and removed["runs_in"] == "pgfacts worker"
     assert pgfacts_cli("schedule", "remove", "--dsn", operator)["removed"] == 0
     ran = subprocess.run(worker, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert ran.returncode == 0 and "maintenance: {" in ran.stderr, ran.stderr
@@ -226,7 +233,11 @@ def test_without_pg_cron_the_jobs_are_listed_and_scheduling_says_what_to_do(
         listed = store.maintenance_jobs()
         assert listed["runs_in"] == "pgfacts worker"
         assert listed["pg_cron"]["preloaded"] is False
-        assert [job["job"] for job in listed["jobs"]] == ["graph_projection", "maintenance"]
+        assert [job["job"] for job in listed["jobs"]] == [
+            "graph_projection",
+            "maintenance",
+            "retention",
+        ]
         assert all(job["scheduled"] is None for job in listed["jobs"])
         with pytest.raises(PgfactsError) as refused:
             store.schedule_maintenance()

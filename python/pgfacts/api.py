@@ -894,6 +894,10 @@ def sync_graph_projections(self: StoreBase, max_changes: int = 10000) -> Call[JS
     return _value(self, queries.SYNC_GRAPH_PROJECTIONS, max_changes=max_changes)
 
 
+def apply_retention_everywhere(self: StoreBase, batch: int = 100) -> Call[JSONObject]:
+    return _value(self, queries.APPLY_RETENTION_EVERYWHERE, batch=batch)
+
+
 # -- the pipeline's outbox ---------------------------------------------------------------
 
 

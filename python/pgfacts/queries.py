@@ -339,6 +339,9 @@ MAINTENANCE_JOBS = "SELECT {schema}.maintenance_jobs()"
 SCHEDULE_MAINTENANCE = "SELECT {schema}.schedule_maintenance(schedules => %(schedules)s)"
 UNSCHEDULE_MAINTENANCE = "SELECT {schema}.unschedule_maintenance()"
 SYNC_GRAPH_PROJECTIONS = "SELECT {schema}.sync_graph_projections(max_changes => %(max_changes)s)"
+APPLY_RETENTION_EVERYWHERE = (
+    "SELECT {schema}.apply_retention_everywhere(batch => %(batch)s::integer)"
+)
 
 # -- the pipeline's outbox -----------------------------------------------------------------
 RECORD_MEMORY = """

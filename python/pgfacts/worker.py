@@ -418,23 +418,19 @@ def _maintain(
 
 
 def _apply_retention(store: FactStore, say: Callable[[str], None], once: bool) -> None:
-    """Each tenant's retention, as its operator: its episodes go through the purge path,
-    which runs in the tenant (retention_backlog names the tenants with something due)."""
-    for due in store.retention_backlog():
-        tenant_store = store.with_context(
-            tenant=due.tenant, agent_kind="operator", agent_id="retention-worker"
-        )
-        try:
-            # Batches of RETENTION_BATCH, each its own transaction, until one falls short.
-            while True:
-                result = tenant_store.apply_retention(limit=RETENTION_BATCH)
-                say(f"retention {due.tenant!r}: {json.dumps(result)}")
-                if max(result["episodes"], result["memories"]) < RETENTION_BATCH:
-                    break
-        except PgfactsError as exc:
-            if once or connection_lost(exc):
-                raise
-            say(f"retention of {due.tenant!r} failed: {json.dumps(exc.as_dict())}")
+    """Every tenant's retention through the purge path (apply_retention_everywhere: SQL
+    acts as each tenant's operator in turn, and reports a tenant that failed)."""
+    try:
+        result = store.apply_retention_everywhere(batch=RETENTION_BATCH)
+    except PgfactsError as exc:
+        if once or connection_lost(exc):
+            raise
+        say(f"retention failed: {json.dumps(exc.as_dict())}")
+        return
+    for tenant, applied in result["applied"].items():
+        say(f"retention {tenant!r}: {json.dumps(applied)}")
+    for tenant, failure in result["failed"].items():
+        say(f"retention of {tenant!r} failed: {json.dumps(failure)}")
 
 
 @contextmanager

@@ -19,7 +19,10 @@ AS $fn$
          'tenant''s TTL), every 6 hours as `pgfacts worker` runs it', 'maintenance'),
         ('graph_projection', '30 seconds', 'SELECT @schema@.sync_graph_projections()',
          'every tenant''s AGE projection brought up to date (sync_graph_projections), '
-         'every 30 seconds', 'graph')
+         'every 30 seconds', 'graph'),
+        ('retention', '15 * * * *', 'SELECT @schema@.apply_retention_everywhere()',
+         'every tenant''s retention policy applied through the purge path '
+         '(apply_retention_everywhere), hourly', 'maintenance')
       ) AS j (job, schedule, command, does, worker_part)
 $fn$;
 
@@ -252,6 +255,101 @@ COMMENT ON FUNCTION @schema@.unschedule_maintenance() IS
 'is not an error), so `pgfacts worker` runs them again. Returns maintenance_jobs() and the '
 'count removed. `pgfacts schedule remove`.';
 
+-- The caller context's settings, saved and restored around a loop that acts as each
+-- tenant's operator in turn (sync_graph_projections, apply_retention_everywhere).
+CREATE OR REPLACE FUNCTION @schema@_internal.context_setting_names()
+RETURNS text []
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT ARRAY['pgfacts.tenant', 'pgfacts.session_id', 'pgfacts.parent_session_id',
+                 'pgfacts.agent_id', 'pgfacts.agent_kind', 'pgfacts.memory_scope']
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.context_setting_names() IS
+'The settings set_context writes, in one order (saved_context, restore_context). (inlined)';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.saved_context()
+RETURNS text []
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT ARRAY(SELECT coalesce(pg_catalog.current_setting(u.n, true), '')
+                   FROM pg_catalog.unnest(@schema@_internal.context_setting_names())
+                        WITH ORDINALITY AS u (n, i)
+                  ORDER BY u.i)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.saved_context() IS
+'The caller context''s settings now, for restore_context. (inlined)';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.restore_context(saved text [])
+RETURNS void
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    names text [] := @schema@_internal.context_setting_names();
+BEGIN
+    PERFORM pg_catalog.set_config(names[i], saved[i], true)
+       FROM pg_catalog.generate_subscripts(names, 1) AS i;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.restore_context(text []) IS
+'Put back the caller context saved_context saved (for the rest of the transaction).';
+
+CREATE OR REPLACE FUNCTION @schema@.apply_retention_everywhere(batch integer DEFAULT 100)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    due record;
+    result jsonb;
+    applied jsonb := '{}';
+    failed jsonb := '{}';
+    saved text [] := @schema@_internal.saved_context();
+BEGIN
+    PERFORM @schema@_internal.require_cross_tenant_operator('apply_retention_everywhere');
+    batch := @schema@_internal.check_limit(batch, 'batch', 1, 10000);
+    FOR due IN SELECT r.tenant FROM @schema@.retention_backlog() AS r ORDER BY r.tenant LOOP
+        -- One tenant at a time, as its operator (the purge path locks its slots), each in a
+        -- subtransaction: a tenant that fails is reported and left for the next run.
+        BEGIN
+            PERFORM @schema@.set_context(tenant => due.tenant, agent_kind => 'operator',
+                                         agent_id => 'scheduled-maintenance');
+            LOOP
+                result := @schema@.apply_retention(batch);
+                applied := applied || pg_catalog.jsonb_build_object(due.tenant, result);
+                EXIT WHEN GREATEST((result ->> 'episodes')::integer,
+                                   (result ->> 'memories')::integer) < batch;
+            END LOOP;
+        EXCEPTION WHEN OTHERS THEN
+            failed := failed || pg_catalog.jsonb_build_object(due.tenant,
+                pg_catalog.jsonb_build_object('sqlstate', SQLSTATE, 'message', SQLERRM));
+            RAISE WARNING 'apply_retention_everywhere: tenant %: % (%)',
+                @schema@_internal.shown(due.tenant), SQLERRM, SQLSTATE;
+        END;
+    END LOOP;
+    PERFORM @schema@_internal.restore_context(saved);
+    RETURN pg_catalog.jsonb_build_object('applied', applied, 'failed', failed);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@.apply_retention_everywhere(integer) IS
+'Operator: apply_retention(batch) for every tenant retention_backlog names, batch after '
+'batch until one falls short, each tenant as its operator (the login must act for any '
+'tenant); a failing tenant is reported and skipped. Returns {applied, failed} by tenant '
+'(applied: the last batch''s answer); the caller''s context is restored. The retention '
+'maintenance job, and what `pgfacts worker`''s maintenance runs after run_maintenance.';
+
 CREATE OR REPLACE FUNCTION @schema@.sync_graph_projections(max_changes integer DEFAULT 10000)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -263,14 +361,10 @@ DECLARE
     projection record;
     applied jsonb := '{}';
     failed jsonb := '{}';
-    names constant text [] := '{pgfacts.tenant,pgfacts.session_id,pgfacts.parent_session_id,'
-                              'pgfacts.agent_id,pgfacts.agent_kind}';
-    saved text [];
+    saved text [] := @schema@_internal.saved_context();
 BEGIN
     PERFORM @schema@_internal.require_cross_tenant_operator('sync_graph_projections');
     max_changes := @schema@_internal.check_limit(max_changes, 'max_changes', 1, 100000);
-    saved := ARRAY(SELECT coalesce(pg_catalog.current_setting(n, true), '')
-                     FROM pg_catalog.unnest(names) WITH ORDINALITY AS u (n, i) ORDER BY i);
     FOR projection IN
         SELECT b.tenant FROM @schema@_internal.graph_projection_backlog_all() AS b
          WHERE b.pending > 0 OR b.state <> 'ok'
@@ -290,8 +384,7 @@ BEGIN
                 @schema@_internal.shown(projection.tenant), SQLERRM, SQLSTATE;
         END;
     END LOOP;
-    PERFORM pg_catalog.set_config(names[i], saved[i], true)
-       FROM pg_catalog.generate_subscripts(names, 1) AS i;
+    PERFORM @schema@_internal.restore_context(saved);
     RETURN pg_catalog.jsonb_build_object('synced', applied, 'failed', failed);
 END
 $fn$;
