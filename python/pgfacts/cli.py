@@ -14,7 +14,7 @@ from rich.console import Console
 
 from . import cli_reads, cli_review, cli_transfer, migrator, tools
 from . import doctor as doctor_module
-from .cli_options import DsnOption, SchemaOption
+from .cli_options import DsnOption, MemoryScopeOption, SchemaOption
 from .client import AsyncFactStore, Context, FactStore
 from .errors import PgfactsError, translate
 from .runtime import LocalRuntime
@@ -309,14 +309,7 @@ def tool_cmd(
     parent: Annotated[str | None, typer.Option("--parent", help="parent session id")] = None,
     agent: Annotated[str | None, typer.Option("--agent")] = None,
     kind: Annotated[str, typer.Option("--kind", help="agent kind")] = "agent",
-    memory_scope: Annotated[
-        str,
-        typer.Option(
-            "--memory-scope",
-            envvar="PGFACTS_MEMORY_SCOPE",
-            help="agent | swarm (one execution shares short-term memory) | none (incognito)",
-        ),
-    ] = "agent",
+    memory_scope: MemoryScopeOption = "agent",
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
@@ -473,14 +466,7 @@ def mcp_cmd(
     kind: Annotated[
         str, typer.Option("--kind", envvar="PGFACTS_AGENT_KIND", help="agent kind")
     ] = "agent",
-    memory_scope: Annotated[
-        str,
-        typer.Option(
-            "--memory-scope",
-            envvar="PGFACTS_MEMORY_SCOPE",
-            help="agent | swarm (one execution shares short-term memory) | none (incognito)",
-        ),
-    ] = "agent",
+    memory_scope: MemoryScopeOption = "agent",
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:

@@ -11,3 +11,11 @@ DsnOption = Annotated[
     typer.Option("--dsn", help="PostgreSQL DSN; default PGFACTS_DSN, else the local runtime"),
 ]
 SchemaOption = Annotated[str, typer.Option("--schema", help="schema name of this install")]
+MemoryScopeOption = Annotated[
+    str,
+    typer.Option(
+        "--memory-scope",
+        envvar="PGFACTS_MEMORY_SCOPE",
+        help="agent | swarm (one execution shares short-term memory) | none (incognito)",
+    ),
+]
