@@ -187,6 +187,7 @@ CREATE TABLE pgfacts_internal.claims (
     superseded_by bigint,
     copied_from bigint,
     search_doc tsvector,
+    expires_at timestamp with time zone,
     CONSTRAINT claims_confidence_range CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
     CONSTRAINT claims_object_entity_fkey FOREIGN KEY (tenant, object_entity_id) REFERENCES pgfacts_internal.entities(tenant, entity_id),
     CONSTRAINT claims_object_present CHECK (((object_value IS NOT NULL) OR (object_entity_id IS NOT NULL))),
@@ -339,6 +340,7 @@ CREATE TABLE pgfacts_internal.episodes (
     written pgfacts_internal.episode_claim[],
     written_at timestamp with time zone,
     event_seq bigint,
+    expires_at timestamp with time zone,
     CONSTRAINT episodes_pkey PRIMARY KEY (tenant, episode_id),
     CONSTRAINT episodes_source_key UNIQUE (source_ref, source_kind, content_hash, tenant),
     CONSTRAINT episodes_trust_check CHECK ((trust = ANY (ARRAY['operator'::text, 'owner'::text, 'agent'::text, 'third_party'::text])))
@@ -346,6 +348,7 @@ CREATE TABLE pgfacts_internal.episodes (
 ALTER TABLE pgfacts_internal.episodes OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.episodes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.episodes FORCE ROW LEVEL SECURITY;
+CREATE INDEX episodes_expiry_idx ON pgfacts_internal.episodes USING btree (tenant, expires_at) WHERE (expires_at IS NOT NULL);
 CREATE POLICY tenant_isolation ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.episodes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER episodes_audit_committed AFTER UPDATE OF written_at ON pgfacts_internal.episodes FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.audit_episode_committed();
@@ -1980,12 +1983,12 @@ CREATE FUNCTION pgfacts_internal.append_audit(entries pgfacts_internal.audit_ent
 ALTER FUNCTION pgfacts_internal.append_audit(pgfacts_internal.audit_entry[],boolean) OWNER TO pgfacts_maintainer;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.append_audit(pgfacts_internal.audit_entry[],boolean) TO pgfacts_owner;
 
-CREATE FUNCTION pgfacts_internal.apply_decision(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, d pgfacts_internal.claim_decision, new_id bigint, tenant text, episode_id bigint, episode_trust integer, write_at timestamp with time zone)
+CREATE FUNCTION pgfacts_internal.apply_decision(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, d pgfacts_internal.claim_decision, new_id bigint, tenant text, episode pgfacts_internal.episodes, episode_trust integer, write_at timestamp with time zone)
     RETURNS pgfacts_internal.slot_picture
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,bigint,integer,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,pgfacts_internal.episodes,integer,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.apply_decision(pgfacts_internal.slot_picture,pgfacts_internal.claim_input,pgfacts_internal.claim_decision,bigint,text,pgfacts_internal.episodes,integer,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.archive_fact_version(version pgfacts_internal.facts, known_until timestamp with time zone)
     RETURNS void
@@ -2627,11 +2630,11 @@ CREATE FUNCTION pgfacts_internal.claim_edges_between(tenant text, entities bigin
 ALTER FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_edges_between(text,bigint[],timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.claim_in_view(system_time tstzrange, valid tstzrange, retired_reason text, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, any_valid boolean DEFAULT false)
+CREATE FUNCTION pgfacts_internal.claim_in_view(system_time tstzrange, valid tstzrange, retired_reason text, expires_at timestamp with time zone, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, any_valid boolean DEFAULT false)
     RETURNS boolean
     LANGUAGE sql STABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,timestamp with time zone,boolean,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_in_view(tstzrange,tstzrange,text,timestamp with time zone,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claim_label(tenant text, source text, subject bigint, predicate text, OUT label text, OUT stale boolean)
     RETURNS record
@@ -2699,6 +2702,12 @@ CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_trust(text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_trust(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.claim_unexpired(expires_at timestamp with time zone, at timestamp with time zone)
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claim_unexpired(timestamp with time zone,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_unexpired(timestamp with time zone,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.claimed_kind()
     RETURNS text
@@ -2780,12 +2789,12 @@ CREATE FUNCTION pgfacts_internal.copy_row(source pgfacts_internal.slot_row, vali
 ALTER FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.copy_row(pgfacts_internal.slot_row,tstzrange,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.corroborate_rows(slot pgfacts_internal.slot_picture, positions integer[], line pgfacts_internal.claim_sources, episode_trust integer)
+CREATE FUNCTION pgfacts_internal.corroborate_rows(slot pgfacts_internal.slot_picture, positions integer[], line pgfacts_internal.claim_sources, episode_trust integer, episode_expiry timestamp with time zone)
     RETURNS pgfacts_internal.slot_picture
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer,timestamp with time zone) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.corroborate_rows(pgfacts_internal.slot_picture,integer[],pgfacts_internal.claim_sources,integer,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.corroboration(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input, extent tstzrange, OUT corroborated integer[], OUT pieces tstzrange[])
     RETURNS record
@@ -2984,6 +2993,13 @@ CREATE FUNCTION pgfacts_internal.episode_claim_of(c pgfacts_internal.claim_input
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.episode_claim_of(pgfacts_internal.claim_input,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.episode_claim_of(pgfacts_internal.claim_input,pgfacts_internal.claim_decision,pgfacts_internal.slot_picture) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.episode_expiry(episode jsonb)
+    RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.episode_expiry(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.episode_expiry(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.expire_facts_in(only_tenant text, max_rows integer)
     RETURNS integer
@@ -4454,6 +4470,12 @@ CREATE FUNCTION pgfacts_internal.sees_every_session(kind text)
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.sees_every_session(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.sees_every_session(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.sees_expired(kind text)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.sees_expired(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.sees_expired(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.session_id_ok(session_id text)
     RETURNS boolean

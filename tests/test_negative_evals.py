@@ -3,7 +3,8 @@ path, for which reader.
 
 One world is written once (module_db; the cases only read): tenant t1 holds a claim that
 was retracted, a value a later one superseded, a source that was purged, a fact purged
-after its deletion, a tombstoned fact, and another spawn tree's session fact; tenant t2
+after its deletion, a tombstoned fact, another spawn tree's session fact, and a claim whose
+only source expired; tenant t2
 holds look-alikes of t1's. Every item carries a word nothing else holds (its marker) and
 the refs that name it. A case runs one read path as one reader and fails when a row of the
 answer names the item, except that a superseded value may come back marked stale or not
@@ -11,7 +12,8 @@ current (the rule asks only that it never answers as the present).
 
 Which paths an item is checked on is part of the rule: a tombstone still has a history
 (fact_history), a retraction is still explained (explain_claim) and listed by the change
-feed (changes), which exist to show them. Everything else is checked everywhere.
+feed (changes), which exist to show them; an expired claim still is to the tuner until the
+purge. Everything else is checked everywhere.
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ class World:
         for caller in (op, other):
             caller.one("SELECT pgfacts.define_predicate('lives_in', 'one')")
             caller.one("SELECT pgfacts.define_predicate('works_at', 'one')")
+            caller.one("SELECT pgfacts.define_predicate('likes', 'many')")
             caller.one("SELECT pgfacts.register_embedding_model(%s, 64)", MODEL)
         self.ana, self.bo = op.entity("Ana"), op.entity("Bo")
         self.t2_ana = other.entity("Ana")
@@ -112,6 +115,31 @@ class World:
         retracted = claim(op, "bo/2", self.bo, "works_at", "qzxretracto", 2021, "Bo")
         purged = claim(op, "gossip/1", self.bo, "lives_in", "qzxpurgeville", 2019, "Bo")
         t2_claim = claim(other, "t2/1", self.t2_ana, "lives_in", "qzxothertenant", 2020, "Ana")
+        # A claim whose only source expires two seconds from now (waited for below).
+        lapsing = op.one(
+            "SELECT pgfacts.ingest(%s, %s)",
+            Jsonb(
+                {
+                    "source_kind": "note",
+                    "source_ref": "bo/lapsing",
+                    "content_hash": "h",
+                    "ttl_seconds": 2,
+                }
+            ),
+            Jsonb(
+                [
+                    {
+                        "subject": self.bo,
+                        "predicate": "likes",
+                        "object": "qzxlapsedclaim",
+                        "valid_from": "2022-01-01",
+                        "text": "Bo likes qzxlapsedclaim",
+                    }
+                ]
+            ),
+        )
+        expired_claim = int(lapsing["outcomes"][0]["claim_id"])
+        claim_expires = op.one("SELECT clock_timestamp() + interval '2.2 seconds'")
 
         op.fact("kb/visible", "team notes: the Lisbon office")
         op.fact("kb/doomed-tomb", "qzxtombstone plan")
@@ -141,7 +169,12 @@ class World:
             {
                 "kind": "person",
                 "name": "Bo",
-                "evidence": [f"claim:{retracted}", f"claim:{purged}", "shared:kb/doomed-tomb"],
+                "evidence": [
+                    f"claim:{retracted}",
+                    f"claim:{purged}",
+                    f"claim:{expired_claim}",
+                    "shared:kb/doomed-tomb",
+                ],
             },
         )
         Caller(db, tenant="t2", kind="crawler")(
@@ -249,13 +282,24 @@ class World:
         item("tombstone", "qzxtombstone", ["shared:kb/doomed-tomb"])
         item("other tree", "qzxothertree", ["session:b:notes/private-b"])
         item("expired fact", "qzxexpired", ["shared:kb/expiring"])
+        item("expired claim", "qzxlapsedclaim", [f"claim:{expired_claim}"])
         item("unreviewed candidate", "qzxcandidate", [])
         item("rejected candidate", "qzxrejected", [])
         item("redaction placeholder", "qzxredacted", ["shared:kb/contact"])
         item("incognito write", "qzxincognito", ["shared:kb/incognito"])
         item("other tenant", "qzxothertenant", [f"claim:{t2_claim}", "shared:kb/t2-note"])
-        op.one("SELECT pg_sleep(greatest(0, extract(epoch FROM %s - clock_timestamp())))", expires)
-        self.claim_ids = {"retracted": retracted, "purged source": purged, "other tenant": t2_claim}
+        op.one(
+            "SELECT pg_sleep(greatest(0, "
+            "extract(epoch FROM greatest(%s, %s) - clock_timestamp())))",
+            expires,
+            claim_expires,
+        )
+        self.claim_ids = {
+            "retracted": retracted,
+            "purged source": purged,
+            "other tenant": t2_claim,
+            "expired claim": expired_claim,
+        }
         self.scope_keys = [
             ref for i in self.items.values() for ref in i.refs if not ref.startswith("claim:")
         ] + ["shared:kb/visible"]
@@ -334,7 +378,7 @@ def _claims_of_subjects(fn: str) -> Path:
             if fn == "current_claims":
                 found += rows(reader, "pgfacts.current_claims(%s)", subject)
             else:
-                for predicate in ("lives_in", "works_at"):
+                for predicate in ("lives_in", "works_at", "likes"):
                     found += rows(reader, f"pgfacts.{fn}(%s, %s)", subject, predicate)
         return found
 
@@ -436,12 +480,17 @@ SHOWN_BY_DESIGN = {
 NAMED_BY_REF_BY_DESIGN = {"audit"}
 # The tuner reads every session: another tree's facts are its to read.
 SEEN_BY_KIND = {"tuner": {"other tree"}}
+# The auditors see an expired claim's history, changes and explanation until the purge.
+SHOWN_TO_KIND_BY_DESIGN = {
+    ("tuner", "expired claim"): {"claim_history", "changes", "explain_claim"}
+}
 
 
 def cases() -> Iterator[Any]:
     for reader in READERS:
         for item in (
             "expired fact",
+            "expired claim",
             "unreviewed candidate",
             "rejected candidate",
             "redaction placeholder",
@@ -456,8 +505,11 @@ def cases() -> Iterator[Any]:
         ):
             if item in SEEN_BY_KIND.get(reader, set()):
                 continue
+            shown = SHOWN_BY_DESIGN.get(item, set()) | SHOWN_TO_KIND_BY_DESIGN.get(
+                (reader, item), set()
+            )
             for path in PATHS:
-                if path not in SHOWN_BY_DESIGN.get(item, set()):
+                if path not in shown:
                     yield pytest.param(reader, item, path, id=f"{reader}-{item}-{path}")
 
 
@@ -554,6 +606,11 @@ def test_the_paths_see_what_they_may(world: World, readers: dict[str, Caller]) -
     assert any(
         world.items["other tree"].named_by(r)
         for r in rows(readers["tuner"], 'pgfacts.read_facts("limit" => 1000)')
+    )
+    # and the expired claim in the tuner's claim history, until the purge
+    assert any(
+        world.items["expired claim"].named_by(r)
+        for r in rows(readers["tuner"], "pgfacts.claim_history(%s, 'likes')", world.bo)
     )
 
 

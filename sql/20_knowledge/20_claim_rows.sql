@@ -260,16 +260,29 @@ BEGIN
                                      WHERE r.state = 'retire'))
        AND pg_catalog.upper_inf(cl.system_time);
     GET DIAGNOSTICS retired = ROW_COUNT;
+    -- A live row given a source line expires as late as its latest source now, or never
+    -- (corroborate_rows worked it out); most corroborations change nothing here.
+    IF EXISTS (SELECT 1 FROM pg_catalog.unnest(changes) AS u
+                WHERE u.state = 'live' AND EXISTS (SELECT 1 FROM pg_catalog.unnest(u.lines) AS l
+                                                    WHERE l.write)) THEN
+        UPDATE @schema@_internal.claims AS cl
+           SET expires_at = (u.claim).expires_at
+          FROM pg_catalog.unnest(changes) AS u
+         WHERE cl.tenant = tenant AND cl.claim_id = (u.claim).claim_id AND u.state = 'live'
+           AND cl.claim_id = ANY (ARRAY(SELECT (r.claim).claim_id FROM pg_catalog.unnest(changes) AS r
+                                         WHERE r.state = 'live'))
+           AND cl.expires_at IS DISTINCT FROM (u.claim).expires_at;
+    END IF;
     INSERT INTO @schema@_internal.claims AS cl (
         claim_id, tenant, subject_id, predicate, cardinality, object_value, object_entity_id,
         text, confidence, assertion, valid, system_time, retired_reason,
-        superseded_by, copied_from)
+        superseded_by, copied_from, expires_at)
     OVERRIDING SYSTEM VALUE
     SELECT (u.claim).claim_id, tenant, (u.claim).subject_id, (u.claim).predicate,
            (u.claim).cardinality, (u.claim).object_value, (u.claim).object_entity_id,
            (u.claim).text, (u.claim).confidence, (u.claim).assertion, (u.claim).valid,
            (u.claim).system_time, (u.claim).retired_reason,
-           (u.claim).superseded_by, (u.claim).copied_from
+           (u.claim).superseded_by, (u.claim).copied_from, (u.claim).expires_at
       FROM pg_catalog.unnest(changes) AS u
      WHERE u.state IN ('new', 'new_retired')
      ORDER BY (u.claim).claim_id;

@@ -515,9 +515,11 @@ COMMENT ON FUNCTION @schema@_internal.decide_claim(@schema@_internal.slot_pictur
 'one / many / event rule''s decision, with corroboration within its extent (corroborated '
 'when it adds no valid time and retires nothing).';
 
+DROP FUNCTION IF EXISTS @schema@_internal.corroborate_rows(
+    @schema@_internal.slot_picture, integer [], @schema@_internal.claim_sources, integer);
 CREATE OR REPLACE FUNCTION @schema@_internal.corroborate_rows(
     slot @schema@_internal.slot_picture, positions integer [],
-    line @schema@_internal.claim_sources, episode_trust integer
+    line @schema@_internal.claim_sources, episode_trust integer, episode_expiry timestamptz
 ) RETURNS @schema@_internal.slot_picture
 LANGUAGE plpgsql
 IMMUTABLE
@@ -534,7 +536,7 @@ BEGIN
     -- The claim's source line on each corroborated row; when this episode already gave the
     -- row one (it says the value twice), that line takes the claim's range too, so every
     -- range the episode asserted stays on record. A row is as trusted as its most trusted
-    -- source.
+    -- source, and expires when its last source does (never while one never does).
     FOREACH r IN ARRAY coalesce(positions, '{}') LOOP
         given := false;
         lines := '{}';
@@ -552,20 +554,28 @@ BEGIN
         END IF;
         slot.rows[r].lines := lines;
         slot.rows[r].trust := GREATEST((slot.rows[r]).trust, episode_trust);
+        IF ((slot.rows[r]).claim).expires_at IS NOT NULL THEN
+            slot.rows[r].claim.expires_at := CASE WHEN episode_expiry IS NOT NULL
+                THEN GREATEST(((slot.rows[r]).claim).expires_at, episode_expiry) END;
+        END IF;
     END LOOP;
     RETURN slot;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.corroborate_rows(
-    @schema@_internal.slot_picture, integer [], @schema@_internal.claim_sources, integer) IS
+    @schema@_internal.slot_picture, integer [], @schema@_internal.claim_sources, integer,
+    timestamptz) IS
 'Give each corroborated row of a slot picture the claim''s source line (one per episode, '
-'holding every range the episode asserted) '
-'and raise its trust to the episode''s when higher.';
+'holding every range the episode asserted), raise its trust to the episode''s when higher '
+'and move its expiry to the episode''s when later (or drop it, for an unexpiring episode).';
 
+DROP FUNCTION IF EXISTS @schema@_internal.apply_decision(
+    @schema@_internal.slot_picture, @schema@_internal.claim_input, @schema@_internal.claim_decision, bigint, text, bigint,
+    integer, timestamptz);
 CREATE OR REPLACE FUNCTION @schema@_internal.apply_decision(
     slot @schema@_internal.slot_picture, c @schema@_internal.claim_input, d @schema@_internal.claim_decision, new_id bigint,
-    tenant text, episode_id bigint, episode_trust integer, write_at timestamptz
+    tenant text, episode @schema@_internal.episodes, episode_trust integer, write_at timestamptz
 ) RETURNS @schema@_internal.slot_picture
 LANGUAGE plpgsql
 VOLATILE
@@ -589,13 +599,14 @@ BEGIN
     END IF;
     -- The claim's source line, whichever rows it ends up supporting.
     line.tenant := tenant;
-    line.episode_id := episode_id;
+    line.episode_id := episode.episode_id;
     line.locator := c.locator;
     line.quote := c.quote;
     line.asserted_valid := pg_catalog.tstzmultirange(CASE WHEN c.cardinality = 'event'
         THEN pg_catalog.tstzrange(c.valid_from, c.valid_from, '[]')
         ELSE pg_catalog.tstzrange(c.valid_from, c.valid_to) END);
-    slot := @schema@_internal.corroborate_rows(slot, d.corroborates, line, episode_trust);
+    slot := @schema@_internal.corroborate_rows(slot, d.corroborates, line, episode_trust,
+                                               episode.expires_at);
     IF d.outcome = 'corroborated' THEN
         RETURN slot;
     END IF;
@@ -611,6 +622,7 @@ BEGIN
     one.text := c.text;
     one.confidence := c.confidence;
     one.assertion := c.assertion;
+    one.expires_at := episode.expires_at;
     IF d.outcome = 'outranked' THEN
         -- Stored already retired, naming the row that outranks it.
         one.claim_id := new_id;
@@ -653,8 +665,8 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.apply_decision(
-    @schema@_internal.slot_picture, @schema@_internal.claim_input, @schema@_internal.claim_decision, bigint, text, bigint, integer,
-    timestamptz) IS
+    @schema@_internal.slot_picture, @schema@_internal.claim_input, @schema@_internal.claim_decision, bigint, text,
+    @schema@_internal.episodes, integer, timestamptz) IS
 'Apply a claim''s decision to the in-memory picture of its slot: a source line on each '
 'corroborated row, the new rows, the kept pieces of the row it retires, that row retired.';
 
@@ -779,12 +791,13 @@ AS $fn$
 BEGIN
     INSERT INTO @schema@_internal.episodes AS e (
         tenant, episode_id, source_kind, source_ref, content_hash, occurred_at, trust,
-        extractor, written, written_at, event_seq)
+        extractor, written, written_at, event_seq, expires_at)
     OVERRIDING SYSTEM VALUE
     VALUES (tenant, episode.episode_id, episode.source_kind, episode.source_ref,
             episode.content_hash, episode.occurred_at, episode.trust, episode.extractor,
             written, write_at,
-            pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass));
+            pg_catalog.nextval('@schema@_internal.knowledge_event_seq'::regclass),
+            episode.expires_at);
     PERFORM @schema@_internal.note_knowledge_write(tenant, write_at, '{}', '{}',
                                                    episode.episode_id);
 END
@@ -888,7 +901,7 @@ BEGIN
         IF d.outcome IN ('inserted', 'superseded', 'outranked') AND d.valid IS NOT NULL THEN
             new_id := pg_catalog.nextval('@schema@_internal.claims_claim_id_seq'::regclass);
         END IF;
-        slot := @schema@_internal.apply_decision(slot, c, d, new_id, tenant, episode.episode_id,
+        slot := @schema@_internal.apply_decision(slot, c, d, new_id, tenant, episode,
                                    episode_trust, write_at);
         slots[c.slot] := slot;
         outcomes := outcomes || @schema@_internal.claim_outcome(c.position, d, slot, new_id);

@@ -192,6 +192,40 @@ COMMENT ON FUNCTION @schema@_internal.check_episode(jsonb) IS
 'source_ref (at most 1024 bytes), content_hash (at most 128 characters), an optional '
 'extractor (at most 200 characters) and a known trust.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.episode_expiry(episode jsonb)
+RETURNS timestamptz
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    ttl jsonb := episode -> 'ttl_seconds';
+    at timestamptz := @schema@_internal.arg_timestamp(episode, 'expires_at');
+BEGIN
+    IF coalesce(pg_catalog.jsonb_typeof(ttl), 'null') = 'null' THEN
+        IF at IS NOT NULL AND at <= pg_catalog.clock_timestamp() THEN
+            RAISE EXCEPTION 'expires_at must be in the future'
+                USING ERRCODE = '22023', HINT = 'omit it for an episode that does not expire';
+        END IF;
+        RETURN at;
+    END IF;
+    -- The same bound as a fact's ttl_seconds (a whole number of seconds from 1).
+    IF pg_catalog.jsonb_typeof(ttl) <> 'number' OR NOT (ttl #>> '{}') ~ '^[1-9][0-9]{0,8}$' THEN
+        RAISE EXCEPTION 'ttl_seconds must be a whole number of seconds from 1 to 999999999'
+            USING ERRCODE = '22023', HINT = 'omit it (or pass null) for an episode that does not expire';
+    END IF;
+    IF at IS NOT NULL THEN
+        RAISE EXCEPTION 'give an episode expires_at or ttl_seconds, not both' USING ERRCODE = '22023';
+    END IF;
+    RETURN pg_catalog.clock_timestamp() + pg_catalog.make_interval(secs => (ttl #>> '{}')::integer);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.episode_expiry(jsonb) IS
+'When an ingested episode expires: its expires_at (a future instant) or ttl_seconds (1 to '
+'999999999) from now, not both; NULL when it does not. Raises 22023 otherwise.';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.check_trust_of_kind(trust text, kind text)
 RETURNS void
 LANGUAGE plpgsql
@@ -246,6 +280,7 @@ BEGIN
     new_episode.occurred_at := @schema@_internal.arg_timestamp(episode, 'occurred_at');
     new_episode.trust := trust;
     new_episode.extractor := episode ->> 'extractor';
+    new_episode.expires_at := @schema@_internal.episode_expiry(episode);
 
     -- Ingests of one source take turns: the same (source kind, ref, content hash) again is
     -- a no-op (a concurrent ingest of it waits here for the first and then finds it), and a
@@ -307,7 +342,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.ingest(jsonb, jsonb) IS
 'Ingest an episode {source_kind, source_ref, content_hash, occurred_at?, trust? (operator | '
-'owner | agent | third_party; default agent), extractor?} and its claims [{subject, '
+'owner | agent | third_party; default agent), extractor?, expires_at? | ttl_seconds?} and its '
+'claims [{subject, '
 'predicate, object | object_entity, text?, confidence?, valid_from | valid_at, valid_to?, '
 'locator?, quote?, replaces?}] in one transaction. Returns {duplicate, episode_id, '
 'counters: {inserted, superseded, corroborated, duplicate, outranked, below_floor, rejected, '

@@ -7,9 +7,12 @@
 -- the checked caller context) may execute them.
 
 -- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it).
+-- expires_at came with knowledge expiry (migration 0051; a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.claim_in_view(
+    tstzrange, tstzrange, text, boolean, timestamptz, timestamptz, boolean);
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_in_view(
-    system_time tstzrange, valid tstzrange, retired_reason text, history boolean,
-    valid_at timestamptz, known_at timestamptz, any_valid boolean DEFAULT false
+    system_time tstzrange, valid tstzrange, retired_reason text, expires_at timestamptz,
+    history boolean, valid_at timestamptz, known_at timestamptz, any_valid boolean DEFAULT false
 ) RETURNS boolean
 LANGUAGE sql
 STABLE
@@ -18,8 +21,11 @@ AS $fn$
     -- Believed at known_at (now: still believed) and true at valid_at (default now); with
     -- history, every version ever believed up to known_at, retired ones included (only
     -- outranked ones never answer), true at valid_at only when valid_at is given. any_valid
-    -- drops the valid-time condition (search_claims: every claim believed now).
-    SELECT CASE WHEN history
+    -- drops the valid-time condition (search_claims: every claim believed now). Never an
+    -- expired row (expired by known_at, or now: claim_unexpired's rule, written out here).
+    SELECT (expires_at IS NULL
+            OR expires_at OPERATOR(pg_catalog.>) coalesce(known_at, pg_catalog.now()))
+       AND CASE WHEN history
                 THEN retired_reason IS DISTINCT FROM 'outranked'
                      -- [t, t]: recorded and retired by one transaction, never believed
                      AND NOT pg_catalog.upper_inc(system_time)
@@ -34,9 +40,10 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_in_view(
-    tstzrange, tstzrange, text, boolean, timestamptz, timestamptz, boolean) IS
+    tstzrange, tstzrange, text, timestamptz, boolean, timestamptz, timestamptz, boolean) IS
 'Whether a claim version answers (inlined): believed at known_at and valid at valid_at '
-'(both default now); with history every version believed up to known_at except outranked.';
+'(both default now), not expired by then; with history every version believed up to '
+'known_at except outranked.';
 
 -- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it).
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_retracted(
@@ -166,7 +173,7 @@ BEGIN
        AND CASE WHEN $11
                 THEN $8::timestamptz IS NULL OR pg_catalog.lower(c.system_time) <= $8
                 ELSE @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
-                                                     $6, $7, $8, $10)
+                                                     c.expires_at, $6, $7, $8, $10)
                      AND NOT ($6 AND @schema@_internal.claim_retracted($1, c.assertion, $8))
            END
      ORDER BY 2 DESC, c.claim_id DESC

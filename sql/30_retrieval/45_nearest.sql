@@ -113,7 +113,7 @@ BEGIN
             WHERE $6 AND e.tenant = $1 AND e.model = $2 AND e.dimension = %2$s
               AND e.item_kind = 'claim' AND c.confidence >= $13
               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
-                                                  $14, $15, $16)
+                                                  c.expires_at, $14, $15, $16)
               -- A retracted assertion never answers, not even a question about the past.
               AND NOT ($14 AND @schema@_internal.claim_retracted($1, c.assertion, $16))
               AND NOT ($17::text = 'claim' AND e.item_id = $18)

@@ -22,7 +22,8 @@ BEGIN
     END IF;
     RETURN (WITH own AS (
                 SELECT c.subject_id, c.predicate,
-                       pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now() AS now_true
+                       pg_catalog.upper_inf(c.system_time) AND c.valid @> pg_catalog.now()
+                       AND @schema@_internal.claim_unexpired(c.expires_at, NULL) AS now_true
                   FROM @schema@_internal.claim_sources AS s
                   JOIN @schema@_internal.claims AS c ON c.tenant = s.tenant AND c.claim_id = s.claim_id
                  WHERE s.tenant = for_tenant AND s.episode_id = ANY (sources))
@@ -32,7 +33,8 @@ BEGIN
                                ON x.tenant = for_tenant AND x.subject_id = own.subject_id
                               AND x.predicate = own.predicate
                             WHERE pg_catalog.upper_inf(x.system_time)
-                              AND x.valid @> pg_catalog.now()));
+                              AND x.valid @> pg_catalog.now()
+                              AND @schema@_internal.claim_unexpired(x.expires_at, NULL)));
 END
 $fn$;
 

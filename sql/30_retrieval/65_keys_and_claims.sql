@@ -47,9 +47,10 @@ AS $fn$
 #variable_conflict use_variable
 DECLARE
     tenant text := @schema@_internal.context_tenant();
+    -- Expired rows are in the auditor's view only (claim_in_view drops them otherwise).
+    all_rows boolean := include_history AND @schema@_internal.sees_expired(@schema@_internal.context_kind());
     parsed record;
 BEGIN
-    PERFORM @schema@_internal.context_kind();
     IF query IS NULL OR pg_catalog.btrim(query) = '' THEN
         RAISE EXCEPTION 'query must be a non-empty string' USING ERRCODE = '22023';
     END IF;
@@ -65,6 +66,7 @@ BEGIN
                include_history, NULL, NULL, "limit", true, include_history) AS x
       JOIN @schema@_internal.claims AS c ON c.tenant = tenant AND c.claim_id = x.item_id
      WHERE parsed.match IS NOT NULL
+       AND (all_rows OR @schema@_internal.claim_unexpired(c.expires_at, NULL))
      ORDER BY x.score DESC, pg_catalog.upper_inf(c.system_time) DESC, c.claim_id DESC;
 END
 $fn$;

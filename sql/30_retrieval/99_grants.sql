@@ -77,7 +77,8 @@ GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquer
     @schema@_internal.fact_scope(boolean, text),
     @schema@_internal.scope_key_scope(text),
     @schema@_internal.scope_key_key(text),
-    @schema@_internal.claim_in_view(tstzrange, tstzrange, text, boolean, timestamptz, timestamptz, boolean),
+    @schema@_internal.claim_in_view(tstzrange, tstzrange, text, timestamptz, boolean, timestamptz,
+                                   timestamptz, boolean),
     @schema@_internal.claim_retracted(text, text, timestamptz),
     @schema@_internal.query_stop_words(),
     @schema@_internal.query_max_length()

@@ -125,16 +125,18 @@ AS $fn$
 BEGIN
     -- A claim source as a reader sees it: claim:<id> of the newest row of its assertion
     -- believed now (found through its slot), stale when none is; assertion:<hash> when no
-    -- row of it is left (a purge removed its only source).
-    SELECT 'claim:' || c.claim_id,
-           NOT (pg_catalog.upper_inf(c.system_time) AND NOT pg_catalog.upper_inc(c.system_time))
+    -- row of it is left (a purge removed its only source). An expired row is not believed.
+    SELECT 'claim:' || c.claim_id, NOT x.believed
       INTO label, stale
       FROM @schema@_internal.claims AS c
+     CROSS JOIN LATERAL (SELECT pg_catalog.upper_inf(c.system_time)
+                                AND NOT pg_catalog.upper_inc(c.system_time)
+                                AND @schema@_internal.claim_unexpired(c.expires_at, NULL)
+                                AS believed) AS x
      WHERE c.tenant = claim_label.tenant AND c.subject_id = claim_label.subject
        AND c.predicate = claim_label.predicate
        AND c.assertion = pg_catalog.substr(source, 7)
-     ORDER BY pg_catalog.upper_inf(c.system_time) AND NOT pg_catalog.upper_inc(c.system_time) DESC,
-              c.claim_id DESC
+     ORDER BY x.believed DESC, c.claim_id DESC
      LIMIT 1;
     IF NOT FOUND THEN
         label := 'assertion:' || pg_catalog.substr(source, 7);

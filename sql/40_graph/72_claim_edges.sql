@@ -92,13 +92,13 @@ BEGIN
             SELECT c.object_entity_id AS id FROM @schema@_internal.claims AS c
              WHERE c.tenant = claim_reach.tenant AND c.subject_id = ANY (frontier)
                AND c.object_entity_id IS NOT NULL
-               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, false,
-                                                   valid_at, known_at)
+               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
+                                                   c.expires_at, false, valid_at, known_at)
             UNION ALL
             SELECT c.subject_id FROM @schema@_internal.claims AS c
              WHERE c.tenant = claim_reach.tenant AND c.object_entity_id = ANY (frontier)
-               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, false,
-                                                   valid_at, known_at)) AS x
+               AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
+                                                   c.expires_at, false, valid_at, known_at)) AS x
          WHERE NOT x.id = ANY (seen);
         seen := seen || frontier;
         RETURN QUERY SELECT s, hop FROM pg_catalog.unnest(frontier) AS s;
@@ -189,8 +189,8 @@ BEGIN
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = claim_edges_between.tenant AND c.subject_id = ANY (entities)
        AND c.object_entity_id = ANY (entities)
-       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, false,
-                                           valid_at, known_at);
+       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
+                                           c.expires_at, false, valid_at, known_at);
 END
 $fn$;
 
@@ -260,7 +260,8 @@ BEGIN
        AND (to_entity IS NULL OR c.object_entity_id = to_entity)
        AND (wanted_key IS NULL OR p.key = wanted_key)
        AND (min_confidence IS NULL OR c.confidence::numeric::double precision >= min_confidence)
-       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason, false, NULL, NULL)
+       AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
+                                           c.expires_at, false, NULL, NULL)
      -- graph_search_edges' order, so the lim kept are the ones it shows.
      ORDER BY 5 DESC, 1, 3, 4, c.claim_id
      LIMIT lim;

@@ -75,6 +75,7 @@ AS $fn$
               JOIN @schema@_internal.claims AS c
                 ON c.tenant = for_tenant AND c.subject_id = (e.value ->> 'entity_id')::bigint
                AND pg_catalog.upper_inf(c.system_time) AND pg_catalog.upper_inf(c.valid)
+               AND @schema@_internal.claim_unexpired(c.expires_at, NULL)
               LEFT JOIN pg_catalog.jsonb_array_elements(entities) AS o
                 ON (o.value ->> 'entity_id')::bigint = c.object_entity_id
              ORDER BY ord

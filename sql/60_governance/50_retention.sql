@@ -58,7 +58,10 @@ BEGIN
                pg_catalog.array_agg(d.episode_id ORDER BY d.episode_id) AS doomed
           FROM (SELECT e.source_kind, e.source_ref, e.episode_id
                   FROM @schema@_internal.episodes AS e
-                 WHERE e.tenant = tenant AND e.recorded_at < episodes_before
+                 WHERE e.tenant = tenant
+                   AND (e.recorded_at < episodes_before
+                        -- expired (migration 0051): reads already treat its claims as absent
+                        OR e.expires_at <= pg_catalog.clock_timestamp())
                  ORDER BY e.recorded_at, e.episode_id
                  LIMIT "limit") AS d
          GROUP BY d.source_kind, d.source_ref
@@ -95,7 +98,8 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@.apply_retention(integer) IS
 'Operator only: apply the caller tenant''s retention: purge its episodes recorded longer ago '
-'than episode_retention_seconds (the oldest first, at most limit, 1..10000, default 100) '
+'than episode_retention_seconds, and those whose expiry has passed (the oldest first, at '
+'most limit, 1..10000, default 100) '
 'through the purge path, source by source (each leaves a purge_source audit row), and '
 'delete its recorded memories older than memory_retention_seconds with their extraction '
 'events (at most limit). 0 (the default of both) keeps them for ever. Returns {episodes, '
@@ -112,17 +116,22 @@ STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    -- Only tenants that set a retention have anything due.
+    -- Only tenants that set a retention, or hold an expired episode, have anything due.
     SELECT t.tenant,
            (SELECT pg_catalog.count(*) FROM @schema@_internal.episodes AS e
-             WHERE e.tenant = t.tenant AND e.recorded_at < @schema@_internal.retention_cutoff(
-                       t.tenant, 'episode_retention_seconds')),
+             WHERE e.tenant = t.tenant
+               AND (e.recorded_at < @schema@_internal.retention_cutoff(
+                        t.tenant, 'episode_retention_seconds')
+                    OR e.expires_at <= pg_catalog.clock_timestamp())),
            (SELECT pg_catalog.count(*) FROM @schema@_internal.memories AS m
              WHERE m.tenant = t.tenant AND m.recorded_at < @schema@_internal.retention_cutoff(
                        t.tenant, 'memory_retention_seconds'))
-      FROM (SELECT DISTINCT s.tenant FROM @schema@_internal.settings AS s
+      FROM (SELECT s.tenant FROM @schema@_internal.settings AS s
              WHERE s.name IN ('episode_retention_seconds', 'memory_retention_seconds')
-               AND s.value <> '0') AS t
+               AND s.value <> '0'
+            UNION
+            SELECT e.tenant FROM @schema@_internal.episodes AS e
+             WHERE e.expires_at <= pg_catalog.clock_timestamp()) AS t
      ORDER BY t.tenant
 $fn$;
 
@@ -149,6 +158,6 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.retention_backlog() IS
-'Operator: every tenant with episodes or recorded memories older than its retention '
-'(episodes_due, memories_due), for `pgfacts worker`''s maintenance, which runs '
+'Operator: every tenant with episodes or recorded memories older than its retention, or '
+'with expired episodes (episodes_due, memories_due), for `pgfacts worker`''s maintenance, which runs '
 'apply_retention as each one''s operator.';
