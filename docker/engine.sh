@@ -1,7 +1,8 @@
 #!/bin/sh
 # A container engine for the image and its test, set up by the project itself.
 #
-#   sh docker/engine.sh env     make sure an engine answers; print ENGINE=, DOCKER_HOST=
+#   sh docker/engine.sh env     make sure an engine answers; print ENGINE=, DOCKER_HOST=,
+#                               COMPOSE= (the command that runs docker/compose.yaml)
 #   sh docker/engine.sh build   the same, then build docker/Dockerfile; print IMAGE= too
 #
 # Docker where an engine answers (`docker info`): the Dockerfile builds FROM its default base,
@@ -34,10 +35,11 @@ docker_engine() {
 }
 
 podman_setup() {
-    if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1; then
-        say "installing podman and runc (Debian's packages)"
+    if ! command -v podman >/dev/null 2>&1 || ! command -v runc >/dev/null 2>&1 \
+        || ! command -v podman-compose >/dev/null 2>&1; then
+        say "installing podman, runc and podman-compose (Debian's packages)"
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc podman-compose >/dev/null
     fi
     conf=/etc/containers/containers.conf
     if ! grep -q 'pgfacts' "$conf" 2>/dev/null; then
@@ -129,3 +131,5 @@ if [ "${1:-env}" = build ]; then
 fi
 echo "ENGINE=$engine"
 echo "DOCKER_HOST=$host"
+# What runs docker/compose.yaml on this engine.
+if [ $engine = docker ]; then echo "COMPOSE=docker compose"; else echo "COMPOSE=podman-compose"; fi
