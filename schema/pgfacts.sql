@@ -953,6 +953,15 @@ CREATE TABLE pgfacts_internal.schema_ledger (
 ALTER TABLE pgfacts_internal.schema_ledger OWNER TO pgfacts_owner;
 COMMENT ON TABLE pgfacts_internal.schema_ledger IS 'Applied migrations and definition files with their sha256 (maintained by pgfacts migrate)';
 
+CREATE TABLE pgfacts_internal.search_item_sources (
+    item_kind text NOT NULL,
+    handler regprocedure NOT NULL,
+    CONSTRAINT search_item_sources_kind_check CHECK (((item_kind ~ '^[a-z][a-z_]{0,30}$'::text) AND (item_kind <> ALL (ARRAY['fact'::text, 'claim'::text])))),
+    CONSTRAINT search_item_sources_pkey PRIMARY KEY (item_kind)
+);
+ALTER TABLE pgfacts_internal.search_item_sources OWNER TO pgfacts_owner;
+COMMENT ON TABLE pgfacts_internal.search_item_sources IS 'The item kinds later layers serve to search (register_search_source): kind and handler';
+
 CREATE TABLE pgfacts_internal.sessions (
     tenant text NOT NULL,
     session_id text NOT NULL,
@@ -1245,12 +1254,12 @@ CREATE FUNCTION pgfacts.complete_extractions(extractor text, results jsonb)
 ALTER FUNCTION pgfacts.complete_extractions(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.complete_extractions(text,jsonb) TO pgfacts_operator;
 
-CREATE FUNCTION pgfacts.context_pack(query text, token_budget integer DEFAULT 2000, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, scope text DEFAULT 'accessible'::text, "limit" integer DEFAULT 20, chars_per_token real DEFAULT 4)
+CREATE FUNCTION pgfacts.context_pack(query text, token_budget integer DEFAULT 2000, query_vector vector DEFAULT NULL::vector, model text DEFAULT NULL::text, scope text DEFAULT 'accessible'::text, "limit" integer DEFAULT 20, chars_per_token real DEFAULT 4, include_candidates boolean DEFAULT false)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.context_pack(text,integer,vector,text,text,integer,real,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.current_claims(subject bigint)
     RETURNS TABLE(claim_id bigint, predicate text, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone)
@@ -2347,6 +2356,13 @@ CREATE FUNCTION pgfacts_internal.candidate_claim(c pgfacts_internal.claim_input)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.candidate_claim(pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.candidate_claim(pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.candidate_search_hits(tenant text, query text, lim integer)
+    RETURNS TABLE(item_id bigint, ref text, key text, content text, value jsonb, score real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.candidate_search_hits(text,text,integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.candidate_search_hits(text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.check_agent_id(agent_id text, what text DEFAULT 'agent_id'::text)
     RETURNS text
@@ -4244,6 +4260,13 @@ CREATE FUNCTION pgfacts_internal.register_claim_gate(layer text, handler text)
 ALTER FUNCTION pgfacts_internal.register_claim_gate(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.register_claim_gate(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.register_search_source(item_kind text, handler text)
+    RETURNS void
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.register_search_source(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.register_search_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.register_setting(layer text, name text, value_type text, minimum numeric, maximum numeric, default_value jsonb, description text)
     RETURNS void
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -4438,6 +4461,13 @@ CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
 ALTER FUNCTION pgfacts_internal.scope_key_scope(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.search_item_kinds()
+    RETURNS text[]
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.search_item_kinds() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_item_kinds() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange, named_ids bigint[] DEFAULT NULL::bigint[], named_names text[] DEFAULT NULL::text[])
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -4527,6 +4557,13 @@ CREATE FUNCTION pgfacts_internal.slot_lock_key(tenant text, subject text, predic
     RETURNS bigint
     LANGUAGE sql VOLATILE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.slot_lock_key(text,text,text) OWNER TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.source_hits(tenant text, query text, item_kinds text[], lim integer)
+    RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, score real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.source_hits(text,text,text[],integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.source_hits(text,text,text[],integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.spawn_tree(tenant text, session_id text)
     RETURNS text[]

@@ -47,6 +47,8 @@ NO_RLS_TABLES = {
     f"{SCHEMA}_internal.setting_definitions": "the settings registry",
     # The claim gates later layers register with the knowledge write path: the install's.
     f"{SCHEMA}_internal.claim_gates": "the claim gate registry",
+    # The item kinds later layers serve to search: the install's.
+    f"{SCHEMA}_internal.search_item_sources": "the search item source registry",
     # A tenant's AGE projection (the lint builds one for catalog.SAMPLE_TENANT): AGE's label
     # tables, whose columns AGE fixes (id, properties; start_id, end_id) and which Cypher
     # reads without row level security. The graph is the tenant's alone: its name derives

@@ -107,6 +107,47 @@ def test_a_low_trust_claim_waits_unseen_by_every_read(k: Caller, db: Database) -
     assert queue(reviewer(db, tenant="k2")) == []
 
 
+def test_a_candidate_comes_back_only_when_asked_for_and_marked(k: Caller, db: Database) -> None:
+    hold_below(k, trust=2)
+    ada, bo = person(k, "Ada"), person(k, "Bo")
+    held = k.ingest("forum/1", [lives(ada, "Lviv", "2024-01-01")], trust="third_party")
+    candidate = held["outcomes"][0]["candidate_id"]
+    k.ingest("notes/1", [lives(bo, "Lviv", "2023-01-01", text="Bo lives in Lviv")])
+    k.one("SELECT pgfacts.store_fact('city/lviv', %s, shared => true)", Jsonb("Lviv notes"))
+    asked = "SELECT item_kind, ref, current FROM pgfacts.search('Lviv', item_kinds => %s)"
+    for caller in (k, reviewer(db), Caller(db, tenant="k1", kind="tuner")):
+        found = caller.rows(asked, ["fact", "claim", "candidate"])
+        # Every believed hit first; the candidate after them, under its own kind, not current.
+        assert [kind for kind, _, _ in found] == ["claim", "fact", "candidate"] or [
+            kind for kind, _, _ in found
+        ] == ["fact", "claim", "candidate"], found
+        assert found[-1] == ("candidate", f"candidate:{candidate}", False)
+        assert caller.rows(asked, ["candidate"]) == [("candidate", f"candidate:{candidate}", False)]
+        pack = caller.one("SELECT pgfacts.context_pack('Lviv', include_candidates => true)")
+        assert [i["ref"] for i in pack["items"] if i["item_kind"] == "candidate"] == [
+            f"candidate:{candidate}"
+        ]
+        assert "Lviv" in pack["items"][-1]["content"] and pack["items"][-1]["current"] is False
+    # Not asked for: nowhere; the limit counts believed hits first.
+    assert [r[0] for r in k.rows("SELECT item_kind FROM pgfacts.search('Lviv')")].count(
+        "candidate"
+    ) == 0
+    assert k.rows(
+        "SELECT item_kind FROM pgfacts.search('Lviv', \"limit\" => 1, item_kinds => %s)",
+        ["fact", "claim", "candidate"],
+    ) in ([("claim",)], [("fact",)])
+    # A task agent does not see what waits for review, asked or not (as review_queue).
+    agent = Caller(db, tenant="k1", kind="agent", session="s1")
+    assert agent.refused(asked, ["candidate"]) == "42501"
+    assert agent.refused("SELECT pgfacts.context_pack('Lviv', include_candidates => true)") == (
+        "42501"
+    )
+    # Decided candidates leave the list: approved, the claim answers as a claim.
+    reviewer(db).one("SELECT pgfacts.approve_claim(%s)", candidate)
+    assert k.rows(asked, ["candidate"]) == []
+    assert k.refused(asked, ["fact", "nothing"]) == "22023"
+
+
 def test_low_confidence_waits_between_the_floor_and_the_review_confidence(k: Caller) -> None:
     hold_below(k, confidence=0.8)
     ada = person(k, "Ada")

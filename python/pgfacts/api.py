@@ -565,6 +565,7 @@ def context_pack(
     scope: str = "accessible",
     limit: int = 20,
     chars_per_token: float = 4.0,
+    include_candidates: bool = False,
 ) -> Call[JSONObject]:
     return _value(
         self,
@@ -576,6 +577,7 @@ def context_pack(
         scope=scope,
         limit=limit,
         chars_per_token=chars_per_token,
+        include_candidates=include_candidates,
     )
 
 

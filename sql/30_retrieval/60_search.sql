@@ -347,6 +347,7 @@ DECLARE
     history boolean;
     hits jsonb;
     used bigint [] := '{}';
+    returned integer := 0;
 BEGIN
     PERFORM @schema@_internal.check_search(query, query_vector, model, "limit", item_kinds,
                                            text_weight, vector_weight);
@@ -372,6 +373,7 @@ BEGIN
             in_year, named.ids, named.names)
         LOOP
             RETURN NEXT;
+            returned := returned + 1;
             IF item_kind = 'fact' THEN
                 used := used || item_id;
             END IF;
@@ -380,6 +382,23 @@ BEGIN
         EXIT WHEN FOUND OR history;
         history := true;
     END LOOP;
+    -- The kinds a later layer serves (search_item_sources: review candidates), only when
+    -- asked for, after every believed hit and within the limit: none of them is believed.
+    IF NOT item_kinds <@ ARRAY['fact', 'claim'] AND returned < "limit" THEN
+        FOR item_kind, item_id, ref, key, content, value, score, valid_from, valid_to,
+            recorded_at IN
+        SELECT * FROM @schema@_internal.source_hits(@schema@_internal.context_tenant(), query,
+                                                    item_kinds, "limit" - returned)
+        LOOP
+            current := false;
+            stale := false;
+            text_rank := NULL;
+            vector_rank := NULL;
+            similarity := NULL;
+            retired_at := NULL;
+            RETURN NEXT;
+        END LOOP;
+    END IF;
     PERFORM @schema@_internal.record_fact_uses(@schema@_internal.context_tenant(), used);
 END
 $fn$;
@@ -399,8 +418,10 @@ COMMENT ON FUNCTION @schema@.search(
 '(without valid_at) scores rows valid that year 3 more. A question naming entities (name or '
 'alias) has the rows about them first and leaves out other entities'' claims while one is '
 'left. limit 1..100 (default 20); key_prefix and tags filter facts. Identical content is one '
-'hit. An expired fact is absent; each fact returned counts as used (usage_tracking). 22023 '
-'bad argument.';
+'hit. An expired fact is absent; each fact returned counts as used (usage_tracking). '
+'item_kinds may also name a kind a later layer serves (candidate: claims held for review, '
+'for the reviewer, tuner and operator), listed after every believed hit with current false. '
+'22023 bad argument.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.check_search(
     query text, query_vector public.vector, model text, lim integer, item_kinds text [],
@@ -414,7 +435,12 @@ AS $fn$
 BEGIN
     PERFORM @schema@_internal.check_query(query);
     lim := @schema@_internal.check_limit(lim, 'limit', 1, 100);
-    PERFORM @schema@_internal.check_item_kinds(item_kinds);
+    IF item_kinds IS NULL OR pg_catalog.cardinality(item_kinds) = 0
+       OR NOT item_kinds <@ @schema@_internal.search_item_kinds() THEN
+        RAISE EXCEPTION 'item_kinds must name some of: %',
+            pg_catalog.array_to_string(@schema@_internal.search_item_kinds(), ', ')
+            USING ERRCODE = '22023';
+    END IF;
     IF query_vector IS NOT NULL AND model IS NULL THEN
         RAISE EXCEPTION 'a query vector needs the model it was embedded with' USING ERRCODE = '22023';
     END IF;
@@ -427,5 +453,5 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.check_search(
     text, public.vector, text, integer, text [], real, real) IS
-'Raise 22023 for a bad search argument (query length, limit, item kinds, vector without '
-'model, weights; known_at: settle_known_at).';
+'Raise 22023 for a bad search argument (query length, limit, item kinds: search_item_kinds, '
+'vector without model, weights; known_at: settle_known_at).';

@@ -23,10 +23,13 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.intent_guidance(text) IS
 'The guidance line a context pack gives the model for an intent.';
 
+-- include_candidates came with human review (a defaulted last parameter: every earlier
+-- call still binds to it; the old signature goes).
+DROP FUNCTION IF EXISTS @schema@.context_pack(text, integer, public.vector, text, text, integer, real);
 CREATE OR REPLACE FUNCTION @schema@.context_pack(
     query text, token_budget integer DEFAULT 2000, query_vector public.vector DEFAULT NULL,
     model text DEFAULT NULL, scope text DEFAULT 'accessible', "limit" integer DEFAULT 20,
-    chars_per_token real DEFAULT 4
+    chars_per_token real DEFAULT 4, include_candidates boolean DEFAULT false
 ) RETURNS jsonb
 LANGUAGE plpgsql
 STABLE
@@ -60,7 +63,9 @@ BEGIN
                    pg_catalog.sum(pg_catalog.ceil(pg_catalog.length(s.content) / chars_per_token))
                        OVER (ORDER BY s.ordinality) AS used
               FROM @schema@.search(query => query, query_vector => query_vector, model => model,
-                       "limit" => "limit", scope => scope, intent => intent)
+                       "limit" => "limit", scope => scope, intent => intent,
+                       item_kinds => CASE WHEN include_candidates THEN '{fact,claim,candidate}'
+                                          ELSE '{fact,claim}' END::text [])
                    WITH ORDINALITY AS s) AS p;
     -- What the intent left out: superseded rows a history search finds that the pack lacks.
     IF intent IN ('current', 'unknown') THEN
@@ -85,11 +90,12 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.context_pack(
-    text, integer, public.vector, text, text, integer, real) IS
+    text, integer, public.vector, text, text, integer, real, boolean) IS
 'The memories to hand a model for query, best first, within token_budget (1..1000000; '
 'tokens estimated as ceil(characters / chars_per_token), default 4; pass your tokenizer''s '
 'ratio): {intent, guidance, token_budget, tokens_used, items: [{position, item_kind, ref, '
 'key, content, tokens, current, stale, valid_from, valid_to, retired_at, why: {score, '
 'text_rank, vector_rank, similarity, intent, signals}}], trace: {intent (detect_intent), '
 'suppressed (refs of superseded rows left out), stale_kept, token_estimate}}. Uses search() '
-'with the detected intent.';
+'with the detected intent. include_candidates (the reviewer, tuner and operator) adds the '
+'claims waiting for review, after every believed item, as item_kind candidate.';

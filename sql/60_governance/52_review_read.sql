@@ -106,3 +106,60 @@ COMMENT ON FUNCTION @schema@.review_candidate(bigint) IS
 '{episode_id, source_kind, source_ref, trust, extractor, occurred_at}, decided_at, '
 'decided_by, note, outcome (what the approval''s write did), rejection: {rejection_id, '
 'rejected_at, lifted_at}}. P0002 when the tenant has no such candidate.';
+
+-- Search serves the candidates as item kind 'candidate' (sql/30_retrieval/55_item_sources.sql)
+-- to the kinds that read the queue: search(item_kinds => '{fact,claim,candidate}') and
+-- context_pack(include_candidates => true).
+CREATE OR REPLACE FUNCTION @schema@_internal.candidate_search_hits(tenant text, query text, lim integer)
+RETURNS TABLE (
+    item_id bigint, ref text, key text, content text, value jsonb, score real,
+    valid_from timestamptz, valid_to timestamptz, recorded_at timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    parsed record := @schema@_internal.parse_query(query);
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['reviewer', 'tuner', 'operator'],
+                                           'search review candidates');
+    IF parsed.match IS NULL THEN
+        RETURN;
+    END IF;
+    -- The pending candidates are the review queue (few, by review_candidates_pending_idx):
+    -- each found by the text its claim would be found by, scored as a claim is.
+    RETURN QUERY
+    SELECT x.candidate_id, 'candidate:' || x.candidate_id, x.predicate, x.content, x.value,
+           @schema@_internal.text_score(x.doc, parsed.match, parsed.words, parsed.negated),
+           x.valid_from, x.valid_to, x.held_at
+      FROM (SELECT rc.candidate_id, rc.predicate, rc.held_at,
+                   coalesce(rc.claim -> 'object', pg_catalog.to_jsonb(o.name)) AS value,
+                   coalesce(rc.claim ->> 'text', pg_catalog.concat_ws(' ', s.name,
+                       pg_catalog.translate(rc.predicate, '_', ' '),
+                       coalesce(rc.claim -> 'object' #>> '{}', o.name))) AS content,
+                   @schema@_internal.document_vector(@schema@_internal.claim_document(
+                       tenant, rc.claim ->> 'text', rc.claim -> 'object', rc.predicate,
+                       rc.subject_id, (rc.claim ->> 'object_entity')::bigint)) AS doc,
+                   (rc.claim ->> 'valid_from')::timestamptz AS valid_from,
+                   (rc.claim ->> 'valid_to')::timestamptz AS valid_to
+              FROM @schema@_internal.review_candidates AS rc
+              JOIN @schema@_internal.entities AS s
+                ON s.tenant = rc.tenant AND s.entity_id = rc.subject_id
+              LEFT JOIN @schema@_internal.entities AS o
+                ON o.tenant = rc.tenant AND o.entity_id = (rc.claim ->> 'object_entity')::bigint
+             WHERE rc.tenant = tenant AND rc.status = 'pending') AS x
+     WHERE x.doc @@ parsed.match
+     ORDER BY 6 DESC, x.candidate_id
+     LIMIT lim;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.candidate_search_hits(text, text, integer) IS
+'Search''s candidate item kind: the tenant''s pending review candidates matching query, '
+'best first (at most lim), as candidate:<id> with their claim''s content; 42501 for a kind '
+'that does not read the review queue.';
+
+SELECT @schema@_internal.register_search_source('candidate', '@schema@_internal.candidate_search_hits');
