@@ -1208,6 +1208,70 @@ def evaluate(
     return scores
 
 
+PACK = (
+    "SELECT pgfacts.context_pack(%s, token_budget => 1000000, query_vector => %s::vector, "
+    'model => %s, "limit" => %s, neighbours => %s)'
+)
+PACK_ITEMS = (15, 30)  # items handed over: search limit n, or n / 3 hits with a turn each side
+
+
+def neighbour_recall(
+    conn: psycopg.Connection[Any], tenant: str, asked: Sequence[Asked], embedder: Embedder | None
+) -> dict[str, dict[int, tuple[float, float]]]:
+    """Per kind of answerable question, the recall of its grade-2 turns among the items of a
+    context pack of the same size two ways: the n best hits (neighbours 0, limit n), and
+    the n / 3 best hits each with the turn before and after it (neighbours 1), which holds
+    at most n items. (search pass-through: the pack's own ranking, nothing tuned here.)"""
+    vectors: list[str | None] = [None] * len(asked)
+    if embedder is not None:
+        vectors = [vector_literal(v) for v in embedder.embed([q.text for q in asked])]
+    sums: dict[str, dict[int, list[float]]] = {}
+    for q, vector in zip(asked, vectors, strict=True):
+        if q.kind == "adversarial":
+            continue
+        answers = {k for k, g in q.grades.items() if g == 2}
+        for n in PACK_ITEMS:
+            found = []
+            for limit, neighbours in ((n, 0), (n // 3, 1)):
+                with conn.transaction():
+                    conn.execute("SELECT pgfacts.set_context(tenant => %s)", (tenant,))
+                    row = conn.execute(
+                        PACK,
+                        (q.text, vector, embedder.model if embedder else None, limit, neighbours),
+                    ).fetchone()
+                assert row is not None
+                keys = {i["ref"].removeprefix("shared:") for i in row[0]["items"]}
+                assert len(keys) <= n
+                found.append(len(answers & keys) / len(answers))
+            for kind in (q.kind, "answerable"):
+                sums.setdefault(kind, {}).setdefault(n, [0.0, 0.0, 0.0])
+                totals = sums[kind][n]
+                totals[0] += 1
+                totals[1] += found[0]
+                totals[2] += found[1]
+    return {
+        kind: {n: (t[1] / t[0], t[2] / t[0]) for n, t in by_n.items()}
+        for kind, by_n in sums.items()
+    }
+
+
+def print_neighbour_recall(title: str, recall: dict[str, dict[int, tuple[float, float]]]) -> None:
+    print(f"\n{title}: recall of the answering turns in a context pack of n items")
+    header = f"{'kind':<12}" + "".join(
+        f" {f'{n} hits':>9} {f'{n // 3}+nbrs':>9}" for n in PACK_ITEMS
+    )
+    print(header)
+    print("-" * len(header))
+    for kind in (*ANSWERABLE, "answerable"):
+        if kind in recall:
+            print(
+                f"{kind:<12}"
+                + "".join(
+                    f" {recall[kind][n][0]:>9.3f} {recall[kind][n][1]:>9.3f}" for n in PACK_ITEMS
+                )
+            )
+
+
 def separation(answerable: list[float], adversarial: list[float]) -> float:
     """AUC: the chance that an answerable question's top similarity beats an adversarial
     one's (ties count half)."""
@@ -1285,6 +1349,15 @@ def run(dsn: str, size: str) -> list[Result]:
             stray += scores["answerable"].stray
         if len(embedders) == 1:
             print("(the minilm extra is not installed: no run with a real model)")
+        # context_pack's neighbours (a turn is often answered by the next): lexical, and
+        # hybrid with the last model (the real one when installed).
+        print_neighbour_recall(
+            "conversations, lexical", neighbour_recall(conn, TENANT, asked, None)
+        )
+        print_neighbour_recall(
+            f"conversations, hybrid ({embedders[-1].model})",
+            neighbour_recall(conn, TENANT, asked, embedders[-1]),
+        )
         return _timings(conn, asked, embedders[0], len(turns), size, stray)
 
 

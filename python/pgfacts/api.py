@@ -566,6 +566,7 @@ def context_pack(
     limit: int = 20,
     chars_per_token: float = 4.0,
     include_candidates: bool = False,
+    neighbours: int = 0,
 ) -> Call[JSONObject]:
     return _value(
         self,
@@ -578,6 +579,7 @@ def context_pack(
         limit=limit,
         chars_per_token=chars_per_token,
         include_candidates=include_candidates,
+        neighbours=neighbours,
     )
 
 

@@ -241,7 +241,8 @@ SELECT {schema}.context_pack(
     query => %(query)s, token_budget => %(token_budget)s::integer,
     query_vector => %(query_vector)s::public.vector, model => %(model)s, scope => %(scope)s,
     "limit" => %(limit)s::integer, chars_per_token => %(chars_per_token)s::real,
-    include_candidates => %(include_candidates)s::boolean)
+    include_candidates => %(include_candidates)s::boolean,
+    neighbours => %(neighbours)s::integer)
 """
 FIND_KEYS = """
 SELECT * FROM {schema}.find_keys(pattern => %(pattern)s, "limit" => %(limit)s::integer,

@@ -23,13 +23,65 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.intent_guidance(text) IS
 'The guidance line a context pack gives the model for an intent.';
 
--- include_candidates came with human review (a defaulted last parameter: every earlier
--- call still binds to it; the old signature goes).
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_neighbours(
+    for_tenant text, fact_id bigint, n integer, kind text, with_shared boolean,
+    every_session boolean, sessions text []
+) RETURNS TABLE (side integer, ref text, key text, content text)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- A fact's siblings in key order: the facts of its scope under the same parent path
+    -- (what a log stored as one fact per entry, chats/<pair>/session-01/turn-007, holds
+    -- next to it), n before and n after, each as the reader may see it. A turn is often
+    -- answered in the next one.
+    WITH hit AS (
+        SELECT f.key, f.shared, f.session_id,
+               pg_catalog.substr(f.key, 1, pg_catalog.length(f.key)
+                   - pg_catalog.strpos(pg_catalog.reverse(f.key), '/') + 1) AS parent
+          FROM @schema@_internal.facts AS f
+         WHERE f.tenant = for_tenant AND f.fact_id = fact_neighbours.fact_id
+           AND pg_catalog.strpos(f.key, '/') > 0
+    ),
+    siblings AS (
+        SELECT f.key, f.scope_key, f.value, f.key ~<~ h.key AS before
+          FROM hit AS h
+          JOIN @schema@_internal.facts AS f
+            ON f.tenant = for_tenant AND f.deleted_at IS NULL AND f.shared = h.shared
+           AND (h.shared OR f.session_id = h.session_id)
+           AND f.key ~>=~ h.parent AND pg_catalog.starts_with(f.key, h.parent)
+           AND f.key <> h.key
+           AND pg_catalog.strpos(pg_catalog.substr(f.key, pg_catalog.length(h.parent) + 1), '/') = 0
+           AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at, kind,
+                                              with_shared, every_session, sessions)
+    )
+    SELECT x.side, x.scope_key, x.key, @schema@_internal.fact_content(x.key, x.value)
+      FROM (SELECT -(pg_catalog.row_number() OVER (ORDER BY s.key USING ~>~))::integer AS side,
+                   s.scope_key, s.key, s.value
+              FROM siblings AS s WHERE s.before
+            UNION ALL
+            SELECT (pg_catalog.row_number() OVER (ORDER BY s.key USING ~<~))::integer,
+                   s.scope_key, s.key, s.value
+              FROM siblings AS s WHERE NOT s.before) AS x
+     WHERE pg_catalog.abs(x.side) <= n
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_neighbours(
+    text, bigint, integer, text, boolean, boolean, text []) IS
+'The n facts before and the n after one fact in key order among its siblings (same scope, '
+'same parent path up to the last /, visible to the reader): side -n..-1 before, 1..n after.';
+
+-- include_candidates came with human review, neighbours with conversations (defaulted last
+-- parameters: every earlier call still binds to them; the old signatures go).
 DROP FUNCTION IF EXISTS @schema@.context_pack(text, integer, public.vector, text, text, integer, real);
+DROP FUNCTION IF EXISTS @schema@.context_pack(
+    text, integer, public.vector, text, text, integer, real, boolean);
 CREATE OR REPLACE FUNCTION @schema@.context_pack(
     query text, token_budget integer DEFAULT 2000, query_vector public.vector DEFAULT NULL,
     model text DEFAULT NULL, scope text DEFAULT 'accessible', "limit" integer DEFAULT 20,
-    chars_per_token real DEFAULT 4, include_candidates boolean DEFAULT false
+    chars_per_token real DEFAULT 4, include_candidates boolean DEFAULT false,
+    neighbours integer DEFAULT 0
 ) RETURNS jsonb
 LANGUAGE plpgsql
 STABLE
@@ -42,31 +94,71 @@ DECLARE
     intent text := detected ->> 'intent';
     items jsonb;
     suppressed jsonb;
+    access record;
 BEGIN
     token_budget := @schema@_internal.check_limit(token_budget, 'token_budget', 1, 1000000);
+    neighbours := @schema@_internal.check_limit(neighbours, 'neighbours', 0, 5);
+    IF neighbours > 0 THEN
+        access := @schema@_internal.reader_visibility(scope);
+    ELSE  -- (read by the query below, which takes no neighbour then)
+        SELECT NULL::text AS kind, NULL::boolean AS with_shared, NULL::boolean AS every_session,
+               NULL::text [] AS sessions INTO access;
+    END IF;
     IF chars_per_token IS NULL OR chars_per_token <= 0 OR chars_per_token > 100 THEN
         RAISE EXCEPTION 'chars_per_token must be > 0 and <= 100' USING ERRCODE = '22023';
     END IF;
     -- Items in rank order while they fit: tokens = ceil(characters / chars_per_token).
-    -- search's rows are read by column name; their ordinality is the rank.
+    -- search's rows are read by column name; their ordinality is the rank. With neighbours,
+    -- each fact hit brings the facts beside it in key order (fact_neighbours) right after
+    -- it, nearest first (the one before, the one after, ...: the budget keeps the hit's own
+    -- context first), marked neighbour_of and side; a row that is a hit itself, or already
+    -- some hit's neighbour, comes once, where it first appears.
+    WITH hits AS (
+        SELECT s.* FROM @schema@.search(query => query, query_vector => query_vector, model => model,
+                   "limit" => "limit", scope => scope, intent => intent,
+                   item_kinds => CASE WHEN include_candidates THEN '{fact,claim,candidate}'
+                                      ELSE '{fact,claim}' END::text [])
+               WITH ORDINALITY AS s
+    ),
+    expanded AS (
+        SELECT h.ordinality AS rank, 0 AS side, h.item_kind, h.ref, h.key, h.content, h.current,
+               h.stale, h.valid_from, h.valid_to, h.retired_at,
+               pg_catalog.jsonb_build_object('score', h.score, 'text_rank', h.text_rank,
+                   'vector_rank', h.vector_rank, 'similarity', h.similarity) AS why
+          FROM hits AS h
+        UNION ALL
+        SELECT h.ordinality, n.side, 'fact', n.ref, n.key, n.content, true, false, NULL, NULL,
+               NULL, pg_catalog.jsonb_build_object('neighbour_of', h.ref, 'side', n.side)
+          FROM hits AS h
+         CROSS JOIN LATERAL @schema@_internal.fact_neighbours(
+                   @schema@_internal.context_tenant(), h.item_id, neighbours, access.kind,
+                   access.with_shared, access.every_session, access.sessions) AS n
+         WHERE neighbours > 0 AND h.item_kind = 'fact'
+    ),
+    placed AS (
+        SELECT DISTINCT ON (e.ref) e.*
+          FROM expanded AS e
+         ORDER BY e.ref, e.side <> 0, e.rank, e.side
+    ),
+    p AS (
+        SELECT x.*,
+               pg_catalog.row_number() OVER (ORDER BY x.rank, pg_catalog.abs(x.side), x.side)
+                   AS ordinality,
+               pg_catalog.ceil(pg_catalog.length(x.content) / chars_per_token)::integer AS tokens,
+               pg_catalog.sum(pg_catalog.ceil(pg_catalog.length(x.content) / chars_per_token))
+                   OVER (ORDER BY x.rank, pg_catalog.abs(x.side), x.side) AS used
+          FROM placed AS x
+    )
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'position', p.ordinality, 'item_kind', p.item_kind, 'ref', p.ref, 'key', p.key,
                'content', p.content, 'tokens', p.tokens, 'current', p.current,
                'stale', p.stale, 'valid_from', p.valid_from, 'valid_to', p.valid_to,
                'retired_at', p.retired_at,
-               'why', pg_catalog.jsonb_build_object('score', p.score, 'text_rank', p.text_rank,
-                   'vector_rank', p.vector_rank, 'similarity', p.similarity,
+               'why', p.why || pg_catalog.jsonb_build_object(
                    'intent', intent, 'signals', detected -> 'signals'))
                ORDER BY p.ordinality) FILTER (WHERE p.used <= token_budget), '[]')
       INTO items
-      FROM (SELECT s.*, pg_catalog.ceil(pg_catalog.length(s.content) / chars_per_token)::integer AS tokens,
-                   pg_catalog.sum(pg_catalog.ceil(pg_catalog.length(s.content) / chars_per_token))
-                       OVER (ORDER BY s.ordinality) AS used
-              FROM @schema@.search(query => query, query_vector => query_vector, model => model,
-                       "limit" => "limit", scope => scope, intent => intent,
-                       item_kinds => CASE WHEN include_candidates THEN '{fact,claim,candidate}'
-                                          ELSE '{fact,claim}' END::text [])
-                   WITH ORDINALITY AS s) AS p;
+      FROM p;
     -- What the intent left out: superseded rows a history search finds that the pack lacks.
     IF intent IN ('current', 'unknown') THEN
         SELECT coalesce(pg_catalog.jsonb_agg(h.ref ORDER BY h.score DESC), '[]') INTO suppressed
@@ -90,7 +182,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.context_pack(
-    text, integer, public.vector, text, text, integer, real, boolean) IS
+    text, integer, public.vector, text, text, integer, real, boolean, integer) IS
 'The memories to hand a model for query, best first, within token_budget (1..1000000; '
 'tokens estimated as ceil(characters / chars_per_token), default 4; pass your tokenizer''s '
 'ratio): {intent, guidance, token_budget, tokens_used, items: [{position, item_kind, ref, '
@@ -98,4 +190,7 @@ COMMENT ON FUNCTION @schema@.context_pack(
 'text_rank, vector_rank, similarity, intent, signals}}], trace: {intent (detect_intent), '
 'suppressed (refs of superseded rows left out), stale_kept, token_estimate}}. Uses search() '
 'with the detected intent. include_candidates (the reviewer, tuner and operator) adds the '
-'claims waiting for review, after every believed item, as item_kind candidate.';
+'claims waiting for review, after every believed item, as item_kind candidate. neighbours '
+'(0..5, default 0) brings, right after each fact hit, that many facts before and after it '
+'in key order under the same parent path (a conversation''s turns), why.neighbour_of naming '
+'the hit.';

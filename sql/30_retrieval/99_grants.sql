@@ -9,7 +9,7 @@ SELECT @schema@_internal.register_api(
 SELECT @schema@_internal.register_api(
     '@schema@.nearest(text,public.vector,integer,text[],text,timestamptz,timestamptz,boolean)',
     @schema@_internal.agent_kinds());
-SELECT @schema@_internal.register_api('@schema@.context_pack(text,integer,public.vector,text,text,integer,real,boolean)',
+SELECT @schema@_internal.register_api('@schema@.context_pack(text,integer,public.vector,text,text,integer,real,boolean,integer)',
                                       @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.find_keys(text,integer,text)', @schema@_internal.agent_kinds());
 SELECT @schema@_internal.register_api('@schema@.search_claims(text,real,boolean,integer)',
