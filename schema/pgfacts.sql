@@ -4741,19 +4741,19 @@ CREATE FUNCTION pgfacts_internal.transfer_optional_tables(embeddings boolean, au
 ALTER FUNCTION pgfacts_internal.transfer_optional_tables(boolean,boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_optional_tables(boolean,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.transfer_plain_batch(tenant text, lines jsonb)
+CREATE FUNCTION pgfacts_internal.transfer_plain_batch(tenant text, line_nos bigint[], records jsonb[])
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.transfer_plain_batch(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_batch(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.transfer_plain_batch(text,bigint[],jsonb[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_batch(text,bigint[],jsonb[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.transfer_plain_facts(tenant text, lines jsonb)
+CREATE FUNCTION pgfacts_internal.transfer_plain_facts(tenant text, line_nos bigint[], records jsonb[])
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.transfer_plain_facts(text,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_facts(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.transfer_plain_facts(text,bigint[],jsonb[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_plain_facts(text,bigint[],jsonb[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.transfer_plain_line(record jsonb)
     RETURNS jsonb

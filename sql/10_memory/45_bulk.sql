@@ -172,13 +172,16 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- A failure file's _error annotation is ignored on read, so the file is valid input.
-    WITH input AS (
+    -- Both steps MATERIALIZED: fact_problem is inlined only over a plain column (an
+    -- expression argument used many times is not), and its CASE then runs once a record,
+    -- not once for each later reference (the window's sort, the window, the output).
+    WITH input AS MATERIALIZED (
         SELECT e.ord,
                CASE WHEN pg_catalog.jsonb_typeof(e.item) = 'object'
                     THEN e.item OPERATOR(pg_catalog.-) '_error'::text ELSE e.item END AS item
           FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)
     ),
-    checked AS (
+    checked AS MATERIALIZED (
         -- store_facts' rules first, then the prefix (fact_problem saw a string key)
         SELECT i.ord, i.item,
                coalesce(@schema@_internal.fact_problem(i.item, kind, session, max_bytes),

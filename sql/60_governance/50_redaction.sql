@@ -150,16 +150,19 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    -- Read once a statement into a variable: inlined into the query below, the planner
+    -- flattened it and read the tenant's list again for every row.
+    pattern text := @schema@_internal.redaction_pattern(
+        pg_catalog.current_setting('pgfacts.tenant', true));
     bad record;
 BEGIN
-    -- One query: the pattern is read once (an initplan), each new value tested by it.
-    SELECT n.scope_key, @schema@_internal.redaction_in_json(p.pattern, n.value) AS found
+    IF pattern IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
       INTO bad
       FROM inserted AS n
-     CROSS JOIN (SELECT @schema@_internal.redaction_pattern(
-                     pg_catalog.current_setting('pgfacts.tenant', true)) AS pattern) AS p
-     WHERE p.pattern IS NOT NULL
-       AND @schema@_internal.redaction_in_json(p.pattern, n.value) IS NOT NULL
+     WHERE @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
      LIMIT 1;
     IF FOUND THEN
         PERFORM @schema@_internal.raise_redacted(
@@ -180,19 +183,22 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    pattern text := @schema@_internal.redaction_pattern(
+        pg_catalog.current_setting('pgfacts.tenant', true));  -- once, as on insert
     bad record;
 BEGIN
+    IF pattern IS NULL THEN
+        RETURN NULL;
+    END IF;
     -- New content only: a changed value or a revival; never a tombstone or a crawl mark (a
     -- fact stored before the tenant's list changed can still be deleted and crawled). The
     -- values are tested first, the old rows joined only for a value that matches.
-    SELECT n.scope_key, @schema@_internal.redaction_in_json(p.pattern, n.value) AS found
+    SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
       INTO bad
       FROM updated_new AS n
-     CROSS JOIN (SELECT @schema@_internal.redaction_pattern(
-                     pg_catalog.current_setting('pgfacts.tenant', true)) AS pattern) AS p
       JOIN updated_old AS o ON o.tenant = n.tenant AND o.fact_id = n.fact_id
-     WHERE p.pattern IS NOT NULL AND n.deleted_at IS NULL
-       AND @schema@_internal.redaction_in_json(p.pattern, n.value) IS NOT NULL
+     WHERE n.deleted_at IS NULL
+       AND @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
        AND (o.value IS DISTINCT FROM n.value OR o.deleted_at IS NOT NULL)
      LIMIT 1;
     IF FOUND THEN

@@ -56,8 +56,12 @@ COMMENT ON FUNCTION @schema@_internal.transfer_fact_outcomes(text, jsonb, bigint
 'bulk_checks reason (duplicate_key aside), its outcome (inserted, superseded, duplicate, '
 'rejected) and its round: the how-manyth line of its key in the batch.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_facts(tenant text, lines jsonb)
-RETURNS jsonb
+-- (text, jsonb) until the batch passed arrays: a jsonb of every line, taken apart again by
+-- each step, cost more than the checks.
+DROP FUNCTION IF EXISTS @schema@_internal.transfer_plain_facts(text, jsonb);
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_facts(
+    tenant text, line_nos bigint [], records jsonb []
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
@@ -68,59 +72,69 @@ DECLARE
     kind text := @schema@_internal.context_kind();
     session text := @schema@_internal.context_session();
     max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes'))::bigint;
-    line_nos bigint [];
     items jsonb;
-    checks jsonb;
+    -- The outcomes, one array a column (unnest reads them without parsing anything).
+    c_line bigint [];
+    c_item jsonb [];
+    c_scope text [];
+    c_reason text [];
+    c_outcome text [];
+    c_round bigint [];
     counts record;
     write_items jsonb [];
     write_lines bigint [];
     failures jsonb;
 BEGIN
-    -- lines: [{line_no, record}] of type fact; a record is {type, key, value, tags?, shared?}
-    SELECT pg_catalog.array_agg(l.line_no ORDER BY l.line_no),
-           pg_catalog.jsonb_agg(l.record OPERATOR(pg_catalog.-) '{type,_error}'::text []
-                                ORDER BY l.line_no)
-      INTO line_nos, items
-      FROM pg_catalog.jsonb_to_recordset(lines) AS l (line_no bigint, record jsonb);
+    -- records: the fact lines' objects {type, key, value, tags?, shared?}, line_nos theirs
+    SELECT pg_catalog.jsonb_agg(r.record OPERATOR(pg_catalog.-) '{type,_error}'::text [] ORDER BY r.n)
+      INTO items
+      FROM pg_catalog.unnest(records) WITH ORDINALITY AS r (record, n);
     IF items IS NULL THEN
         RETURN pg_catalog.jsonb_build_object('inserted', 0, 'superseded', 0, 'duplicate', 0,
                                              'rejects', '[]'::jsonb);
     END IF;
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(o))
-      INTO checks
+    SELECT pg_catalog.array_agg(o.line_no ORDER BY o.line_no), pg_catalog.array_agg(o.item ORDER BY o.line_no),
+           pg_catalog.array_agg(o.scope_key ORDER BY o.line_no), pg_catalog.array_agg(o.reason ORDER BY o.line_no),
+           pg_catalog.array_agg(o.outcome ORDER BY o.line_no), pg_catalog.array_agg(o.round ORDER BY o.line_no)
+      INTO c_line, c_item, c_scope, c_reason, c_outcome, c_round
       FROM @schema@_internal.transfer_fact_outcomes(tenant, items, line_nos, kind, session,
                                                     max_bytes) AS o;
-    IF EXISTS (SELECT 1 FROM pg_catalog.jsonb_to_recordset(checks) AS c (outcome text, scope_key text)
+    IF EXISTS (SELECT 1 FROM ROWS FROM (pg_catalog.unnest(c_outcome), pg_catalog.unnest(c_scope)) AS c (outcome, scope_key)
                 WHERE c.outcome IN ('inserted', 'superseded') AND c.scope_key ^@ 'session:') THEN
         PERFORM @schema@_internal.ensure_session(tenant, session, @schema@_internal.context_parent(),
                                                  @schema@_internal.context_agent(), true);
     END IF;
     failures := '[]';
     FOR round IN 1 .. coalesce((SELECT pg_catalog.max(c.round)
-                                  FROM pg_catalog.jsonb_to_recordset(checks) AS c (round bigint, outcome text)
+                                  FROM ROWS FROM (pg_catalog.unnest(c_round), pg_catalog.unnest(c_outcome)) AS c (round, outcome)
                                  WHERE c.outcome IN ('inserted', 'superseded')), 0) LOOP
         -- In scope-key order, the lock order of every writer.
         SELECT pg_catalog.array_agg(c.item ORDER BY c.scope_key),
                pg_catalog.array_agg(c.line_no ORDER BY c.scope_key)
           INTO write_items, write_lines
-          FROM pg_catalog.jsonb_to_recordset(checks)
-               AS c (line_no bigint, item jsonb, scope_key text, outcome text, round bigint)
+          FROM ROWS FROM (pg_catalog.unnest(c_line), pg_catalog.unnest(c_item), pg_catalog.unnest(c_scope), pg_catalog.unnest(c_outcome), pg_catalog.unnest(c_round))
+               AS c (line_no, item, scope_key, outcome, round)
          WHERE c.outcome IN ('inserted', 'superseded') AND c.round = round;
         failures := failures || @schema@_internal.bulk_write(
             write_items, write_lines, tenant, session, @schema@_internal.context_agent());
     END LOOP;
 
-    WITH judged AS (
-        SELECT c.line_no, c.item,
-               CASE WHEN w.failure IS NULL THEN c.reason ELSE 'write_failed' END AS reason,
-               CASE WHEN w.failure IS NULL THEN c.outcome ELSE 'rejected' END AS outcome,
-               coalesce(w.failure ->> 'message', @schema@_internal.bulk_failure_message(
-                   c.reason, c.item, kind, max_bytes, '')) AS message
-          FROM pg_catalog.jsonb_to_recordset(checks)
-               AS c (line_no bigint, item jsonb, reason text, outcome text)
-          LEFT JOIN LATERAL (
-              SELECT f AS failure FROM pg_catalog.jsonb_array_elements(failures) AS f
-               WHERE (f ->> 'ord')::bigint = c.line_no LIMIT 1) AS w ON true
+    WITH failed AS (
+        SELECT DISTINCT ON (w.ord) w.ord, w.message
+          FROM pg_catalog.jsonb_to_recordset(failures) AS w (ord bigint, message text)
+         ORDER BY w.ord
+    ),
+    judged AS (
+        SELECT c.line_no,
+               CASE WHEN w.ord IS NULL THEN c.reason ELSE 'write_failed' END AS reason,
+               CASE WHEN w.ord IS NULL THEN c.outcome ELSE 'rejected' END AS outcome,
+               -- worded for a rejected line only (most lines are not)
+               CASE WHEN w.ord IS NOT NULL THEN w.message
+                    WHEN c.reason IS NOT NULL THEN @schema@_internal.bulk_failure_message(
+                        c.reason, c.item, kind, max_bytes, '') END AS message
+          FROM ROWS FROM (pg_catalog.unnest(c_line), pg_catalog.unnest(c_item), pg_catalog.unnest(c_reason), pg_catalog.unnest(c_outcome))
+               AS c (line_no, item, reason, outcome)
+          LEFT JOIN failed AS w ON w.ord = c.line_no
     )
     SELECT pg_catalog.count(*) FILTER (WHERE j.outcome = 'inserted') AS inserted,
            pg_catalog.count(*) FILTER (WHERE j.outcome = 'superseded') AS superseded,
@@ -134,11 +148,11 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.transfer_plain_facts(text, jsonb) IS
-'Write plain fact lines [{line_no, record}] as bulk_store_facts would: the same checks, in '
-'chunks; a fact whose scope key holds the same value and tags is a duplicate and not '
-'written, one holding another value is superseded. Returns {inserted, superseded, '
-'duplicate, rejects: [{line_no, reason, message}]}.';
+COMMENT ON FUNCTION @schema@_internal.transfer_plain_facts(text, bigint [], jsonb []) IS
+'Write plain fact lines (their objects, with their line numbers) as bulk_store_facts would: '
+'the same checks, in chunks; a fact whose scope key holds the same value and tags is a '
+'duplicate and not written, one holding another value is superseded. Returns {inserted, '
+'superseded, duplicate, rejects: [{line_no, reason, message}]}.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_entity_id(reference jsonb)
 RETURNS jsonb
@@ -236,14 +250,18 @@ COMMENT ON FUNCTION @schema@_internal.transfer_plain_line(jsonb) IS
 '{kind, name}), graph_node or graph_edge through its API function; returns the counters it '
 'adds. 22023 for an unknown type.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_batch(tenant text, lines jsonb)
-RETURNS jsonb
+DROP FUNCTION IF EXISTS @schema@_internal.transfer_plain_batch(text, jsonb);  -- arrays now
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_plain_batch(
+    tenant text, line_nos bigint [], records jsonb []
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
+    fact_lines bigint [];
+    fact_records jsonb [];
     totals jsonb;
     line record;
     added jsonb;
@@ -251,15 +269,19 @@ DECLARE
     state text;
     message text;
 BEGIN
-    totals := @schema@_internal.transfer_plain_facts(tenant, (
-        SELECT pg_catalog.jsonb_agg(l) FROM pg_catalog.jsonb_array_elements(lines) AS l
-         WHERE l #>> '{record,type}' = 'fact'));
+    -- records: each line's JSON object (NULL for a line that is none: import_batch's)
+    SELECT pg_catalog.array_agg(l.line_no ORDER BY l.line_no), pg_catalog.array_agg(l.record ORDER BY l.line_no)
+      INTO fact_lines, fact_records
+      FROM ROWS FROM (pg_catalog.unnest(line_nos), pg_catalog.unnest(records)) AS l (line_no, record)
+     WHERE l.record ->> 'type' = 'fact';
+    totals := @schema@_internal.transfer_plain_facts(tenant, fact_lines, fact_records);
     rejects := totals -> 'rejects';
     totals := totals || '{"rejected": 0}';
     FOR line IN
         SELECT l.line_no, l.record
-          FROM pg_catalog.jsonb_to_recordset(lines) AS l (line_no bigint, record jsonb)
-         WHERE l.record ->> 'type' IS DISTINCT FROM 'fact' ORDER BY l.line_no
+          FROM ROWS FROM (pg_catalog.unnest(line_nos), pg_catalog.unnest(records)) AS l (line_no, record)
+         WHERE l.record IS NOT NULL AND l.record ->> 'type' IS DISTINCT FROM 'fact'
+         ORDER BY l.line_no
     LOOP
         BEGIN
             added := @schema@_internal.transfer_plain_line(line.record - '_error');
@@ -282,7 +304,8 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.transfer_plain_batch(text, jsonb) IS
-'Write a batch of plain lines [{line_no, record}]: the facts set-based, every other line '
-'through its API function in a savepoint. Returns {inserted, superseded, duplicate, '
-'rejected (claims an episode refused), rejects: [{line_no, reason, message}]}.';
+COMMENT ON FUNCTION @schema@_internal.transfer_plain_batch(text, bigint [], jsonb []) IS
+'Write a batch of plain lines (line numbers and their JSON objects, NULL for a line that is '
+'none, which is skipped): the facts set-based, every other line through its API function '
+'in a savepoint. Returns {inserted, superseded, duplicate, rejected (claims an episode '
+'refused), rejects: [{line_no, reason, message}]}.';

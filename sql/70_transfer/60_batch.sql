@@ -9,15 +9,21 @@ STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    -- Each line parsed without raising: a line that is not a JSON object has no record.
-    SELECT l.line_no, l.line,
-           CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb')
-                 AND pg_catalog.jsonb_typeof(l.line::jsonb) = 'object'
-                THEN l.line::jsonb END
-      FROM @schema@_internal.transfer_lines AS l
-     WHERE l.tenant = transfer_next_lines.tenant AND l.line_no > transfer_next_lines.after
-     ORDER BY l.line_no
-     LIMIT transfer_next_lines.batch_size
+    -- Each line parsed without raising (checked, then parsed once: MATERIALIZED keeps the
+    -- cast from being repeated where the object is tested and returned): a line that is
+    -- not a JSON object has no record.
+    WITH parsed AS MATERIALIZED (
+        SELECT l.line_no, l.line,
+               CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb') THEN l.line::jsonb END AS value
+          FROM @schema@_internal.transfer_lines AS l
+         WHERE l.tenant = transfer_next_lines.tenant AND l.line_no > transfer_next_lines.after
+         ORDER BY l.line_no
+         LIMIT transfer_next_lines.batch_size
+    )
+    SELECT p.line_no, p.line,
+           CASE WHEN pg_catalog.jsonb_typeof(p.value) = 'object' THEN p.value END
+      FROM parsed AS p
+     ORDER BY p.line_no
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.transfer_next_lines(text, bigint, integer) IS
@@ -90,6 +96,9 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     import @schema@_internal.transfer_imports;
     batch jsonb;
+    line_nos bigint [];
+    records jsonb [];
+    unparsed bigint [];
     last_line bigint;
     outcome jsonb;
     rejects jsonb;
@@ -103,37 +112,48 @@ BEGIN
         RAISE EXCEPTION 'the import''s lines are not staged yet' USING ERRCODE = '55000',
             HINT = 'COPY the file into pg_temp.transfer_input (line), then call import_staged';
     END IF;
-    SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(n) ORDER BY n.line_no), pg_catalog.max(n.line_no)
-      INTO batch, last_line
-      FROM @schema@_internal.transfer_next_lines(tenant, import.lines_done, batch_size) AS n;
-
-    IF batch IS NULL THEN
-        outcome := '{}';
-    ELSIF import.family = 'lossless' THEN
-        outcome := pg_catalog.jsonb_build_object('inserted', @schema@_internal.transfer_restore_batch(
-            tenant, @schema@_internal.transfer_lossless_lines(batch)));
+    IF import.family = 'lossless' THEN
+        SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(n) ORDER BY n.line_no), pg_catalog.max(n.line_no)
+          INTO batch, last_line
+          FROM @schema@_internal.transfer_next_lines(tenant, import.lines_done, batch_size) AS n;
+        outcome := CASE WHEN batch IS NULL THEN '{}'::jsonb ELSE pg_catalog.jsonb_build_object(
+            'inserted', @schema@_internal.transfer_restore_batch(
+                tenant, @schema@_internal.transfer_lossless_lines(batch))) END;
     ELSE
-        -- A line that is no JSON object is rejected here; the others by the write rules.
-        outcome := @schema@_internal.transfer_plain_batch(tenant, coalesce((
-            SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('line_no', b.line_no, 'record', b.record))
-              FROM pg_catalog.jsonb_to_recordset(batch) AS b (line_no bigint, line text, record jsonb)
-             WHERE b.record IS NOT NULL), '[]'));
-        outcome := outcome || pg_catalog.jsonb_build_object('rejects', (outcome -> 'rejects') || coalesce((
-            SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                       'line_no', b.line_no, 'reason', 'not_json_object',
-                       'message', 'the line is not a JSON object'))
-              FROM pg_catalog.jsonb_to_recordset(batch) AS b (line_no bigint, line text, record jsonb)
-             WHERE b.record IS NULL AND b.line <> ''), '[]'));
+        -- Plain lines as arrays (a jsonb of the batch would be built and taken apart again
+        -- by every step). A line that is no JSON object is rejected here, an empty one
+        -- skipped; the others go to the write rules.
+        SELECT pg_catalog.array_agg(n.line_no ORDER BY n.line_no),
+               pg_catalog.array_agg(n.record ORDER BY n.line_no),
+               pg_catalog.array_agg(n.line_no ORDER BY n.line_no)
+                   FILTER (WHERE n.record IS NULL AND n.line <> ''),
+               pg_catalog.max(n.line_no)
+          INTO line_nos, records, unparsed, last_line
+          FROM @schema@_internal.transfer_next_lines(tenant, import.lines_done, batch_size) AS n;
+        IF line_nos IS NULL THEN
+            outcome := '{}';
+        ELSE
+            outcome := @schema@_internal.transfer_plain_batch(tenant, line_nos, records);
+            outcome := outcome || pg_catalog.jsonb_build_object('rejects', (outcome -> 'rejects') || coalesce((
+                SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                           'line_no', u.line_no, 'reason', 'not_json_object',
+                           'message', 'the line is not a JSON object'))
+                  FROM pg_catalog.unnest(unparsed) AS u (line_no)), '[]'));
+        END IF;
     END IF;
+    -- The rejected lines' text is read again from the staging table (few lines, by key).
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'line_no', r.line_no, 'reason', r.reason, 'message', r.message,
-               'line', @schema@_internal.transfer_reject_line(b.line, b.record, r.reason, r.message))
+               'line', @schema@_internal.transfer_reject_line(l.line, p.record, r.reason, r.message))
                ORDER BY r.line_no), '[]')
       INTO rejects
       FROM pg_catalog.jsonb_to_recordset(coalesce(outcome -> 'rejects', '[]'))
            AS r (line_no bigint, reason text, message text)
-      JOIN pg_catalog.jsonb_to_recordset(batch) AS b (line_no bigint, line text, record jsonb)
-        ON b.line_no = r.line_no;
+      JOIN @schema@_internal.transfer_lines AS l ON l.tenant = tenant AND l.line_no = r.line_no
+     CROSS JOIN LATERAL (
+         SELECT CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb')
+                      AND pg_catalog.jsonb_typeof(l.line::jsonb) = 'object'
+                     THEN l.line::jsonb END AS record) AS p;
 
     UPDATE @schema@_internal.transfer_imports AS i
        SET lines_done = coalesce(last_line, i.total_lines),
