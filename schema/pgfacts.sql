@@ -523,6 +523,7 @@ CREATE TRIGGER facts_queue_embedding AFTER UPDATE OF key, value, deleted_at ON p
 CREATE TRIGGER facts_queue_embedding_insert AFTER INSERT ON pgfacts_internal.facts FOR EACH ROW WHEN (((COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> 'off'::text) AND (COALESCE(current_setting('pgfacts.embeds'::text, true), 'on'::text) <> ('off '::text || new.tenant)))) EXECUTE FUNCTION pgfacts_internal.queue_fact_embedding();
 CREATE TRIGGER facts_redaction_inserted AFTER INSERT ON pgfacts_internal.facts REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.refuse_redacted_facts_inserted();
 CREATE TRIGGER facts_redaction_updated AFTER UPDATE ON pgfacts_internal.facts REFERENCING OLD TABLE AS updated_old NEW TABLE AS updated_new FOR EACH STATEMENT EXECUTE FUNCTION pgfacts_internal.refuse_redacted_facts_updated();
+CREATE TRIGGER facts_review_hold BEFORE INSERT OR UPDATE ON pgfacts_internal.facts FOR EACH ROW WHEN ((new.writer_kind = ANY (ARRAY['agent'::text, 'crawler'::text]))) EXECUTE FUNCTION pgfacts_internal.hold_fact_for_review();
 CREATE TRIGGER facts_set_search_doc BEFORE INSERT ON pgfacts_internal.facts FOR EACH ROW EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 CREATE TRIGGER facts_set_search_doc_on_change BEFORE UPDATE OF key, value, tags, search_doc ON pgfacts_internal.facts FOR EACH ROW WHEN (((((old.key IS DISTINCT FROM new.key) OR (old.value IS DISTINCT FROM new.value)) OR (old.tags IS DISTINCT FROM new.tags)) OR (old.search_doc IS DISTINCT FROM new.search_doc))) EXECUTE FUNCTION pgfacts_internal.facts_set_search_doc();
 GRANT SELECT ON TABLE pgfacts_internal.facts TO pgfacts_operator, pgfacts_searcher, pgfacts_tuner;
@@ -923,6 +924,49 @@ CREATE POLICY tenant_isolation ON pgfacts_internal.review_candidates AS PERMISSI
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.review_candidates AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 COMMENT ON TABLE pgfacts_internal.review_candidates IS 'Claims held for human review (never in claims until approved), with their decisions';
 
+CREATE TABLE pgfacts_internal.review_fact_candidates (
+    tenant text NOT NULL,
+    candidate_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    scope_key text NOT NULL,
+    key text NOT NULL,
+    shared boolean NOT NULL,
+    session_id text,
+    agent_id text,
+    writer_kind text NOT NULL,
+    value jsonb NOT NULL,
+    tags text[] NOT NULL,
+    expires_at timestamp with time zone,
+    held_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    decided_at timestamp with time zone,
+    decided_by text,
+    decision_note text,
+    CONSTRAINT review_fact_candidates_decided_shape CHECK (((status = 'pending'::text) = (decided_at IS NULL))),
+    CONSTRAINT review_fact_candidates_pkey PRIMARY KEY (tenant, candidate_id),
+    CONSTRAINT review_fact_candidates_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text])))
+);
+ALTER TABLE pgfacts_internal.review_fact_candidates OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.review_fact_candidates ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.review_fact_candidates FORCE ROW LEVEL SECURITY;
+CREATE INDEX review_fact_candidates_pending_idx ON pgfacts_internal.review_fact_candidates USING btree (tenant, candidate_id) WHERE (status = 'pending'::text);
+CREATE POLICY tenant_isolation ON pgfacts_internal.review_fact_candidates AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.review_fact_candidates AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.review_fact_candidates IS 'Fact writes held for human review (never in facts until approved), with their decisions';
+
+CREATE TABLE pgfacts_internal.review_key_prefixes (
+    tenant text NOT NULL,
+    prefix text NOT NULL,
+    set_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    CONSTRAINT review_key_prefixes_pkey PRIMARY KEY (tenant, prefix),
+    CONSTRAINT review_key_prefixes_shape CHECK (((length(prefix) >= 1) AND (length(prefix) <= 200)))
+);
+ALTER TABLE pgfacts_internal.review_key_prefixes OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.review_key_prefixes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.review_key_prefixes FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.review_key_prefixes AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.review_key_prefixes AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.review_key_prefixes IS 'Per tenant, the fact key prefixes under which a task agent''s writes wait for review';
+
 CREATE TABLE pgfacts_internal.review_rejections (
     tenant text NOT NULL,
     rejection_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
@@ -1171,6 +1215,13 @@ CREATE FUNCTION pgfacts.approve_claim(candidate_id bigint, note text DEFAULT NUL
 ALTER FUNCTION pgfacts.approve_claim(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.approve_claim(bigint,text) TO pgfacts_operator, pgfacts_reviewer;
 
+CREATE FUNCTION pgfacts.approve_fact(candidate_id bigint, note text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.approve_fact(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.approve_fact(bigint,text) TO pgfacts_operator, pgfacts_reviewer;
+
 CREATE FUNCTION pgfacts.as_of(subject bigint, predicate text, valid_at timestamp with time zone DEFAULT NULL::timestamp with time zone, known_at timestamp with time zone DEFAULT NULL::timestamp with time zone)
     RETURNS TABLE(claim_id bigint, object_value jsonb, object_entity_id bigint, claim_text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone)
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1403,6 +1454,13 @@ CREATE FUNCTION pgfacts.fact_history(key text, shared boolean DEFAULT false, ses
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.fact_history(text,boolean,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.fact_history(text,boolean,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.fact_review_queue("limit" integer DEFAULT 50)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.fact_review_queue(integer) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.fact_review_queue(integer) TO pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.facts_read_uncrawled(key_prefix text DEFAULT NULL::text, "limit" integer DEFAULT 20)
     RETURNS jsonb
@@ -1729,6 +1787,13 @@ CREATE FUNCTION pgfacts.reject_claim(candidate_id bigint, note text DEFAULT NULL
 ALTER FUNCTION pgfacts.reject_claim(bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.reject_claim(bigint,text) TO pgfacts_operator, pgfacts_reviewer;
 
+CREATE FUNCTION pgfacts.reject_fact(candidate_id bigint, note text DEFAULT NULL::text)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.reject_fact(bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.reject_fact(bigint,text) TO pgfacts_operator, pgfacts_reviewer;
+
 CREATE FUNCTION pgfacts.release_extraction(event_id bigint, lease_token uuid)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -1763,6 +1828,13 @@ CREATE FUNCTION pgfacts.review_candidate(candidate_id bigint)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.review_candidate(bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.review_candidate(bigint) TO pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts.review_key_prefixes()
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.review_key_prefixes() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.review_key_prefixes() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts.review_queue("limit" integer DEFAULT 50)
     RETURNS TABLE(candidate_id bigint, held_at timestamp with time zone, held_because text, subject_id bigint, predicate text, object jsonb, object_entity_id bigint, text text, confidence real, valid_from timestamp with time zone, valid_to timestamp with time zone, quote text, locator jsonb, episode_id bigint, source_kind text, source_ref text, trust text, extractor text)
@@ -1840,6 +1912,13 @@ CREATE FUNCTION pgfacts.set_redaction_placeholders(placeholders text[])
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts.set_redaction_placeholders(text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.set_redaction_placeholders(text[]) TO pgfacts_operator;
+
+CREATE FUNCTION pgfacts.set_review_key_prefixes(prefixes text[])
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts.set_review_key_prefixes(text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.set_review_key_prefixes(text[]) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.set_setting(name text, value jsonb)
     RETURNS jsonb
@@ -2853,6 +2932,13 @@ CREATE FUNCTION pgfacts_internal.decide_event(c pgfacts_internal.claim_input)
 ALTER FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_event(pgfacts_internal.claim_input) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.decide_fact(candidate_id bigint, note text, approve boolean)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.decide_fact(bigint,text,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.decide_fact(bigint,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.decide_many(slot pgfacts_internal.slot_picture, c pgfacts_internal.claim_input)
     RETURNS pgfacts_internal.claim_decision
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
@@ -3598,6 +3684,13 @@ CREATE FUNCTION pgfacts_internal.held_extraction_events(for_tenant text, event_i
 ALTER FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.held_extraction_events(text,bigint[],uuid[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.hold_fact_for_review()
+    RETURNS trigger
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.hold_fact_for_review() OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.hold_fact_for_review() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.ingest_episode(episode jsonb, claims jsonb, floor real)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -3940,6 +4033,13 @@ CREATE FUNCTION pgfacts_internal.pending_candidate(tenant text, candidate_id big
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.pending_candidate(text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.pending_candidate(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.pending_fact_candidate(tenant text, candidate_id bigint, note text)
+    RETURNS pgfacts_internal.review_fact_candidates
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.pending_fact_candidate(text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pending_fact_candidate(text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.pg_cron_schema()
     RETURNS text
@@ -4415,6 +4515,13 @@ CREATE FUNCTION pgfacts_internal.review_gate(tenant text, episode pgfacts_intern
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.review_gate(text,pgfacts_internal.episodes,pgfacts_internal.claim_input[],real) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.review_gate(text,pgfacts_internal.episodes,pgfacts_internal.claim_input[],real) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.review_prefix_of(tenant text, key text)
+    RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.review_prefix_of(text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.review_prefix_of(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.review_queue_tool(args jsonb)
     RETURNS jsonb

@@ -3,8 +3,8 @@ path, for which reader.
 
 One world is written once (module_db; the cases only read): tenant t1 holds a claim that
 was retracted, a value a later one superseded, a source that was purged, a fact purged
-after its deletion, a tombstoned fact, another spawn tree's session fact, and a claim whose
-only source expired; tenant t2
+after its deletion, a tombstoned fact, another spawn tree's session fact, a claim whose
+only source expired, and a fact write held for review; tenant t2
 holds look-alikes of t1's. Every item carries a word nothing else holds (its marker) and
 the refs that name it. A case runs one read path as one reader and fails when a row of the
 answer names the item, except that a superseded value may come back marked stale or not
@@ -249,6 +249,13 @@ class World:
             writer = incognito if code == "PF011" else op
             assert writer.refused(sql, value) == code
 
+        # A task agent's write under a review key prefix: held, never in memory.
+        op.one("SELECT pgfacts.set_review_key_prefixes('{kb/reviewed/}')")
+        held_fact = own_tree.one(
+            "SELECT pgfacts.store_fact('kb/reviewed/plan', %s, shared => true)",
+            Jsonb("qzxheldfact plan"),
+        )
+        assert held_fact["held"] is True, held_fact
         # A fact that expires: stored with a one-second ttl, past it before any case reads.
         expiring = op.one(
             "SELECT pgfacts.store_fact('kb/expiring', %s, shared => true, ttl_seconds => 1)",
@@ -284,6 +291,7 @@ class World:
         item("expired fact", "qzxexpired", ["shared:kb/expiring"])
         item("expired claim", "qzxlapsedclaim", [f"claim:{expired_claim}"])
         item("unreviewed candidate", "qzxcandidate", [])
+        item("held fact", "qzxheldfact", ["shared:kb/reviewed/plan"])
         item("rejected candidate", "qzxrejected", [])
         item("redaction placeholder", "qzxredacted", ["shared:kb/contact"])
         item("incognito write", "qzxincognito", ["shared:kb/incognito"])
@@ -492,6 +500,7 @@ def cases() -> Iterator[Any]:
             "expired fact",
             "expired claim",
             "unreviewed candidate",
+            "held fact",
             "rejected candidate",
             "redaction placeholder",
             "incognito write",

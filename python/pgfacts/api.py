@@ -1095,6 +1095,26 @@ def lift_rejection(self: StoreBase, rejection_id: int) -> Call[JSONObject]:
     return _value(self, queries.LIFT_REJECTION, rejection_id=rejection_id)
 
 
+def review_key_prefixes(self: StoreBase) -> Call[JSONObject]:
+    return _value(self, queries.REVIEW_KEY_PREFIXES)
+
+
+def set_review_key_prefixes(self: StoreBase, prefixes: Sequence[str]) -> Call[JSONObject]:
+    return _value(self, queries.SET_REVIEW_KEY_PREFIXES, prefixes=list(prefixes))
+
+
+def fact_review_queue(self: StoreBase, limit: int = 50) -> Call[list[JSONObject]]:
+    return _value(self, queries.FACT_REVIEW_QUEUE, limit=limit)
+
+
+def approve_fact(self: StoreBase, candidate_id: int, note: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.APPROVE_FACT, candidate_id=candidate_id, note=note)
+
+
+def reject_fact(self: StoreBase, candidate_id: int, note: str | None = None) -> Call[JSONObject]:
+    return _value(self, queries.REJECT_FACT, candidate_id=candidate_id, note=note)
+
+
 # -- transfer ----------------------------------------------------------------------------
 
 

@@ -414,6 +414,17 @@ REJECT_CLAIM = (
     "SELECT {schema}.reject_claim(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
 )
 LIFT_REJECTION = "SELECT {schema}.lift_rejection(rejection_id => %(rejection_id)s::bigint)"
+REVIEW_KEY_PREFIXES = "SELECT {schema}.review_key_prefixes()"
+SET_REVIEW_KEY_PREFIXES = (
+    "SELECT {schema}.set_review_key_prefixes(prefixes => %(prefixes)s::text[])"
+)
+FACT_REVIEW_QUEUE = 'SELECT {schema}.fact_review_queue("limit" => %(limit)s::integer)'
+APPROVE_FACT = (
+    "SELECT {schema}.approve_fact(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
+)
+REJECT_FACT = (
+    "SELECT {schema}.reject_fact(candidate_id => %(candidate_id)s::bigint, note => %(note)s)"
+)
 
 # -- transfer ----------------------------------------------------------------------------
 

@@ -211,14 +211,30 @@ BEGIN
                IS DISTINCT FROM
                (excluded.value, excluded.tags, excluded.agent_id, excluded.session_id, true,
                 excluded.expires_at)
-        RETURNING f.key
+        RETURNING f.key, f.shared
     )
+    -- A row the write did not reach is unchanged (what is stored equals it: stored all
+    -- the same) or held: a later layer's trigger kept it out (human review), and what is
+    -- stored, as this statement's snapshot still shows, differs from it.
     SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'key', i.key, 'shared', i.shared,
                'scope', CASE WHEN i.shared THEN 'shared' ELSE 'session' END,
-               'stored', true) ORDER BY i.ord)
+               'stored', NOT coalesce(h.held, false))
+               || CASE WHEN h.held THEN '{"held": true}'::jsonb ELSE '{}' END ORDER BY i.ord)
       INTO rows
-      FROM input AS i;  -- a data-modifying CTE runs whether or not it is read
+      FROM input AS i
+      LEFT JOIN upserted AS w ON w.key = i.key AND w.shared = i.shared
+      LEFT JOIN LATERAL (
+          SELECT NOT EXISTS (
+                     SELECT 1 FROM @schema@_internal.facts AS f
+                      WHERE f.tenant = for_tenant
+                        AND @schema@_internal.fact_scope(f.shared, f.session_id)
+                            = @schema@_internal.fact_scope(i.shared, session)
+                        AND f.key = i.key AND f.deleted_at IS NULL
+                        AND (f.value, f.tags, f.agent_id, f.session_id, f.expires_at)
+                            IS NOT DISTINCT FROM (i.value, i.tags, agent, session, i.expires_at))
+                 AS held
+           WHERE w.key IS NULL) AS h ON true;
     RETURN coalesce(rows, '[]');
 END
 $fn$;
@@ -227,7 +243,8 @@ COMMENT ON FUNCTION @schema@_internal.upsert_facts(jsonb, text, text, text) IS
 'Insert or overwrite a checked batch of facts in one statement, in scope-key order (the one '
 'lock order of every writer), each expiring ttl_seconds from now when given; an unchanged '
 'fact is left as it is. Returns {key, shared, '
-'scope, stored} per fact, in input order.';
+'scope, stored} per fact, in input order; a fact a later layer held (human review) has '
+'stored false and held true.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.write_facts(items jsonb)
 RETURNS jsonb

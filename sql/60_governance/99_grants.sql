@@ -26,5 +26,12 @@ SELECT @schema@_internal.register_api('@schema@.review_candidate(bigint)', '{tun
 SELECT @schema@_internal.register_api('@schema@.approve_claim(bigint,text)', '{operator,reviewer}');
 SELECT @schema@_internal.register_api('@schema@.reject_claim(bigint,text)', '{operator,reviewer}');
 SELECT @schema@_internal.register_api('@schema@.lift_rejection(bigint)', '{operator}');
+-- Review of facts under key prefixes: every kind reads the prefixes, the operator sets them;
+-- the queue and the decisions as for claims.
+SELECT @schema@_internal.register_api('@schema@.review_key_prefixes()', @schema@_internal.agent_kinds());
+SELECT @schema@_internal.register_api('@schema@.set_review_key_prefixes(text[])', '{operator}');
+SELECT @schema@_internal.register_api('@schema@.fact_review_queue(integer)', '{tuner,operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.approve_fact(bigint,text)', '{operator,reviewer}');
+SELECT @schema@_internal.register_api('@schema@.reject_fact(bigint,text)', '{operator,reviewer}');
 
 SELECT @schema@_internal.grant_internal_functions();
