@@ -4268,7 +4268,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_defaults() TO pgfacts_agent
 
 CREATE FUNCTION pgfacts_internal.redaction_in_json(pattern text, content jsonb)
     RETURNS text
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.redaction_in_json(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_json(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -4280,7 +4281,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_in_text(text,text) TO pgfac
 
 CREATE FUNCTION pgfacts_internal.redaction_pattern(for_tenant text)
     RETURNS text
-    LANGUAGE sql STABLE SECURITY INVOKER;
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.redaction_pattern(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.redaction_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 

@@ -6,10 +6,14 @@ decision audited; the facts manager and the operator write as before."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from psycopg.types.json import Jsonb
+from typer.testing import CliRunner
+
+from pgfacts.cli import app
 
 from .conftest import Database
 from .support.caller import Caller
@@ -166,3 +170,29 @@ def test_bad_fact_review_input_is_refused(
     caller = Caller(db, tenant="t1")
     assert caller.refused(sql, *params) == state
     assert caller.one("SELECT pgfacts.review_key_prefixes() -> 'prefixes'") == []
+
+
+def test_the_review_commands_take_held_facts_with_facts(db: Database) -> None:
+    review_prefixes(db, ["policy/"])
+    agent(db).one("SELECT pgfacts.store_fact('policy/a', '\"new\"', shared => true)")
+    agent(db).one("SELECT pgfacts.store_fact('policy/b', '\"bad\"', shared => true)")
+
+    def review(*args: str) -> Any:
+        return CliRunner().invoke(
+            app, ["review", *args, "--dsn", db.dsn("reviewer"), "--tenant", "t1", "--agent", "cli"]
+        )
+
+    listed = review("list", "--facts", "--json")
+    assert listed.exit_code == 0, listed.output
+    first, second = (c["candidate_id"] for c in json.loads(listed.output))
+    table = review("list", "--facts")
+    assert (
+        table.exit_code == 0 and "policy/a" in table.output and "fact review queue" in table.output
+    )
+    approved = review("approve", str(first), "--facts", "--json")
+    assert json.loads(approved.output)["status"] == "approved", approved.output
+    rejected = review("reject", str(second), "--facts", "--note", "no", "--json")
+    assert json.loads(rejected.output)["status"] == "rejected", rejected.output
+    again = review("approve", str(second), "--facts")
+    assert again.exit_code != 0 and "55000" in again.output
+    assert values(agent(db), "policy/*") == ["new"]

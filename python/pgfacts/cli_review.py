@@ -1,8 +1,9 @@
 """Human review from the command line: ``pgfacts review list``, ``show``, ``approve``,
-``reject`` and ``lift``.
+``reject`` and ``lift``; with ``--facts``, the fact writes held under review key prefixes.
 
 Each command is one SQL API call (``review_queue``, ``review_candidate``, ``approve_claim``,
-``reject_claim``, ``lift_rejection``) made as the caller the flags name, as the reviewer
+``reject_claim``, ``lift_rejection``; ``fact_review_queue``, ``approve_fact``,
+``reject_fact``) made as the caller the flags name, as the reviewer
 unless ``--kind`` (or PGFACTS_AGENT_KIND) says otherwise; the database decides who may
 decide, and this module only prints the answer (a table, ``--json`` or ``--nl``).
 """
@@ -50,7 +51,12 @@ TABLE_COLUMNS = (
     "source_ref",
     "trust",
 )
+FACT_COLUMNS = ("candidate_id", "key", "value", "current_value", "writer_kind", "agent_id")
 CandidateId = Annotated[int, typer.Argument(help="the candidate's id (review list shows it)")]
+Facts = Annotated[
+    bool,
+    typer.Option("--facts", help="held fact writes (review key prefixes), not claims"),
+]
 
 
 def reviewer(
@@ -72,6 +78,7 @@ def reviewer(
 @app.command("list")
 def list_cmd(
     limit: Annotated[int, typer.Option("--limit", help="at most this many candidates")] = 50,
+    facts: Facts = False,
     tenant: Tenant = None,
     session: Session = None,
     parent: Parent = None,
@@ -82,8 +89,15 @@ def list_cmd(
     dsn: DsnOption = None,
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
-    """The claims waiting for review, oldest first, with their evidence (review_queue)."""
+    """The claims waiting for review, oldest first, with their evidence (review_queue);
+    with --facts the held fact writes, with what memory holds now (fact_review_queue)."""
     who = reviewer(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
+    if facts:
+        held = run(who, lambda s: s.fact_review_queue(limit))
+        if who.fmt == "table":
+            held = [{c: r[c] for c in FACT_COLUMNS} for r in held]
+        show_rows(who, held, "fact review queue")
+        return
     rows = run(who, lambda s: s.review_queue(limit))
     if who.fmt == "table":  # a terminal's width: what a reviewer decides on (--json: all)
         rows = [{c: getattr(r, c) for c in TABLE_COLUMNS} for r in rows]
@@ -113,6 +127,7 @@ def show_cmd(
 def approve_cmd(
     candidate_id: CandidateId,
     note: Note = None,
+    facts: Facts = False,
     tenant: Tenant = None,
     session: Session = None,
     parent: Parent = None,
@@ -124,9 +139,12 @@ def approve_cmd(
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
     """Approve a candidate: its claim is written now and believed from then on
-    (approve_claim)."""
+    (approve_claim); with --facts a held fact write is stored (approve_fact)."""
     who = reviewer(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
-    document = run(who, lambda s: s.approve_claim(candidate_id, note))
+    if facts:
+        document = run(who, lambda s: s.approve_fact(candidate_id, note))
+    else:
+        document = run(who, lambda s: s.approve_claim(candidate_id, note))
     show_document(who, document, f"approved {candidate_id}")
 
 
@@ -134,6 +152,7 @@ def approve_cmd(
 def reject_cmd(
     candidate_id: CandidateId,
     note: Note = None,
+    facts: Facts = False,
     tenant: Tenant = None,
     session: Session = None,
     parent: Parent = None,
@@ -145,9 +164,12 @@ def reject_cmd(
     schema: SchemaOption = migrator.DEFAULT_SCHEMA,
 ) -> None:
     """Reject a candidate: its assertion is not written again until an operator lifts the
-    rejection (reject_claim)."""
+    rejection (reject_claim); with --facts a held fact write is dropped (reject_fact)."""
     who = reviewer(tenant, session, parent, agent, kind, as_json, as_lines, dsn, schema)
-    document = run(who, lambda s: s.reject_claim(candidate_id, note))
+    if facts:
+        document = run(who, lambda s: s.reject_fact(candidate_id, note))
+    else:
+        document = run(who, lambda s: s.reject_claim(candidate_id, note))
     show_document(who, document, f"rejected {candidate_id}")
 
 
