@@ -474,6 +474,15 @@ class Tools(Generic[R]):
     def review_reject(self, candidate_id: int, *, note: str | None = None) -> R:
         return self.call("review_reject", _args(candidateId=candidate_id, note=note))
 
+    def fact_review_queue(self, *, limit: int | None = None) -> R:
+        return self.call("fact_review_queue", _args(limit=limit))
+
+    def fact_review_approve(self, candidate_id: int, *, note: str | None = None) -> R:
+        return self.call("fact_review_approve", _args(candidateId=candidate_id, note=note))
+
+    def fact_review_reject(self, candidate_id: int, *, note: str | None = None) -> R:
+        return self.call("fact_review_reject", _args(candidateId=candidate_id, note=note))
+
 
 def _args(**kwargs: Any) -> dict[str, Any]:
     """Tool arguments: an argument left out takes the tool's default (in SQL)."""
