@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .retrieval import BAD_INPUT, TOO_LARGE, UNKNOWN, EmbedderError
+from .retrieval import BAD_INPUT, TOO_LARGE, UNKNOWN, Embedder, EmbedderError
 
 MODEL = "all-minilm-l6-v2-int8"
 DIMENSION = 384
@@ -135,8 +135,9 @@ class MiniLMReranker:
 
     name = "minilm-biencoder"
 
-    def __init__(self, embedder: MiniLMEmbedder | None = None) -> None:
-        self._embedder = embedder or MiniLMEmbedder()
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        # Another Embedder of the same model may stand in (the benchmark's cached one).
+        self._embedder: Embedder = embedder or MiniLMEmbedder()
 
     def score(self, query: str, documents: Sequence[str]) -> list[float]:
         import numpy as np
