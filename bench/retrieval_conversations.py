@@ -1497,21 +1497,23 @@ def _rerank_timings(
                 if rerank:
                     rerank_hits(query, [_Hit(r[0], r[2]) for r in rows], reranker)
 
-    repeat = 10 if size == "smoke" else 30  # the model costs about 100x a search
+    # The model costs about 100x a search; at smoke size (beside make test's suite) the rows
+    # only show the stage runs, so a few calls.
+    repeat, warmup = (3, 1) if size == "smoke" else (30, 5)
     search = f"conversations: search hybrid {embedder.dimension}-d minilm limit 25"
     pack = "conversations: context_pack neighbours 1, limit 25"
     return [
         Result(search, timed(lambda: one(False, False), repeat), rows=turns),
         Result(
             f"{search} + rerank ({reranker.name})",
-            timed(lambda: one(False, True), repeat),
+            timed(lambda: one(False, True), repeat, warmup),
             baseline=search,
             rows=turns,
         ),
         Result(pack, timed(lambda: one(True, False), repeat), rows=turns),
         Result(
             f"{pack} + rerank ({reranker.name})",
-            timed(lambda: one(True, True), repeat),
+            timed(lambda: one(True, True), repeat, warmup),
             baseline=pack,
             rows=turns,
         ),

@@ -123,7 +123,10 @@ def run(dsn: str, size: str) -> list[Result]:
             results.append(
                 Result(
                     f"search hybrid 384-d + rerank ({reranker.name}, 10 hits)",
-                    timed(lambda: ask(True, reranker), repeat // 3),
+                    timed(
+                        lambda: ask(True, reranker),
+                        *((5, 1) if size == "smoke" else (repeat // 3, 5)),
+                    ),
                     baseline="search hybrid 384-d",
                 )
             )
