@@ -138,7 +138,7 @@ class _Batches:
                 self.report(answer)
                 if not written or once:
                     break
-        except BaseException as exc:  # noqa: BLE001 - handed to import_file's thread
+        except BaseException as exc:
             with self.lock:
                 if self.failure is None:
                     self.failure = exc
@@ -213,7 +213,7 @@ def _helper(batches: _Batches, dsn: str, context: Context, schema: str, batch_si
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             batches.run(FactStore(connection=conn, context=context, schema=schema), batch_size)
-    except BaseException as exc:  # noqa: BLE001 - a failed connect ends this session only
+    except BaseException as exc:
         with batches.lock:
             if batches.failure is None:
                 batches.failure = exc
