@@ -194,8 +194,7 @@ def import_file(
             if batches.failure is not None and not (
                 # a helper that came after another session finished the import
                 batches.answer["finished"]
-                and isinstance(batches.failure, psycopg.Error)
-                and batches.failure.sqlstate == "P0002"
+                and getattr(batches.failure, "sqlstate", None) == "P0002"
             ):
                 raise batches.failure
             answer = batches.answer
