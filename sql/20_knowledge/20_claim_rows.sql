@@ -143,20 +143,22 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    -- Writers of a slot wait for each other on its lock. A REPEATABLE READ or SERIALIZABLE
-    -- snapshot is taken before that wait, so it cannot see what the writer it waited for
-    -- committed, and would decide against a stale slot.
+    -- Writers of a slot wait for each other on its lock (an import's batches on their
+    -- slices' locks). A REPEATABLE READ or SERIALIZABLE snapshot is taken before that wait,
+    -- so it cannot see what the writer it waited for committed, and would decide against
+    -- a stale slot.
     IF pg_catalog.current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION '% needs a READ COMMITTED transaction, not %', operation,
             pg_catalog.upper(pg_catalog.current_setting('transaction_isolation'))
             USING ERRCODE = '0A000',
-                  HINT = 'run knowledge writes in READ COMMITTED (the default isolation level)';
+                  HINT = 'run it in READ COMMITTED (the default isolation level)';
     END IF;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.require_read_committed(text) IS
-'Refuse a knowledge write outside READ COMMITTED, where the slot locks could not serialize it.';
+'Refuse a write outside READ COMMITTED, where the locks writers wait on could not serialize '
+'it (a knowledge write''s slot locks, an import batch''s slice locks).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.retire_row(
     one @schema@_internal.slot_row, reason text, successor bigint

@@ -143,15 +143,19 @@ DECLARE
     first_line bigint := import.lines_done + 1;
 BEGIN
     -- The first slice past the checkpoint neither committed nor locked by another session;
-    -- its lock is held to the end of this transaction. Asked again once locked: the
-    -- session that held it may have committed it just before.
+    -- its lock is held to the end of this transaction. Asked again once locked, in a
+    -- statement of its own: the session that held it may have committed it just before,
+    -- and only a statement begun after the lock was taken has a snapshot that shows it
+    -- (asked in the same expression, a slice committed meanwhile was written twice).
     WHILE first_line <= import.total_lines LOOP
         IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, first_line)
            AND pg_catalog.pg_try_advisory_xact_lock(
                    @schema@_internal.transfer_batch_key(import.tenant, import.import_id, first_line))
-           AND NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, first_line)
         THEN
-            RETURN first_line;
+            IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, first_line)
+            THEN
+                RETURN first_line;
+            END IF;
         END IF;
         first_line := first_line + import.batch_lines;
     END LOOP;
@@ -399,6 +403,9 @@ DECLARE
     written jsonb;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_batch');
+    -- Batches written side by side see each other's commits through the fresh snapshot
+    -- each statement takes under READ COMMITTED.
+    PERFORM @schema@_internal.require_read_committed('import_batch');
     IF batch_size IS NULL OR batch_size NOT BETWEEN 1 AND 100000 THEN
         RAISE EXCEPTION 'batch_size must be 1 to 100000' USING ERRCODE = '22023';
     END IF;
