@@ -164,6 +164,12 @@ def load_tenant(
     )
 
 
+# A row's centre and noise vector, by its kind and number (x.kind, x.id): a row of each kind
+# of one number differ. A question near a row takes other noise (salt).
+CENTRE = "(x.id + CASE x.kind WHEN 'claim' THEN 500 ELSE 0 END) %% %(c)s"
+NOISE = "(x.id * 7 + {salt} + CASE x.kind WHEN 'claim' THEN 1000 ELSE 0 END) %% 1999"
+
+
 def load(conn: psycopg.Connection[Any], spec: Size) -> None:
     words = vocabulary()
     conn.execute("SELECT setseed(0.27)")
@@ -208,6 +214,7 @@ def load(conn: psycopg.Connection[Any], spec: Size) -> None:
         )
         # The index of this dimension is built after the rows are in: faster than growing it.
         conn.execute(f"DROP INDEX pgfacts_internal.embeddings_hnsw_{d}")
+        # A fact and a claim of the same number get other centres and noise (CENTRE, NOISE).
         for kind, table, id_column in (
             ("fact", "facts", "fact_id"),
             ("claim", "claims", "claim_id"),
@@ -217,9 +224,10 @@ def load(conn: psycopg.Connection[Any], spec: Size) -> None:
                         dimension, content_hash, embedding)
                     SELECT x.tenant, %(m)s, %(k)s, x.{id_column}, %(d)s, 'bench',
                            (ce.v + no.v)::halfvec
-                      FROM pgfacts_internal.{table} AS x
-                      JOIN speed_centres AS ce ON ce.c = x.{id_column} %% %(c)s
-                      JOIN speed_noise AS no ON no.n = (x.{id_column} * 7) %% 1999""",
+                      FROM (SELECT y.tenant, y.{id_column}, %(k)s AS kind, y.{id_column} AS id
+                              FROM pgfacts_internal.{table} AS y) AS x
+                      JOIN speed_centres AS ce ON ce.c = {CENTRE}
+                      JOIN speed_noise AS no ON no.n = {NOISE.format(salt=0)}""",
                 {"m": f"speed-{d}", "k": kind, "d": d, "c": spec.clusters},
             )
         conn.execute("SET LOCAL max_parallel_maintenance_workers = 0")
@@ -241,14 +249,14 @@ def questions(
     """(question, vector) pairs: three words of a row's text, a vector near its centre."""
     rng = random.Random(2027)
     rows = conn.execute(
-        """SELECT t.text, (ce.v + no.v)::halfvec::text
+        f"""SELECT t.text, (ce.v + no.v)::halfvec::text
              FROM (SELECT 'claim' AS kind, x.claim_id AS id, x.text
                      FROM pgfacts_internal.claims AS x WHERE x.tenant = %(t)s
                    UNION ALL
-                   SELECT 'fact', f.fact_id, f.value #>> '{}' FROM pgfacts_internal.facts AS f
+                   SELECT 'fact', f.fact_id, f.value #>> '{{}}' FROM pgfacts_internal.facts AS f
                     WHERE f.tenant = %(t)s AND f.shared) AS t
-             JOIN speed_centres AS ce ON ce.c = t.id %% %(c)s
-             JOIN speed_noise AS no ON no.n = (t.id * 13 + 5) %% 1999
+             JOIN speed_centres AS ce ON ce.c = {CENTRE.replace("x.", "t.")}
+             JOIN speed_noise AS no ON no.n = {NOISE.format(salt=5).replace("x.", "t.")}
             ORDER BY md5(t.kind || t.id) LIMIT %(n)s""",
         {"t": tenant, "c": clusters, "n": count},
     ).fetchall()
