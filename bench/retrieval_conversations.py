@@ -26,7 +26,10 @@ limit 25 per question (each list 100 deep). Adversarial questions are reported a
 many came back with no hit at all, and, for the lists with a vector, how well the top hit's
 similarity separates them from answerable ones (AUC: 1.0 would let a floor refuse every
 adversarial question and no answerable one; 0.5 is chance). Nothing here is tuned to the
-figures: it is a baseline for the ranking work of issue 27.
+figures: it is a baseline for the ranking work of issue 27. With the real model, the
+reranking stage (off by default: ``minilm.MiniLMReranker``) is scored as more lists:
+hybrid's 25 hits re-ordered by each hit's own text, and by each hit with its neighbours in a
+context pack; and timed beside the same calls without it.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from psycopg.types.json import Jsonb
 
 from pgfacts import minilm
 from pgfacts.client import Context
+from pgfacts.rerank import Reranker, rerank_hits, rerank_pack
 from pgfacts.retrieval import Embedder, HashEmbedder, run_embedding_queue
 
 from .embedding_cache import cached_minilm
@@ -1183,15 +1187,19 @@ def evaluate(
     embedder: Embedder | None,
     weights: tuple[float, float] = (1.0, 1.0),
     turns: Sequence[Turn] = (),
+    answers: Sequence[tuple[list[str], float | None]] | None = None,
 ) -> dict[str, Scores]:
     """Scores per kind, ``answerable`` over every kind but adversarial, and the answerable
     questions of each conversation apart (by its slug: each is a held-out check of a
     ranking chosen on the others); with ``turns``, the hits that are none of them are
-    counted (``stray`` of ``answerable``)."""
+    counted (``stray`` of ``answerable``). ``answers``: each question's keys and top
+    similarity as another list gave them (else asked through search here)."""
     scores = {kind: Scores() for kind in (*KINDS, "answerable")}
     scores.update({c.slug: Scores() for c in CONVERSATIONS})
     known = {t.key for t in turns}
-    for q, (keys, top) in zip(asked, ask(conn, tenant, asked, embedder, weights), strict=True):
+    if answers is None:
+        answers = ask(conn, tenant, asked, embedder, weights)
+    for q, (keys, top) in zip(asked, answers, strict=True):
         scores["answerable"].stray += sum(k not in known for k in keys) if known else 0
         names = (q.kind, "answerable", q.conversation) if q.kind != "adversarial" else (q.kind,)
         for name in names:
@@ -1206,6 +1214,56 @@ def evaluate(
                     s.recall[depth] += recall[depth]
                 s.ndcg10 += ndcg
     return scores
+
+
+SEARCH_TEXT = (
+    "SELECT ref, similarity, content FROM pgfacts.search(%s, query_vector => %s::vector, "
+    'model => %s, "limit" => 25)'
+)
+RERANK_PACK = (
+    "SELECT pgfacts.context_pack(%s, token_budget => 1000000, query_vector => %s::vector, "
+    'model => %s, "limit" => 25, neighbours => 1)'
+)
+
+
+def reranked(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    asked: Sequence[Asked],
+    embedder: Embedder,
+    reranker: Reranker,
+) -> dict[str, list[tuple[list[str], float | None]]]:
+    """Three lists of hybrid search's 25 hits per question: ``text``, re-ordered by the
+    reranker with each hit's own text as its document (``store.search(..., reranker=)``);
+    ``pack``, the hits of a context pack of limit 25 with one neighbour each side, in the
+    pack's order (search's: the check that the next list starts where hybrid does); and
+    ``context``, that pack re-ordered with each hit's text and its neighbours' as its
+    document (``store.context_pack(..., neighbours=1, reranker=)``). Keys, best first."""
+    vectors = [vector_literal(v) for v in embedder.embed([q.text for q in asked])]
+    lists: dict[str, list[tuple[list[str], float | None]]] = {"text": [], "pack": [], "context": []}
+    for q, vector in zip(asked, vectors, strict=True):
+        with conn.transaction():
+            conn.execute("SELECT pgfacts.set_context(tenant => %s)", (tenant,))
+            rows = conn.execute(SEARCH_TEXT, (q.text, vector, embedder.model)).fetchall()
+            hits = rerank_hits(q.text, [_Hit(r[0], r[2]) for r in rows], reranker)
+            row = conn.execute(RERANK_PACK, (q.text, vector, embedder.model)).fetchone()
+        assert row is not None
+        top = rows[0][1] if rows else None
+        lists["text"].append(([h.ref.removeprefix("shared:") for h in hits], top))
+        for name, pack in (("pack", row[0]), ("context", rerank_pack(q.text, row[0], reranker))):
+            keys = [
+                i["ref"].removeprefix("shared:")
+                for i in pack["items"]
+                if "neighbour_of" not in i["why"]
+            ]
+            lists[name].append((keys, top))
+    return lists
+
+
+@dataclass(frozen=True)
+class _Hit:
+    ref: str
+    content: str
 
 
 PACK = (
@@ -1349,6 +1407,21 @@ def run(dsn: str, size: str) -> list[Result]:
             stray += scores["answerable"].stray
         if len(embedders) == 1:
             print("(the minilm extra is not installed: no run with a real model)")
+        else:  # the reranking stage (off by default) on the real model's hybrid
+            reranker = minilm.MiniLMReranker(embedders[-1])
+            lists_of = reranked(conn, TENANT, asked, embedders[-1], reranker)
+            model = embedders[-1].model
+            for name, title in (
+                ("text", f"hybrid + rerank ({model}, {reranker.name}: a hit's own text)"),
+                ("pack", f"hybrid, the hits of a context pack with neighbours 1 ({model})"),
+                (
+                    "context",
+                    f"hybrid + rerank ({model}, {reranker.name}: a hit with its neighbours)",
+                ),
+            ):
+                scores = evaluate(conn, TENANT, asked, None, turns=turns, answers=lists_of[name])
+                print_scores(f"conversations, {title}", scores)
+                stray += scores["answerable"].stray
         # context_pack's neighbours (a turn is often answered by the next): lexical, and
         # hybrid with the last model (the real one when installed).
         print_neighbour_recall(
@@ -1358,7 +1431,10 @@ def run(dsn: str, size: str) -> list[Result]:
             f"conversations, hybrid ({embedders[-1].model})",
             neighbour_recall(conn, TENANT, asked, embedders[-1]),
         )
-        return _timings(conn, asked, embedders[0], len(turns), size, stray)
+        results = _timings(conn, asked, embedders[0], len(turns), size, stray)
+        if len(embedders) > 1:
+            results += _rerank_timings(conn, asked, embedders[-1], len(turns), size)
+        return results
 
 
 def _timings(
@@ -1391,5 +1467,54 @@ def _timings(
             baseline=base,
             rows=turns,
             wrong=stray,
+        ),
+    ]
+
+
+def _rerank_timings(
+    conn: psycopg.Connection[Any], asked: Sequence[Asked], embedder: Embedder, turns: int, size: str
+) -> list[Result]:
+    """What the reranking stage costs a caller: hybrid search (the real model's query
+    vectors, computed before) and a context pack with neighbours 1, each beside the same
+    call re-ordered by MiniLMReranker, which runs the model itself (no cached vectors),
+    inside the transaction as the store runs it."""
+    sample = asked[: min(len(asked), 50)]
+    vectors = [vector_literal(v) for v in embedder.embed([q.text for q in sample])]
+    reranker = minilm.MiniLMReranker()
+    state = {"i": 0}
+
+    def one(pack: bool, rerank: bool) -> None:
+        i = state["i"] = (state["i"] + 1) % len(sample)
+        query = sample[i].text
+        with conn.transaction():
+            conn.execute("SELECT pgfacts.set_context(tenant => %s)", (TENANT,))
+            if pack:
+                row = conn.execute(RERANK_PACK, (query, vectors[i], embedder.model)).fetchone()
+                if rerank and row is not None:
+                    rerank_pack(query, row[0], reranker)
+            else:
+                rows = conn.execute(SEARCH_TEXT, (query, vectors[i], embedder.model)).fetchall()
+                if rerank:
+                    rerank_hits(query, [_Hit(r[0], r[2]) for r in rows], reranker)
+
+    # The model costs about 100x a search; at smoke size (beside make test's suite) the rows
+    # only show the stage runs, so a few calls.
+    repeat, warmup = (3, 1) if size == "smoke" else (30, 5)
+    search = f"conversations: search hybrid {embedder.dimension}-d minilm limit 25"
+    pack = "conversations: context_pack neighbours 1, limit 25"
+    return [
+        Result(search, timed(lambda: one(False, False), repeat), rows=turns),
+        Result(
+            f"{search} + rerank ({reranker.name})",
+            timed(lambda: one(False, True), repeat, warmup),
+            baseline=search,
+            rows=turns,
+        ),
+        Result(pack, timed(lambda: one(True, False), repeat), rows=turns),
+        Result(
+            f"{pack} + rerank ({reranker.name})",
+            timed(lambda: one(True, True), repeat, warmup),
+            baseline=pack,
+            rows=turns,
         ),
     ]

@@ -29,6 +29,8 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from pgfacts.rerank import Reranker, rerank_hits
+
 FIRST = [
     "Anna",
     "Ola",
@@ -634,6 +636,16 @@ def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(f"{x:.6f}" for x in vector) + "]"
 
 
+@dataclass(frozen=True)
+class _Hit:
+    content: str
+
+
+def rerank_texts(query: str, contents: list[str], reranker: Reranker) -> list[str]:
+    """Hits' contents in the reranker's order (the code the store runs, ``rerank_hits``)."""
+    return [h.content for h in rerank_hits(query, [_Hit(c) for c in contents], reranker)]
+
+
 def evaluate(
     conn: psycopg.Connection[Any],
     tenant: str,
@@ -642,9 +654,11 @@ def evaluate(
     labels: dict[str, Label],
     embedder: Any | None,
     weights: tuple[float, float] = (1.0, 1.0),
+    reranker: Reranker | None = None,
 ) -> dict[str, Scores]:
     """Ask every question with limit 25 (hybrid when an embedder is given, else lexical;
-    ``weights``: text_weight and vector_weight, (0, 1) the vector list alone); scores per
+    ``weights``: text_weight and vector_weight, (0, 1) the vector list alone; ``reranker``:
+    its order of the 25 hits, as ``store.search(..., reranker=...)`` gives it); scores per
     intent and ``all``."""
     by_name = {m.name: m for m in memories}
     scores = {intent: Scores() for intent in (*INTENTS, "all")}
@@ -668,6 +682,8 @@ def evaluate(
                     ),
                 ).fetchall()
             ]
+        if reranker is not None:
+            hits = rerank_texts(query.text, hits, reranker)
         recall, ndcg, top5, stale, look = judge(query, hits, labels, by_name)
         for name in (query.intent, "all"):
             scores[name].add(recall, ndcg, look)

@@ -1140,6 +1140,23 @@ COMMENT ON TABLE pgfacts_internal.tools IS 'The agent tools of this install, one
 COMMENT ON COLUMN pgfacts_internal.tools.output_schema IS 'JSON Schema of the tool''s result, an object at the root (MCP outputSchema).';
 COMMENT ON COLUMN pgfacts_internal.tools.available_when IS 'A function (tenant text) -> boolean that must hold for the tool to be offered to the tenant (available_tools), or NULL: always.';
 
+CREATE TABLE pgfacts_internal.transfer_batches (
+    tenant text NOT NULL,
+    import_id bigint NOT NULL,
+    first_line bigint NOT NULL,
+    last_line bigint NOT NULL,
+    rejects jsonb DEFAULT '[]'::jsonb NOT NULL,
+    CONSTRAINT transfer_batches_import_fkey FOREIGN KEY (tenant, import_id) REFERENCES pgfacts_internal.transfer_imports(tenant, import_id) ON DELETE CASCADE,
+    CONSTRAINT transfer_batches_lines_check CHECK (((first_line >= 1) AND (last_line >= first_line))),
+    CONSTRAINT transfer_batches_pkey PRIMARY KEY (tenant, import_id, first_line)
+);
+ALTER TABLE pgfacts_internal.transfer_batches OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.transfer_batches ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.transfer_batches FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_batches AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_batches AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.transfer_batches IS 'Committed batches of an open import past its checkpoint (a batch written while an earlier one was still in progress), with their rejected lines; removed as the checkpoint passes them';
+
 CREATE TABLE pgfacts_internal.transfer_imports (
     tenant text NOT NULL,
     import_id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
@@ -1155,6 +1172,7 @@ CREATE TABLE pgfacts_internal.transfer_imports (
     opened_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     finished_at timestamp with time zone,
     abandoned boolean DEFAULT false NOT NULL,
+    batch_lines integer,
     CONSTRAINT transfer_imports_family_check CHECK ((family = ANY (ARRAY['lossless'::text, 'plain'::text]))),
     CONSTRAINT transfer_imports_pkey PRIMARY KEY (tenant, import_id),
     CONSTRAINT transfer_imports_sha256_shape CHECK ((file_sha256 ~ '^[0-9a-f]{64}$'::text))
@@ -1166,6 +1184,7 @@ CREATE UNIQUE INDEX transfer_imports_one_open ON pgfacts_internal.transfer_impor
 CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 COMMENT ON TABLE pgfacts_internal.transfer_imports IS 'One row per import of a file into a tenant: its checkpoint (lines_done) and counts; at most one open (unfinished) import per tenant';
+COMMENT ON COLUMN pgfacts_internal.transfer_imports.batch_lines IS 'The lines of each batch of this import, set by its first batch (every session writing it cuts the same slices)';
 
 CREATE TABLE pgfacts_internal.transfer_lines (
     tenant text NOT NULL,
@@ -3227,6 +3246,34 @@ CREATE FUNCTION pgfacts_internal.fact_problem_words(problem text, item jsonb, ki
 ALTER FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_problem_words(text,jsonb,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.fact_review_approve_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_review_approve_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_approve_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_review_decide_tool(args jsonb, approve boolean)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_review_decide_tool(jsonb,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_decide_tool(jsonb,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_review_queue_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_review_queue_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_queue_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_review_reject_tool(args jsonb)
+    RETURNS jsonb
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_review_reject_tool(jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_reject_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.fact_scope(shared boolean, session_id text)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -4776,6 +4823,48 @@ CREATE FUNCTION pgfacts_internal.transfer_advance_sequences(table_name text, res
 ALTER FUNCTION pgfacts_internal.transfer_advance_sequences(text,jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_advance_sequences(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.transfer_await_earlier(import pgfacts_internal.transfer_imports, first_line bigint, wait_all boolean, keys text[])
+    RETURNS boolean
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_await_earlier(pgfacts_internal.transfer_imports,bigint,boolean,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_await_earlier(pgfacts_internal.transfer_imports,bigint,boolean,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_batch_done(tenant text, import_id bigint, first_line bigint)
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_batch_done(text,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_batch_done(text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_batch_key(tenant text, import_id bigint, first_line bigint)
+    RETURNS bigint
+    LANGUAGE sql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_batch_key(text,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_batch_key(text,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_batch_touches(tenant text, first_line bigint, last_line bigint, keys text[])
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_batch_touches(text,bigint,bigint,text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_batch_touches(text,bigint,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_checkpoint(tenant text, import_id bigint, first_line bigint, last_line bigint, outcome jsonb, rejects jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_checkpoint(text,bigint,bigint,bigint,jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_checkpoint(text,bigint,bigint,bigint,jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_claim_batch(import pgfacts_internal.transfer_imports)
+    RETURNS bigint
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_claim_batch(pgfacts_internal.transfer_imports) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_claim_batch(pgfacts_internal.transfer_imports) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.transfer_entity_id(reference jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
@@ -4839,12 +4928,12 @@ CREATE FUNCTION pgfacts_internal.transfer_next_lines(tenant text, after bigint, 
 ALTER FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.transfer_open_import(tenant text)
+CREATE FUNCTION pgfacts_internal.transfer_open_import(tenant text, for_batch boolean DEFAULT false)
     RETURNS pgfacts_internal.transfer_imports
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.transfer_open_import(text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_open_import(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.transfer_open_import(text,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_open_import(text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.transfer_optional_tables(embeddings boolean, audit boolean)
     RETURNS text[]
@@ -4923,6 +5012,13 @@ CREATE FUNCTION pgfacts_internal.transfer_tenant_holds_rows(tenant text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.transfer_tenant_holds_rows(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_tenant_holds_rows(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.transfer_write_batch(import pgfacts_internal.transfer_imports, first_line bigint)
+    RETURNS jsonb
+    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.transfer_write_batch(pgfacts_internal.transfer_imports,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_write_batch(pgfacts_internal.transfer_imports,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tree_session(session_id text)
     RETURNS text

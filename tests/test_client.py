@@ -174,6 +174,9 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "review_candidate",
         "review_approve",
         "review_reject",
+        "fact_review_queue",
+        "fact_review_approve",
+        "fact_review_reject",
     ]
     tuner = [d["name"] for d in tools.for_kind(definitions, "tuner")]
     assert tuner == [
@@ -193,6 +196,7 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "audit",
         "review_queue",
         "review_candidate",
+        "fact_review_queue",
     ]
     reviewer = [d["name"] for d in tools.for_kind(definitions, "reviewer")]
     assert reviewer == [
@@ -208,6 +212,9 @@ def test_tool_definitions_in_three_formats(db: Database) -> None:
         "review_candidate",
         "review_approve",
         "review_reject",
+        "fact_review_queue",
+        "fact_review_approve",
+        "fact_review_reject",
     ]
     openai = tools.render(definitions, "openai")
     assert openai[0]["type"] == "function"

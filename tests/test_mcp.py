@@ -31,7 +31,7 @@ from pgfacts.mcp_server import PgfactsMCP
 
 from .conftest import KINDS, Database
 from .support.caller import Caller
-from .test_tool_schemas import EMBED, HOLD, SAMPLES, _embed_everything, _hold_for_review, resolved
+from .test_tool_schemas import SAMPLES, resolved, sample_setup
 
 MODES = ("auto", "legacy")  # auto: 2026-07-28 (server/discover); legacy: initialize
 
@@ -118,11 +118,8 @@ def test_every_tool_is_called_and_its_result_validates_in_both_protocols(db: Dat
                 clients: dict[str, Client] = {}
                 latest: dict[str, Any] = {}
                 for name, kind, args in SAMPLES:
-                    if name == EMBED:
-                        _embed_everything(Caller(db, kind="facts_manager", tenant=tenant))
-                        continue
-                    if name == HOLD:
-                        latest.update(_hold_for_review(Caller(db, tenant=tenant)))
+                    if (setup := sample_setup(name, db, tenant)) is not None:
+                        latest.update(setup)
                         continue
                     if kind not in clients:
                         clients[kind] = await stack.enter_async_context(connect(kind, mode))

@@ -48,7 +48,7 @@ def test_the_python_doc_snippets_run(
     tmp_path: Path,
 ) -> None:
     blocks = FENCE.findall(PYTHON_DOC.read_text())
-    assert len(blocks) == 5  # the two surfaces, typed rows, async, bulk writes, LangGraph
+    assert len(blocks) == 6  # the two surfaces, typed rows, async, bulk, LangGraph, rerank
     monkeypatch.setenv("PGFACTS_DSN", db.dsn("app"))
     monkeypatch.chdir(tmp_path)  # the bulk snippet writes its files where it runs
     namespace: dict[str, Any] = {}
@@ -60,11 +60,12 @@ def test_the_python_doc_snippets_run(
     assert printed[2] == "Kyiv 2026-01-01 None"
     assert printed[3].startswith("[('notes/a', 1), ")
     assert printed[5] == "1 1 ['']"  # after the async block's two lines: bulk writes
-    assert printed[6:] == [  # the LangGraph store
+    assert printed[6:11] == [  # the LangGraph store
         "{'n': 1, 'text': 'likes green tea'}",
         "['m2']",
         "m1",
         "[('users', 'u/1', 'memories')]",
         "langgraph/users/u~2F1/memories/m1",
     ]
+    assert printed[11:] == ["notes/charts True"]  # reranking: the same hits, re-ordered
     assert json.loads((tmp_path / "harvest.failed.json").read_text())[0]["key"] == ""

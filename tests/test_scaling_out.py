@@ -17,7 +17,7 @@ from .catalog import install_schemas
 from .conftest import SCHEMA, Database
 from .docs_support import DOCS, sql_examples
 from .support.caller import Caller
-from .test_tool_schemas import EMBED, HOLD, SAMPLES, _embed_everything, _hold_for_review, resolved
+from .test_tool_schemas import SAMPLES, resolved, sample_setup
 
 # Every primary key, unique and exclusion constraint, unique index and foreign key of a
 # table with a tenant column, with the columns it lacks or the table it points at.
@@ -208,11 +208,8 @@ def test_every_api_query_reaches_tenant_tables_through_the_tenant(
     _listen_for_plans(caller.tool_conn("app"), messages)
     latest: dict[str, Any] = {}
     for name, kind, args in SAMPLES:
-        if name == EMBED:
-            _embed_everything(Caller(db, kind="facts_manager"))
-            continue
-        if name == HOLD:
-            latest.update(_hold_for_review(Caller(db)))
+        if (setup := sample_setup(name, db)) is not None:
+            latest.update(setup)
             continue
         latest.update(caller(name, resolved(args, latest), kind=kind))
     problems = _problems(messages, _tenant_tables(db), explained)

@@ -18,6 +18,7 @@ from .support.caller import Caller
 
 EMBED = "(register a model and embed the facts)"
 HOLD = "(hold two low-trust claims for review)"
+HOLD_FACTS = "(hold two fact writes under a review key prefix)"
 
 
 # A sample of calls per tool, (kind, arguments), in an order that leaves something for the
@@ -109,6 +110,11 @@ SAMPLES: list[tuple[str, str, dict[str, Any]]] = [
     ("review_candidate", "tuner", {"candidateId": Last("candidateId")}),
     ("review_reject", "reviewer", {"candidateId": Last("otherCandidateId")}),
     ("review_candidate", "operator", {"candidateId": Last("otherCandidateId")}),
+    ("fact_review_queue", "reviewer", {}),
+    (HOLD_FACTS, "", {}),
+    ("fact_review_queue", "tuner", {"limit": 10}),
+    ("fact_review_approve", "reviewer", {"candidateId": Last("factCandidateId"), "note": "ok"}),
+    ("fact_review_reject", "operator", {"candidateId": Last("otherFactCandidateId")}),
 ]
 
 
@@ -139,6 +145,32 @@ def _hold_for_review(op: Caller) -> dict[str, int]:
     return {"candidateId": held[0], "otherCandidateId": held[1]}
 
 
+def _hold_facts_for_review(db: Database, tenant: str) -> dict[str, int]:
+    """Two shared fact writes of a task agent under a review key prefix: their ids."""
+    Caller(db, tenant=tenant).one("SELECT pgfacts.set_review_key_prefixes('{held/}')")
+    agent = Caller(db, tenant=tenant, kind="agent", session="s1")
+    for key in ("held/a", "held/b"):
+        agent.one("SELECT pgfacts.store_fact(%s, '1', shared => true)", key)
+    held = Caller(db, tenant=tenant, kind="reviewer").one("SELECT pgfacts.fact_review_queue()")
+    return {
+        "factCandidateId": held[0]["candidate_id"],
+        "otherFactCandidateId": held[1]["candidate_id"],
+    }
+
+
+def sample_setup(name: str, db: Database, tenant: str = "t1") -> dict[str, Any] | None:
+    """A sample that is a setup step (EMBED, HOLD, HOLD_FACTS), done in tenant: the ids it
+    leaves for later samples; None for a tool call."""
+    if name == EMBED:
+        _embed_everything(Caller(db, kind="facts_manager", tenant=tenant))
+        return {}
+    if name == HOLD:
+        return _hold_for_review(Caller(db, tenant=tenant))
+    if name == HOLD_FACTS:
+        return _hold_facts_for_review(db, tenant)
+    return None
+
+
 def test_every_tool_states_its_output_schema_and_hints(db: Database) -> None:
     with db.connect("app") as conn:
         rows = conn.execute(
@@ -152,7 +184,7 @@ def test_every_tool_states_its_output_schema_and_hints(db: Database) -> None:
         assert None not in (read_only, destructive, idempotent), name
         assert not (read_only and destructive), name
     # Every tool has samples below, so none escapes the validation.
-    assert {r[0] for r in rows} == {name for name, _, _ in SAMPLES} - {EMBED, HOLD}
+    assert {r[0] for r in rows} == {name for name, _, _ in SAMPLES} - {EMBED, HOLD, HOLD_FACTS}
 
 
 def test_every_result_validates_against_its_output_schema(db: Database) -> None:
@@ -161,11 +193,8 @@ def test_every_result_validates_against_its_output_schema(db: Database) -> None:
     modes = []
     latest: dict[str, Any] = {}
     for name, kind, args in SAMPLES:
-        if name == EMBED:
-            _embed_everything(Caller(db, kind="facts_manager"))
-            continue
-        if name == HOLD:
-            latest.update(_hold_for_review(Caller(db)))
+        if (setup := sample_setup(name, db)) is not None:
+            latest.update(setup)
             continue
         result = caller(name, resolved(args, latest), kind=kind)
         latest.update(result)

@@ -11,15 +11,16 @@ on data stays in SQL (``None`` is passed, never a copy of the value).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from . import queries
+from . import queries, rerank
+from .rerank import Reranker
 from .rows import (
     JSON,
     AuditEntry,
@@ -69,6 +70,9 @@ class Call(Generic[T]):
     row: type | None = None
     # True: the first column of every row (SETOF text). False: the value of the one row.
     column: bool = False
+    # What the store does with the answer before the call's transaction ends (a reranker's
+    # re-ordering): if it raises, the transaction is rolled back.
+    after: Callable[[Any], Any] | None = None
 
 
 def _value(store: StoreBase, sql: str, /, **params: Any) -> Call[Any]:
@@ -484,7 +488,9 @@ def override(self: StoreBase, idempotency_key: str, claim: Mapping[str, Any]) ->
 # The query vector is passed through as given: SQL cannot embed text, and this client
 # embeds nothing. The caller embeds the query with its own model (for example
 # ``embedder.embed([query])`` of a ``pgfacts.retrieval`` Embedder, as pgfacts.demo does)
-# and passes vector and model; without them search is lexical only.
+# and passes vector and model; without them search is lexical only. A reranker
+# (``pgfacts.rerank``, off by default) re-orders the rows search returned, in the call's
+# transaction: it adds and drops nothing.
 
 
 def search(
@@ -503,8 +509,10 @@ def search(
     known_at: Any = None,
     text_weight: float = 1.0,
     vector_weight: float = 1.0,
+    reranker: Reranker | None = None,
+    rerank_top_n: int | None = None,
 ) -> Call[list[SearchHit]]:
-    return _rows(
+    call = _rows(
         self,
         queries.SEARCH,
         SearchHit,
@@ -522,6 +530,10 @@ def search(
         text_weight=text_weight,
         vector_weight=vector_weight,
     )
+    if reranker is None:
+        return call
+    rerank._check_reranker(reranker, rerank_top_n)
+    return replace(call, after=lambda hits: rerank.rerank_hits(query, hits, reranker, rerank_top_n))
 
 
 def nearest(
@@ -567,8 +579,10 @@ def context_pack(
     chars_per_token: float = 4.0,
     include_candidates: bool = False,
     neighbours: int = 0,
+    reranker: Reranker | None = None,
+    rerank_top_n: int | None = None,
 ) -> Call[JSONObject]:
-    return _value(
+    call = _value(
         self,
         queries.CONTEXT_PACK,
         query=query,
@@ -581,6 +595,10 @@ def context_pack(
         include_candidates=include_candidates,
         neighbours=neighbours,
     )
+    if reranker is None:
+        return call
+    rerank._check_reranker(reranker, rerank_top_n)
+    return replace(call, after=lambda pack: rerank.rerank_pack(query, pack, reranker, rerank_top_n))
 
 
 def find_keys(

@@ -80,6 +80,12 @@ def register(app: typer.Typer) -> None:
         batch_size: Annotated[
             int, typer.Option("--batch-size", help="lines a batch (each batch commits)")
         ] = 5000,
+        sessions: Annotated[
+            int,
+            typer.Option(
+                "--sessions", min=1, max=8, help="database sessions writing plain batches at once"
+            ),
+        ] = 2,
         rejects: Annotated[
             str | None,
             typer.Option("--rejects", help="where rejected lines go; default FILE.rejects.jsonl"),
@@ -126,7 +132,14 @@ def register(app: typer.Typer) -> None:
 
             try:
                 answer = transfer.import_file(
-                    path, context, dsn, schema, batch_size, rejects_path, on_progress
+                    path,
+                    context,
+                    dsn,
+                    schema,
+                    batch_size,
+                    rejects_path,
+                    on_progress,
+                    sessions=sessions,
                 )
             except PgfactsError as exc:
                 bar.stop()

@@ -23,6 +23,7 @@ Pass ``connection=`` to run inside your own transaction instead of the store's p
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import os
@@ -474,6 +475,15 @@ class Tools(Generic[R]):
     def review_reject(self, candidate_id: int, *, note: str | None = None) -> R:
         return self.call("review_reject", _args(candidateId=candidate_id, note=note))
 
+    def fact_review_queue(self, *, limit: int | None = None) -> R:
+        return self.call("fact_review_queue", _args(limit=limit))
+
+    def fact_review_approve(self, candidate_id: int, *, note: str | None = None) -> R:
+        return self.call("fact_review_approve", _args(candidateId=candidate_id, note=note))
+
+    def fact_review_reject(self, candidate_id: int, *, note: str | None = None) -> R:
+        return self.call("fact_review_reject", _args(candidateId=candidate_id, note=note))
+
 
 def _args(**kwargs: Any) -> dict[str, Any]:
     """Tool arguments: an argument left out takes the tool's default (in SQL)."""
@@ -678,19 +688,21 @@ class FactStore(StoreBase):
             with self._conn() as conn:
                 if not self._schema_checked:
                     self._check_schema(conn)
-                if not call.with_context or self.context is None:
+                if call.after is None and (not call.with_context or self.context is None):
                     rows = _cursor(conn, call.row).execute(call.sql, call.params).fetchall()
-                else:
-                    with conn.transaction():
+                    return _result(call, rows)
+                with conn.transaction():
+                    if call.with_context and self.context is not None:
                         conn.execute(
                             queries.SET_CONTEXT.format(schema=self.schema),
                             _context_params(self.context),
                         )
-                        cursor = _cursor(conn, call.row)
-                        rows = cursor.execute(call.sql, call.params).fetchall()
+                    cursor = _cursor(conn, call.row)
+                    result = _result(call, cursor.execute(call.sql, call.params).fetchall())
+                    # A reranker runs before the commit: if it fails, the call is undone.
+                    return call.after(result) if call.after else result
         except psycopg.Error as exc:
             raise translate(exc) from exc
-        return _result(call, rows)
 
     def close(self) -> None:
         if self._own_pool and self._pool is not None:
@@ -898,20 +910,24 @@ class AsyncFactStore(StoreBase):
             async with self._conn() as conn:
                 if not self._schema_checked:
                     await self._check_schema(conn)
-                if not call.with_context or self.context is None:
+                if call.after is None and (not call.with_context or self.context is None):
                     cursor = await _async_cursor(conn, call.row).execute(call.sql, call.params)
-                    rows = await cursor.fetchall()
-                else:
-                    async with conn.transaction():
+                    return _result(call, await cursor.fetchall())
+                async with conn.transaction():
+                    if call.with_context and self.context is not None:
                         await conn.execute(
                             queries.SET_CONTEXT.format(schema=self.schema),
                             _context_params(self.context),
                         )
-                        cursor = await _async_cursor(conn, call.row).execute(call.sql, call.params)
-                        rows = await cursor.fetchall()
+                    cursor = await _async_cursor(conn, call.row).execute(call.sql, call.params)
+                    result = _result(call, await cursor.fetchall())
+                    if call.after is None:
+                        return result
+                    # The reranker's model runs in a thread (it would hold the event loop),
+                    # before the commit: if it fails, the call is undone.
+                    return cast(T, await asyncio.to_thread(call.after, result))
         except psycopg.Error as exc:
             raise translate(exc) from exc
-        return _result(call, rows)
 
     async def close(self) -> None:
         if self._own_pool and self._pool is not None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .retrieval import BAD_INPUT, TOO_LARGE, UNKNOWN, EmbedderError
+from .retrieval import BAD_INPUT, TOO_LARGE, UNKNOWN, Embedder, EmbedderError
 
 MODEL = "all-minilm-l6-v2-int8"
 DIMENSION = 384
@@ -119,3 +119,41 @@ def default_embedder() -> Any:
     from .retrieval import HashEmbedder
 
     return MiniLMEmbedder() if available() else HashEmbedder(DIMENSION)
+
+
+class MiniLMReranker:
+    """A reranker from the same offline model: NOT a cross-encoder (no package on the
+    registries this project reaches ships one's weights; see docs/python.md, Reranking).
+
+    all-MiniLM-L6-v2 embeds the query and each document apart (a bi-encoder), so what it
+    adds over search's own vector list is the document: a hit with the turns beside it in a
+    context pack with neighbours (a question answered in the next turn). A document's score
+    is its cosine to the query, standardised over the documents, plus its position in
+    search's order, standardised the same way (the documents come best first): search's
+    ranking and the model's count alike, as search weighs its own lists (1 and 1). Scores
+    of one call compare with each other only."""
+
+    name = "minilm-biencoder"
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        # Another Embedder of the same model may stand in (the benchmark's cached one).
+        self._embedder: Embedder = embedder or MiniLMEmbedder()
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        import numpy as np
+
+        if not documents:
+            return []
+        # A long document is cut to what the model reads (its first 256 tokens) rather
+        # than refused: a search hit is already stored, and a reranker refuses nothing.
+        vectors = np.array(
+            self._embedder.embed([query[:MAX_CHARS], *(d[:MAX_CHARS] for d in documents)])
+        )
+        cosine = vectors[1:] @ vectors[0]
+        prior = -np.arange(len(documents), dtype=np.float64)
+
+        def standardised(values: Any) -> Any:
+            spread = values.std()
+            return (values - values.mean()) / spread if spread > 0 else values * 0.0
+
+        return [float(x) for x in standardised(cosine) + standardised(prior)]

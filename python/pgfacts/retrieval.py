@@ -1,5 +1,5 @@
-"""Retrieval from Python: the Embedder protocol, a deterministic offline embedder, and the
-embedding queue worker.
+"""Retrieval from Python: the Embedder protocol, a deterministic offline embedder, the
+embedding queue worker, and the Reranker protocol (``pgfacts.rerank``, re-exported here).
 
 SQL decides what is embedded (``claim_embedding_work`` hands out the text and its hash),
 who may search what, and how results rank; Python only turns text into vectors, which SQL
@@ -20,6 +20,8 @@ from typing import Any, Protocol, runtime_checkable
 import psycopg
 
 from .client import Context, FactStore
+from .rerank import Reranker as Reranker  # the reranking seam, beside the Embedder
+from .rerank import RerankerError as RerankerError
 from .runtime import resolve_dsn
 
 # The embedder error codes the queue records; fail_embedding_work checks them.

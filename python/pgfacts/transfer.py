@@ -8,6 +8,7 @@ functions batch by batch, reporting progress and writing the rejected lines SQL 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,74 @@ def file_digest(path: Path) -> tuple[str, str | None]:
     return digest.hexdigest(), text or None
 
 
+class _Batches:
+    """What the sessions of one import share: how many batches may still start, the latest
+    answer, and the rejected lines, written to the rejects file in line order. SQL hands
+    each batch's rejects out once, when the checkpoint passes it, with the checkpoint it
+    moved from (rejects_after); sessions report in any order, so a run of rejects waits
+    here until the runs before it are written."""
+
+    def __init__(
+        self,
+        opened: dict[str, Any],
+        rejects_path: Path | None,
+        on_progress: Callable[[ImportProgress], None] | None,
+        max_batches: int | None,
+    ) -> None:
+        self.answer = opened
+        self.rejects_path = rejects_path
+        self.on_progress = on_progress
+        self.left = max_batches
+        self.written_to = int(opened.get("lines_done") or 0)
+        self.pending: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+        self.rejects_written = 0
+        self.failure: BaseException | None = None
+        self.lock = threading.Lock()
+
+    def may_start(self) -> bool:
+        with self.lock:
+            if self.failure is not None or self.answer["finished"]:
+                return False
+            if self.left is None:
+                return True
+            self.left -= 1
+            return self.left >= 0
+
+    def report(self, answer: dict[str, Any]) -> None:
+        with self.lock:
+            rejects = answer.pop("rejects")
+            after = int(answer.pop("rejects_after"))
+            if answer["lines_done"] > after:
+                self.pending[after] = (answer["lines_done"], rejects)
+            while self.written_to in self.pending:
+                self.written_to, run = self.pending.pop(self.written_to)
+                if run and self.rejects_path is not None:
+                    with self.rejects_path.open("a", encoding="utf-8") as sink:
+                        sink.writelines(r["line"] + "\n" for r in run)
+                    self.rejects_written += len(run)
+            if answer["finished"] or (
+                not self.answer["finished"] and answer["lines_done"] >= self.answer["lines_done"]
+            ):
+                self.answer = answer
+                if self.on_progress:
+                    self.on_progress(ImportProgress(answer))
+
+    def run(self, store: FactStore, batch_size: int, once: bool = False) -> None:
+        """One session's loop: batches until the import is finished, none is left for it
+        (the rest are being written), the batch budget is spent or a session failed."""
+        try:
+            while self.may_start():
+                answer = store.import_batch(batch_size)
+                written = answer.pop("written")
+                self.report(answer)
+                if not written or once:
+                    break
+        except BaseException as exc:
+            with self.lock:
+                if self.failure is None:
+                    self.failure = exc
+
+
 def import_file(
     path: Path,
     context: Context,
@@ -84,15 +153,20 @@ def import_file(
     rejects_path: Path | None = None,
     on_progress: Callable[[ImportProgress], None] | None = None,
     max_batches: int | None = None,
+    sessions: int = 2,
 ) -> dict[str, Any]:
     """Import ``path`` into the context's tenant: open (or resume) the import, COPY the
     lines in unless they are staged already, then run batches until SQL says finished (or
-    ``max_batches`` ran). Rejected lines are appended to ``rejects_path`` after each batch.
-    Returns the last answer, with ``rejects_file`` when any line was rejected."""
+    ``max_batches`` ran), in ``sessions`` database sessions at once for plain lines (SQL
+    keeps the order that matters; an export is restored in one). Rejected lines are
+    appended to ``rejects_path`` in line order as the checkpoint passes them. Returns the
+    last answer, with ``rejects_file`` when any line was rejected."""
+    if sessions < 1:
+        raise ValueError("sessions must be at least 1")
     sha256, first_line = file_digest(path)
-    rejects_written = 0
+    dsn = resolve_dsn(dsn)
     try:
-        with psycopg.connect(resolve_dsn(dsn), autocommit=True) as conn:
+        with psycopg.connect(dsn, autocommit=True) as conn:
             store = FactStore(connection=conn, context=context, schema=schema)
             answer = store.import_open(sha256, first_line, path.name)
             resumed = answer["resumed"]
@@ -103,24 +177,45 @@ def import_file(
                 answer = store.import_staged()
             if on_progress:
                 on_progress(ImportProgress(answer))
-            batches = 0
-            while not answer["finished"] and (max_batches is None or batches < max_batches):
-                answer = store.import_batch(batch_size)
-                batches += 1
-                rejects = answer.pop("rejects")
-                if rejects and rejects_path is not None:
-                    with rejects_path.open("a", encoding="utf-8") as sink:
-                        sink.writelines(r["line"] + "\n" for r in rejects)
-                    rejects_written += len(rejects)
-                if on_progress:
-                    on_progress(ImportProgress(answer))
+            batches = _Batches(answer, rejects_path, on_progress, max_batches)
+            # The first batch alone (it sets the import's batch size), then the others
+            # beside it.
+            batches.run(store, batch_size, once=True)
+            extra = sessions - 1 if answer["family"] == "plain" else 0
+            helpers = [
+                threading.Thread(target=_helper, args=(batches, dsn, context, schema, batch_size))
+                for _ in range(extra)
+            ]
+            for helper in helpers:
+                helper.start()
+            batches.run(store, batch_size)
+            for helper in helpers:
+                helper.join()
+            if batches.failure is not None and not (
+                # a helper that came after another session finished the import
+                batches.answer["finished"]
+                and getattr(batches.failure, "sqlstate", None) == "P0002"
+            ):
+                raise batches.failure
+            answer = batches.answer
     except psycopg.Error as exc:
         raise translate(exc) from exc
-    if rejects_written and rejects_path is not None:
+    if batches.rejects_written and rejects_path is not None:
         answer["rejects_file"] = str(rejects_path)
-    answer["rejects_written"] = rejects_written
+    answer["rejects_written"] = batches.rejects_written
     answer["resumed"] = resumed
     return answer
+
+
+def _helper(batches: _Batches, dsn: str, context: Context, schema: str, batch_size: int) -> None:
+    """Another session writing batches of the same import (import_file's ``sessions``)."""
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            batches.run(FactStore(connection=conn, context=context, schema=schema), batch_size)
+    except BaseException as exc:
+        with batches.lock:
+            if batches.failure is None:
+                batches.failure = exc
 
 
 def abandon_import(

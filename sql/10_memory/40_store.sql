@@ -224,8 +224,10 @@ BEGIN
       INTO rows
       FROM input AS i
       LEFT JOIN upserted AS w ON w.key = i.key AND w.shared = i.shared
-      LEFT JOIN LATERAL (
-          SELECT NOT EXISTS (
+      -- Looked up for a row the write did not reach only: a CASE, since the planner ran a
+      -- lateral's "WHERE w.key IS NULL" as a join filter after the probe, for every row.
+      CROSS JOIN LATERAL (
+          SELECT CASE WHEN w.key IS NULL THEN NOT EXISTS (
                      SELECT 1 FROM @schema@_internal.facts AS f
                       WHERE f.tenant = for_tenant
                         AND @schema@_internal.fact_scope(f.shared, f.session_id)
@@ -233,8 +235,7 @@ BEGIN
                         AND f.key = i.key AND f.deleted_at IS NULL
                         AND (f.value, f.tags, f.agent_id, f.session_id, f.expires_at)
                             IS NOT DISTINCT FROM (i.value, i.tags, agent, session, i.expires_at))
-                 AS held
-           WHERE w.key IS NULL) AS h ON true;
+                 END AS held) AS h;
     RETURN coalesce(rows, '[]');
 END
 $fn$;

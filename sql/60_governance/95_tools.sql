@@ -196,3 +196,123 @@ $json$,
 {"type": "object", "properties": {"candidate_id": {"type": "integer"}, "status": {"type": "string", "enum": ["rejected"]}, "rejection_id": {"type": "integer"}, "also_rejected": {"type": "array", "items": {"type": "integer"}}}, "required": ["candidate_id", "status", "rejection_id", "also_rejected"]}
 $json$,
     read_only => false, destructive => true, idempotent => false);
+
+-- Review of fact writes held under review key prefixes: the same reviewer agent's tools.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_queue_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    held jsonb;
+BEGIN
+    SELECT coalesce(pg_catalog.jsonb_agg(@schema@_internal.camel_keys(c) ORDER BY o), '[]')
+      INTO held
+      FROM pg_catalog.jsonb_array_elements(@schema@.fact_review_queue(
+               coalesce(@schema@_internal.arg_int(args, 'limit'), 50))) WITH ORDINALITY AS e (c, o);
+    RETURN pg_catalog.jsonb_build_object('candidates', held,
+                                         'count', pg_catalog.jsonb_array_length(held));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_review_queue_tool(jsonb) IS
+'The fact_review_queue tool: {candidates, count}, oldest first, each in camelCase.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_decide_tool(args jsonb, approve boolean)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF approve THEN
+        RETURN @schema@.approve_fact(@schema@_internal.arg_int(args, 'candidateId'),
+                                     @schema@_internal.arg_text(args, 'note'));
+    END IF;
+    RETURN @schema@.reject_fact(@schema@_internal.arg_int(args, 'candidateId'),
+                                @schema@_internal.arg_text(args, 'note'));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_review_decide_tool(jsonb, boolean) IS
+'The fact_review_approve and fact_review_reject tools: approve_fact''s or reject_fact''s '
+'answer as it is.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_approve_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT @schema@_internal.fact_review_decide_tool(args, true)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_review_approve_tool(jsonb) IS
+'The fact_review_approve tool (fact_review_decide_tool).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_reject_tool(args jsonb)
+RETURNS jsonb
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT @schema@_internal.fact_review_decide_tool(args, false)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_review_reject_tool(jsonb) IS
+'The fact_review_reject tool (fact_review_decide_tool).';
+
+SELECT @schema@_internal.register_tool(
+    layer => 'governance', name => 'fact_review_queue',
+    handler => '@schema@_internal.fact_review_queue_tool',
+    api_functions => '{"@schema@.fact_review_queue(integer)"}',
+    description => 'The working-memory fact writes waiting for human review (a task agent''s '
+        'write under one of the tenant''s review key prefixes), oldest first: what was '
+        'written, by whom, and what memory holds under the key now. They are in no read '
+        'until approved.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "properties": {
+  "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "Default 50"}}}
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"candidates": {"type": "array", "items": {"type": "object", "properties": {"candidateId": {"type": "integer"}, "heldAt": {"type": "string"}, "scopeKey": {"type": "string"}, "key": {"type": "string"}, "shared": {"type": "boolean"}, "sessionId": {"type": ["string", "null"]}, "agentId": {"type": ["string", "null"]}, "writerKind": {"type": "string"}, "value": {}, "tags": {"type": "array", "items": {"type": "string"}}, "expiresAt": {"type": ["string", "null"]}, "currentValue": {}}, "required": ["candidateId", "heldAt", "scopeKey", "key", "shared", "writerKind", "value", "tags"]}}, "count": {"type": "integer"}}, "required": ["candidates", "count"]}
+$json$,
+    read_only => true, destructive => false, idempotent => true);
+
+SELECT @schema@_internal.register_tool(
+    layer => 'governance', name => 'fact_review_approve',
+    handler => '@schema@_internal.fact_review_approve_tool',
+    api_functions => '{"@schema@.approve_fact(bigint,text)"}',
+    description => 'Approve a fact write waiting for review: the fact is stored now, in the '
+        'session of the agent that wrote it. Final and audited.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "required": ["candidateId"], "properties": {
+  "candidateId": {"type": "integer", "minimum": 1},
+  "note": {"type": "string", "maxLength": 2000, "description": "Why (kept with the decision)"}}}
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"candidate_id": {"type": "integer"}, "status": {"type": "string", "enum": ["approved"]}, "scope_key": {"type": "string"}, "stored": {"type": "boolean"}}, "required": ["candidate_id", "status", "scope_key", "stored"]}
+$json$,
+    read_only => false, destructive => false, idempotent => false);
+
+SELECT @schema@_internal.register_tool(
+    layer => 'governance', name => 'fact_review_reject',
+    handler => '@schema@_internal.fact_review_reject_tool',
+    api_functions => '{"@schema@.reject_fact(bigint,text)"}',
+    description => 'Reject a fact write waiting for review: memory stays as it was. Final and '
+        'audited.',
+    input_schema => $json$
+{"type": "object", "additionalProperties": false, "required": ["candidateId"], "properties": {
+  "candidateId": {"type": "integer", "minimum": 1},
+  "note": {"type": "string", "maxLength": 2000, "description": "Why (kept with the decision)"}}}
+$json$,
+    output_schema => $json$
+{"type": "object", "properties": {"candidate_id": {"type": "integer"}, "status": {"type": "string", "enum": ["rejected"]}, "scope_key": {"type": "string"}, "stored": {"type": "boolean"}}, "required": ["candidate_id", "status", "scope_key", "stored"]}
+$json$,
+    read_only => false, destructive => true, idempotent => false);

@@ -152,8 +152,11 @@ COMMENT ON FUNCTION @schema@.import_open(text, text, text) IS
 'family, file_name, staged, total_lines, lines_done, finished, inserted, superseded, '
 'duplicate, rejected, resumed}.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.transfer_open_import(tenant text)
-RETURNS @schema@_internal.transfer_imports
+-- (text) until batches ran in several sessions at once: a batch locks the import shared.
+DROP FUNCTION IF EXISTS @schema@_internal.transfer_open_import(text);
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_open_import(
+    tenant text, for_batch boolean DEFAULT false
+) RETURNS @schema@_internal.transfer_imports
 LANGUAGE plpgsql
 VOLATILE
 SECURITY INVOKER
@@ -163,9 +166,15 @@ AS $fn$
 DECLARE
     import @schema@_internal.transfer_imports;
 BEGIN
-    -- Locked: two runs of one import take turns, batch by batch.
-    SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
-     WHERE i.tenant = tenant AND i.finished_at IS NULL FOR UPDATE;
+    -- A batch takes no lock here: batches of one import run side by side (each claims its
+    -- own slice, transfer_claim_batch), and each takes the row's lock at its checkpoint.
+    IF for_batch THEN
+        SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
+         WHERE i.tenant = tenant AND i.finished_at IS NULL;
+    ELSE
+        SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
+         WHERE i.tenant = tenant AND i.finished_at IS NULL FOR UPDATE;
+    END IF;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no import into this tenant is open' USING ERRCODE = 'P0002',
             HINT = 'pgfacts import FILE opens one (import_open)';
@@ -174,8 +183,9 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.transfer_open_import(text) IS
-'The tenant''s open import, locked; P0002 when there is none.';
+COMMENT ON FUNCTION @schema@_internal.transfer_open_import(text, boolean) IS
+'The tenant''s open import, locked FOR UPDATE unless for a batch (batches run side by side '
+'and lock it at their checkpoint); P0002 when there is none.';
 
 CREATE OR REPLACE FUNCTION @schema@.import_staged() RETURNS jsonb
 LANGUAGE plpgsql

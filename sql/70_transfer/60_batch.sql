@@ -84,38 +84,257 @@ COMMENT ON FUNCTION @schema@_internal.transfer_lossless_lines(jsonb) IS
 'The row lines of a batch of an export [{line_no, record}]; PT003 for a line that is not '
 'a row (the header aside).';
 
-CREATE OR REPLACE FUNCTION @schema@.import_batch(batch_size integer DEFAULT 5000)
-RETURNS jsonb
+-- Batches side by side. An import's lines are cut into slices of batch_lines (set by its
+-- first batch); each batch_import claims the first slice past the checkpoint that is
+-- neither committed nor being written, under an advisory lock held until it commits. A
+-- slice waits for an earlier one still being written only when their order matters: the
+-- earlier holds a key it writes too (a later line of a key supersedes an earlier one), or
+-- either holds a line other than a fact (an episode, a graph assertion, a restored row:
+-- they read what earlier lines wrote). The checkpoint moves over committed slices in line
+-- order only, and a slice committed ahead of it waits in transfer_batches with its
+-- rejected lines, which are handed out in line order when the checkpoint passes them.
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_batch_key(
+    tenant text, import_id bigint, first_line bigint
+) RETURNS bigint
+LANGUAGE sql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT @schema@_internal.lock_key(pg_catalog.concat_ws(
+        ':', '@schema@:import-batch', tenant, import_id, first_line))
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_batch_key(text, bigint, bigint) IS
+'The advisory lock a session holds while it writes the batch of an import starting at '
+'first_line.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_batch_done(
+    tenant text, import_id bigint, first_line bigint
+) RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- Behind the checkpoint, or committed ahead of it.
+    SELECT i.lines_done >= transfer_batch_done.first_line
+           OR EXISTS (SELECT 1 FROM @schema@_internal.transfer_batches AS b
+                       WHERE b.tenant = i.tenant AND b.import_id = i.import_id
+                         AND b.first_line = transfer_batch_done.first_line)
+      FROM @schema@_internal.transfer_imports AS i
+     WHERE i.tenant = transfer_batch_done.tenant AND i.import_id = transfer_batch_done.import_id
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_batch_done(text, bigint, bigint) IS
+'Whether the batch of an import starting at first_line has committed (behind the checkpoint '
+'or in transfer_batches), as the calling statement''s snapshot sees it.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_claim_batch(
+    import @schema@_internal.transfer_imports
+) RETURNS bigint
 LANGUAGE plpgsql
 VOLATILE
-SECURITY DEFINER
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    first_line bigint := import.lines_done + 1;
+BEGIN
+    -- The first slice past the checkpoint neither committed nor locked by another session;
+    -- its lock is held to the end of this transaction. Asked again once locked: the
+    -- session that held it may have committed it just before.
+    WHILE first_line <= import.total_lines LOOP
+        IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, first_line)
+           AND pg_catalog.pg_try_advisory_xact_lock(
+                   @schema@_internal.transfer_batch_key(import.tenant, import.import_id, first_line))
+           AND NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, first_line)
+        THEN
+            RETURN first_line;
+        END IF;
+        first_line := first_line + import.batch_lines;
+    END LOOP;
+    RETURN NULL;  -- every slice left is being written by another session
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_claim_batch(@schema@_internal.transfer_imports) IS
+'Claim the first batch of the import past its checkpoint that is neither committed nor being '
+'written (its advisory lock, to the end of the transaction); its first line, or NULL.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_batch_touches(
+    tenant text, first_line bigint, last_line bigint, keys text []
+) RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- Read from the staged lines, as the batch itself reads them: a JSON object that is
+    -- no fact, or a fact of one of keys (whatever its scope: an order kept needlessly
+    -- costs a wait, never an answer).
+    SELECT EXISTS (
+        SELECT 1
+          FROM @schema@_internal.transfer_lines AS l
+         CROSS JOIN LATERAL (
+             SELECT CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb') THEN l.line::jsonb END AS v
+         ) AS p
+         WHERE l.tenant = transfer_batch_touches.tenant
+           AND l.line_no BETWEEN transfer_batch_touches.first_line AND transfer_batch_touches.last_line
+           AND pg_catalog.jsonb_typeof(p.v) = 'object'
+           AND (p.v ->> 'type' IS DISTINCT FROM 'fact'
+                OR p.v ->> 'key' IN (SELECT k.key FROM pg_catalog.unnest(keys) AS k (key))))
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_batch_touches(text, bigint, bigint, text []) IS
+'Whether the staged lines first_line to last_line hold a JSON object that is not a fact, or '
+'a fact whose key is one of keys: a later batch then waits for them.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_await_earlier(
+    import @schema@_internal.transfer_imports, first_line bigint, wait_all boolean, keys text []
+) RETURNS boolean
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    earlier bigint := import.lines_done + 1;
+BEGIN
+    -- Each earlier batch not committed whose order with this one matters: wait until its
+    -- session ends. Committed, it is seen by this batch's next statements; not (its write
+    -- failed, or its session is gone), this batch must not go first: false.
+    WHILE earlier < first_line LOOP
+        IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, earlier)
+           AND (wait_all OR @schema@_internal.transfer_batch_touches(
+                    import.tenant, earlier, earlier + import.batch_lines - 1, keys)) THEN
+            PERFORM pg_catalog.pg_advisory_xact_lock(
+                @schema@_internal.transfer_batch_key(import.tenant, import.import_id, earlier));
+            IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, earlier) THEN
+                RETURN false;
+            END IF;
+        END IF;
+        earlier := earlier + import.batch_lines;
+    END LOOP;
+    RETURN true;
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_await_earlier(
+    @schema@_internal.transfer_imports, bigint, boolean, text []) IS
+'Wait for each earlier batch of the import still in progress that the batch at first_line '
+'must follow (all of them when wait_all; else those holding a non-fact line or a fact of '
+'keys); false when one of them did not commit.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_checkpoint(
+    tenant text, import_id bigint, first_line bigint, last_line bigint, outcome jsonb,
+    rejects jsonb
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
 DECLARE
-    tenant text := @schema@_internal.context_tenant();
     import @schema@_internal.transfer_imports;
+    before bigint;
+    done bigint;
+    passed record;
+    released jsonb;
+BEGIN
+    -- The batch (when one was written) as committed with this transaction; then, under
+    -- the import's row lock (one checkpoint at a time, each statement after it seeing the
+    -- batches committed before), the checkpoint moves over the committed batches that
+    -- follow it, handing out their rejected lines in line order.
+    SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
+     WHERE i.tenant = tenant AND i.import_id = import_id FOR NO KEY UPDATE;
+    IF import.finished_at IS NOT NULL AND first_line IS NOT NULL THEN
+        -- only import_abandon ends an import with a batch in progress
+        RAISE EXCEPTION 'the import was ended while this batch was written' USING ERRCODE = '55000',
+            DETAIL = pg_catalog.format('import %s, abandoned', import_id),
+            HINT = 'nothing of this batch was written; import the file again to start over';
+    END IF;
+    IF import.finished_at IS NOT NULL THEN
+        RETURN @schema@_internal.transfer_import_answer(import)
+            || pg_catalog.jsonb_build_object('rejects', '[]'::jsonb, 'rejects_after', import.lines_done);
+    END IF;
+    before := import.lines_done;
+    IF first_line IS NOT NULL THEN
+        INSERT INTO @schema@_internal.transfer_batches (tenant, import_id, first_line, last_line, rejects)
+        VALUES (tenant, import_id, first_line, last_line, rejects);
+    END IF;
+    done := before;
+    FOR passed IN
+        SELECT b.first_line, b.last_line FROM @schema@_internal.transfer_batches AS b
+         WHERE b.tenant = tenant AND b.import_id = import_id AND b.first_line > before
+         ORDER BY b.first_line
+    LOOP
+        EXIT WHEN passed.first_line <> done + 1;
+        done := passed.last_line;
+    END LOOP;
+    WITH gone AS (
+        DELETE FROM @schema@_internal.transfer_batches AS b
+         WHERE b.tenant = tenant AND b.import_id = import_id AND b.first_line <= done
+        RETURNING b.first_line, b.rejects
+    )
+    SELECT coalesce(pg_catalog.jsonb_agg(r.reject ORDER BY g.first_line, r.n), '[]') INTO released
+      FROM gone AS g
+     CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(g.rejects) WITH ORDINALITY AS r (reject, n);
+    UPDATE @schema@_internal.transfer_imports AS i
+       SET lines_done = done,
+           inserted = i.inserted + coalesce((outcome ->> 'inserted')::bigint, 0),
+           superseded = i.superseded + coalesce((outcome ->> 'superseded')::bigint, 0),
+           duplicate = i.duplicate + coalesce((outcome ->> 'duplicate')::bigint, 0),
+           rejected = i.rejected + coalesce((outcome ->> 'rejected')::bigint, 0)
+                      + pg_catalog.jsonb_array_length(rejects),
+           finished_at = CASE WHEN done >= i.total_lines THEN pg_catalog.clock_timestamp() END
+     WHERE i.tenant = tenant AND i.import_id = import_id
+    RETURNING i.* INTO import;
+    IF import.finished_at IS NOT NULL THEN
+        DELETE FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
+    END IF;
+    RETURN @schema@_internal.transfer_import_answer(import)
+        || pg_catalog.jsonb_build_object('rejects', released, 'rejects_after', before);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.transfer_checkpoint(text, bigint, bigint, bigint, jsonb, jsonb) IS
+'Record a written batch (first_line to last_line, its outcome counts and rejects; none when '
+'first_line is NULL), move the import''s checkpoint over the committed batches that follow '
+'it, and finish the import at its last line. Returns the import''s answer with rejects: the '
+'rejected lines of the batches the checkpoint passed, in line order, and rejects_after: '
+'where the checkpoint stood before.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.transfer_write_batch(
+    import @schema@_internal.transfer_imports, first_line bigint
+) RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := import.tenant;
     batch jsonb;
     line_nos bigint [];
     records jsonb [];
     unparsed bigint [];
-    last_line bigint;
+    keys text [];
+    others boolean;
     outcome jsonb;
     rejects jsonb;
 BEGIN
-    PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_batch');
-    IF batch_size IS NULL OR batch_size NOT BETWEEN 1 AND 100000 THEN
-        RAISE EXCEPTION 'batch_size must be 1 to 100000' USING ERRCODE = '22023';
-    END IF;
-    import := @schema@_internal.transfer_open_import(tenant);
-    IF import.total_lines IS NULL THEN
-        RAISE EXCEPTION 'the import''s lines are not staged yet' USING ERRCODE = '55000',
-            HINT = 'COPY the file into pg_temp.transfer_input (line), then call import_staged';
-    END IF;
+    -- The claimed batch written once the earlier ones it must follow have committed.
+    -- Returns {outcome, rejects}, or NULL when one of them did not commit (nothing written).
     IF import.family = 'lossless' THEN
-        SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(n) ORDER BY n.line_no), pg_catalog.max(n.line_no)
-          INTO batch, last_line
-          FROM @schema@_internal.transfer_next_lines(tenant, import.lines_done, batch_size) AS n;
+        IF NOT @schema@_internal.transfer_await_earlier(import, first_line, true, NULL) THEN
+            RETURN NULL;
+        END IF;
+        SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(n) ORDER BY n.line_no) INTO batch
+          FROM @schema@_internal.transfer_next_lines(tenant, first_line - 1, import.batch_lines) AS n;
         outcome := CASE WHEN batch IS NULL THEN '{}'::jsonb ELSE pg_catalog.jsonb_build_object(
             'inserted', @schema@_internal.transfer_restore_batch(
                 tenant, @schema@_internal.transfer_lossless_lines(batch))) END;
@@ -127,19 +346,20 @@ BEGIN
                pg_catalog.array_agg(n.record ORDER BY n.line_no),
                pg_catalog.array_agg(n.line_no ORDER BY n.line_no)
                    FILTER (WHERE n.record IS NULL AND n.line <> ''),
-               pg_catalog.max(n.line_no)
-          INTO line_nos, records, unparsed, last_line
-          FROM @schema@_internal.transfer_next_lines(tenant, import.lines_done, batch_size) AS n;
-        IF line_nos IS NULL THEN
-            outcome := '{}';
-        ELSE
-            outcome := @schema@_internal.transfer_plain_batch(tenant, line_nos, records);
-            outcome := outcome || pg_catalog.jsonb_build_object('rejects', (outcome -> 'rejects') || coalesce((
-                SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
-                           'line_no', u.line_no, 'reason', 'not_json_object',
-                           'message', 'the line is not a JSON object'))
-                  FROM pg_catalog.unnest(unparsed) AS u (line_no)), '[]'));
+               pg_catalog.array_agg(n.record ->> 'key') FILTER (WHERE n.record ->> 'type' = 'fact'),
+               coalesce(pg_catalog.bool_or(n.record ->> 'type' IS DISTINCT FROM 'fact')
+                            FILTER (WHERE n.record IS NOT NULL), false)
+          INTO line_nos, records, unparsed, keys, others
+          FROM @schema@_internal.transfer_next_lines(tenant, first_line - 1, import.batch_lines) AS n;
+        IF NOT @schema@_internal.transfer_await_earlier(import, first_line, others, keys) THEN
+            RETURN NULL;
         END IF;
+        outcome := @schema@_internal.transfer_plain_batch(tenant, line_nos, records);
+        outcome := outcome || pg_catalog.jsonb_build_object('rejects', (outcome -> 'rejects') || coalesce((
+            SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+                       'line_no', u.line_no, 'reason', 'not_json_object',
+                       'message', 'the line is not a JSON object'))
+              FROM pg_catalog.unnest(unparsed) AS u (line_no)), '[]'));
     END IF;
     -- The rejected lines' text is read again from the staging table (few lines, by key).
     SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
@@ -154,33 +374,91 @@ BEGIN
          SELECT CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb')
                       AND pg_catalog.jsonb_typeof(l.line::jsonb) = 'object'
                      THEN l.line::jsonb END AS record) AS p;
+    RETURN pg_catalog.jsonb_build_object('outcome', outcome - 'rejects', 'rejects', rejects);
+END
+$fn$;
 
-    UPDATE @schema@_internal.transfer_imports AS i
-       SET lines_done = coalesce(last_line, i.total_lines),
-           inserted = i.inserted + coalesce((outcome ->> 'inserted')::bigint, 0),
-           superseded = i.superseded + coalesce((outcome ->> 'superseded')::bigint, 0),
-           duplicate = i.duplicate + coalesce((outcome ->> 'duplicate')::bigint, 0),
-           rejected = i.rejected + coalesce((outcome ->> 'rejected')::bigint, 0)
-                      + pg_catalog.jsonb_array_length(rejects),
-           finished_at = CASE WHEN coalesce(last_line, i.total_lines) >= i.total_lines
-                              THEN pg_catalog.clock_timestamp() END
-     WHERE i.tenant = tenant AND i.import_id = import.import_id
-    RETURNING i.* INTO import;
-    IF import.finished_at IS NOT NULL THEN
-        DELETE FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
+COMMENT ON FUNCTION @schema@_internal.transfer_write_batch(@schema@_internal.transfer_imports, bigint) IS
+'Write the claimed batch of the import starting at first_line (an export''s rows restored, '
+'plain lines through the write rules), after the earlier batches it must follow. Returns '
+'{outcome: counts, rejects: [{line_no, reason, message, line}]}, or NULL when an earlier '
+'batch it must follow did not commit (nothing written).';
+
+CREATE OR REPLACE FUNCTION @schema@.import_batch(batch_size integer DEFAULT 5000)
+RETURNS jsonb
+LANGUAGE plpgsql
+VOLATILE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    tenant text := @schema@_internal.context_tenant();
+    import @schema@_internal.transfer_imports;
+    first_line bigint;
+    written jsonb;
+BEGIN
+    PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_batch');
+    IF batch_size IS NULL OR batch_size NOT BETWEEN 1 AND 100000 THEN
+        RAISE EXCEPTION 'batch_size must be 1 to 100000' USING ERRCODE = '22023';
     END IF;
-    RETURN @schema@_internal.transfer_import_answer(import)
-        || pg_catalog.jsonb_build_object('rejects', rejects);
+    import := @schema@_internal.transfer_open_import(tenant, true);
+    IF import.total_lines IS NULL THEN
+        RAISE EXCEPTION 'the import''s lines are not staged yet' USING ERRCODE = '55000',
+            HINT = 'COPY the file into pg_temp.transfer_input (line), then call import_staged';
+    END IF;
+    IF import.batch_lines IS NULL THEN
+        -- The first batch sets the slices every session cuts (another session's first
+        -- batch may have set them meanwhile: it wins). Under a lock of its own, taken
+        -- before the row is read again: an UPDATE that waited for another's and found its
+        -- condition gone would keep the row locked, and a checkpoint would wait on it.
+        PERFORM pg_catalog.pg_advisory_xact_lock(
+            @schema@_internal.transfer_batch_key(tenant, import.import_id, 0));
+        UPDATE @schema@_internal.transfer_imports AS i SET batch_lines = batch_size
+         WHERE i.tenant = tenant AND i.import_id = import.import_id AND i.batch_lines IS NULL;
+        SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
+         WHERE i.tenant = tenant AND i.import_id = import.import_id;
+    END IF;
+    first_line := @schema@_internal.transfer_claim_batch(import);
+    IF first_line IS NOT NULL THEN
+        written := @schema@_internal.transfer_write_batch(import, first_line);
+    ELSE
+        -- Every batch left is being written by another session: wait for the first of
+        -- them to end, then answer where the import stands.
+        first_line := import.lines_done + 1;
+        WHILE first_line <= import.total_lines
+              AND @schema@_internal.transfer_batch_done(tenant, import.import_id, first_line) LOOP
+            first_line := first_line + import.batch_lines;
+        END LOOP;
+        IF first_line <= import.total_lines THEN
+            PERFORM pg_catalog.pg_advisory_xact_lock(
+                @schema@_internal.transfer_batch_key(tenant, import.import_id, first_line));
+        END IF;
+        first_line := NULL;
+    END IF;
+    IF written IS NULL THEN
+        first_line := NULL;  -- nothing written
+    END IF;
+    RETURN @schema@_internal.transfer_checkpoint(
+        tenant, import.import_id, first_line,
+        LEAST(first_line + import.batch_lines - 1, import.total_lines),
+        coalesce(written -> 'outcome', '{}'), coalesce(written -> 'rejects', '[]'))
+        || pg_catalog.jsonb_build_object('written', first_line IS NOT NULL);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.import_batch(integer) IS
-'Operator only: write the next batch_size (1 to 100000, default 5000) staged lines of the '
-'open import and move its checkpoint past them, in one transaction. An export''s rows are '
+'Operator only: write the next batch of the open import not committed nor being written by '
+'another session, and move its checkpoint over the committed batches, in one transaction. '
+'An import''s batches hold batch_size (1 to 100000, default 5000) lines as its first batch '
+'set it. Several sessions may call it at once: a batch waits for an earlier one in progress '
+'that writes one of its keys or holds a line other than a fact. An export''s rows are '
 'restored as they are (PT003 for a line that is not one: nothing of the batch is written); '
 'plain lines go through the write rules, each inserted, superseded, duplicate or rejected. '
-'Returns what import_open does plus rejects: [{line_no, reason, message, line}] (line: the '
-'record with _error, valid input again); finished once every line is done.';
+'Returns what import_open does plus written (false when no batch was left to write), '
+'rejects: [{line_no, reason, message, line}] (line: the record with _error, valid input '
+'again) of the batches the checkpoint passed, in line order, and rejects_after (the '
+'checkpoint before them); finished once every line is done.';
 
 CREATE OR REPLACE FUNCTION @schema@.import_abandon() RETURNS jsonb
 LANGUAGE plpgsql
@@ -196,6 +474,8 @@ BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_abandon');
     import := @schema@_internal.transfer_open_import(tenant);
     DELETE FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
+    DELETE FROM @schema@_internal.transfer_batches AS b
+     WHERE b.tenant = tenant AND b.import_id = import.import_id;
     UPDATE @schema@_internal.transfer_imports AS i
        SET finished_at = pg_catalog.clock_timestamp(), abandoned = true
      WHERE i.tenant = tenant AND i.import_id = import.import_id
