@@ -18,6 +18,7 @@ from . import (
     retrieval,
     retrieval_conversations,
     retrieval_quality,
+    retrieval_speed,
     transfer,
     working_memory,
 )
@@ -32,6 +33,10 @@ WORKLOADS = {
     "retrieval_conversations": (
         "retrieval: the conversational set, turn by turn, through search()",
         retrieval_conversations.run,
+    ),
+    "retrieval_speed": (
+        "retrieval: search, nearest and context_pack at 50,000 rows in one tenant of five",
+        retrieval_speed.run,
     ),
     "embedding_throughput": (
         "retrieval: embedding throughput through the queue, next to the model alone",

@@ -2806,7 +2806,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_ag
 CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false)
     RETURNS TABLE(item_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) TO pgfacts_owner;
 
@@ -3301,7 +3302,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts
 CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer)
     RETURNS TABLE(item_id bigint, version_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) TO pgfacts_owner;
 
@@ -4217,7 +4219,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.raise_reserved_key(text,text,text) TO
 CREATE FUNCTION pgfacts_internal.ranked_hits(query text, query_vector vector, model text, lim integer, kind text, with_shared boolean, every_session boolean, sessions text[], want_facts boolean, want_claims boolean, key_prefix text, want_tags text[], history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, text_weight real, vector_weight real, exclude_kind text DEFAULT NULL::text, exclude_id bigint DEFAULT NULL::bigint)
     RETURNS TABLE(item_kind text, item_id bigint, version_id bigint, score double precision, text_rank integer, vector_rank integer, similarity real)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.ranked_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -4634,7 +4637,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.search_item_kinds() TO pgfacts_agent,
 CREATE FUNCTION pgfacts_internal.search_pass(hits jsonb, lim integer, mode text, in_year tstzrange DEFAULT NULL::tstzrange, named_ids bigint[] DEFAULT NULL::bigint[], named_names text[] DEFAULT NULL::text[])
     RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
     LANGUAGE plpgsql STABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange,bigint[],text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.search_pass(jsonb,integer,text,tstzrange,bigint[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -4794,8 +4798,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.tenant_name_ok(text) TO pgfacts_agent
 
 CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words tsquery[], negated boolean)
     RETURNS real
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
@@ -5059,6 +5062,13 @@ CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, 
     LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.words_held(doc tsvector, words tsquery[])
+    RETURNS bigint
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.words_held(tsvector,tsquery[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.words_held(tsvector,tsquery[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.write_claim_changes(tenant text, write_at timestamp with time zone, changes pgfacts_internal.slot_row[])
     RETURNS integer

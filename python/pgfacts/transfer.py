@@ -193,8 +193,7 @@ def import_file(
                 helper.join()
             if batches.failure is not None and not (
                 # a helper that came after another session finished the import
-                batches.answer["finished"]
-                and getattr(batches.failure, "sqlstate", None) == "P0002"
+                batches.answer["finished"] and getattr(batches.failure, "sqlstate", None) == "P0002"
             ):
                 raise batches.failure
             answer = batches.answer

@@ -138,23 +138,53 @@ COMMENT ON FUNCTION @schema@_internal.parse_query(text) IS
 'content word (words; ranking counts how many a row holds) and whether the query itself is '
 'negated. Quotes, OR and -word switch to websearch_to_tsquery. 22023 past the length limit.';
 
+CREATE OR REPLACE FUNCTION @schema@_internal.words_held(doc tsvector, words tsquery [])
+RETURNS bigint
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT pg_catalog.count(*) FROM pg_catalog.unnest(words) AS w WHERE doc @@ w
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.words_held(tsvector, tsquery []) IS
+'How many of the word queries a document matches (text_score''s count past its eighth word).';
+
+-- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it): called for every
+-- row a question matches, where a call of its own (as a SQL function with a sub-select it
+-- was not inlined) cost more than the ranking: thousands of calls when a common word
+-- matches thousands of rows. The words a row holds are counted term by term for the first
+-- eight (a question's content words seldom pass that; a term past the words is NULL and
+-- counts 0), the rest by words_held.
 CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
     doc tsvector, match tsquery, words tsquery [], negated boolean
 ) RETURNS real
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- The share of content words a row holds decides; ts_rank orders rows that hold as
     -- many; a row that negates what an affirmative query asks for ranks below one that
     -- does not ("does not like coffee" below "likes coffee").
-    SELECT ((SELECT pg_catalog.count(*) FROM pg_catalog.unnest(words) AS w WHERE doc @@ w)::real
-              / greatest(pg_catalog.cardinality(words), 1)
-            + 0.1 * pg_catalog.ts_rank(doc, match, 1))
-           * CASE WHEN NOT negated AND doc @@ @schema@_internal.negation_query() THEN 0.75 ELSE 1 END
+    -- (OPERATOR() takes no precedence of its own: the parentheses give it.)
+    SELECT ((((((((((((CASE WHEN doc OPERATOR(pg_catalog.@@) words[1] THEN 1 ELSE 0 END
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[2] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[3] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[4] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[5] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[6] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[7] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[8] THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.cardinality(words) OPERATOR(pg_catalog.>) 8
+                                          THEN @schema@_internal.words_held(doc, words[9:]) ELSE 0 END)
+             )::pg_catalog.float4 OPERATOR(pg_catalog./) greatest(pg_catalog.cardinality(words), 1))
+             OPERATOR(pg_catalog.+) (0.1 OPERATOR(pg_catalog.*) pg_catalog.ts_rank(doc, match, 1)))
+            OPERATOR(pg_catalog.*)
+            CASE WHEN NOT negated AND doc OPERATOR(pg_catalog.@@) @schema@_internal.negation_query()
+                 THEN 0.75 ELSE 1 END)::pg_catalog.float4
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean) IS
 'The lexical score of a row: share of content words held, then ts_rank, times 0.75 when the '
-'row negates and the query does not.';
+'row negates and the query does not. (inlined)';
