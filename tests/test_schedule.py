@@ -158,11 +158,10 @@ def test_pgfacts_schedule_installs_the_jobs_in_pg_cron_and_they_run(
 
     listed = pgfacts_cli("schedule", "list", "--dsn", operator)
     last_runs = {job["job"]: job["scheduled"]["last_run"]["status"] for job in listed["jobs"]}
-    assert last_runs == {
-        "maintenance": "succeeded",
-        "graph_projection": "succeeded",
-        "retention": "succeeded",
-    }
+    # Each has succeeded (above); a job every 2 or 3 seconds may be on its next run by now.
+    in_flight = {"starting", "connecting", "sending", "running"}
+    assert set(last_runs) == {"maintenance", "graph_projection", "retention"}
+    assert all(status in {"succeeded"} | in_flight for status in last_runs.values()), last_runs
 
     # The worker leaves the scheduled parts to pg_cron, and runs them again once removed.
     worker = [sys.executable, "-m", "pgfacts", "worker", "--dsn", operator, "--once"]
