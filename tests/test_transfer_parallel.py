@@ -279,3 +279,53 @@ def test_import_batch_refuses_a_transaction_that_cannot_see_other_sessions(
             raise AssertionError("import_batch ran under repeatable read")
     op = Caller(db, tenant="iso", kind="operator", session="run-1")
     assert op.rows("SELECT key FROM pgfacts.read_facts('i/*')") == [("i/1",)]
+
+
+def test_sessions_that_wait_for_every_earlier_slice_do_not_deadlock(
+    db: Database, tmp_path: Path
+) -> None:
+    # Every slice holds a line other than a fact, so each waits for every earlier one in
+    # progress: four sessions queue on the same slices. Waits hold the slice's lock
+    # exclusively no more (a session granted an earlier slice's lock kept it, and one
+    # waiting on it for its own slice deadlocked with it: 40P01).
+    records: list[Any] = []
+    for i in range(24):
+        records += [
+            {"type": "predicate", "name": f"p{i}", "cardinality": "many"},
+            fact(f"w/{i}", i),
+        ]
+    source = write_lines(tmp_path / "waits.jsonl", records)
+    answer = transfer.import_file(source, operator("waits"), db.dsn(), batch_size=2, sessions=4)
+    assert answer["finished"] and answer["inserted"] == 48 and answer["rejected"] == 0
+    op = Caller(db, tenant="waits", kind="operator", session="run-1")
+    assert op.one("SELECT count(*) FROM pgfacts.read_facts('w/*', \"limit\" => 100)") == 24
+
+
+def test_an_import_runs_to_its_end_when_another_process_held_a_slice(
+    db: Database, tmp_path: Path
+) -> None:
+    # Another backend (a killed run's, still finishing its statement) holds the second
+    # slice's lock and lets it go unwritten while this import waits for it, every other
+    # slice being done: import_batch answers written false, and import_file goes on to write
+    # the slice rather than returning the import unfinished.
+    source = write_lines(tmp_path / "held.jsonl", [fact(f"h/{i}", i) for i in range(6)])
+    transfer.import_file(source, operator("held"), db.dsn(), batch_size=2, max_batches=1)
+    with psycopg.connect(db.admin_dsn_of_database()) as admin:  # a transaction of its own
+        row = admin.execute(
+            "SELECT import_id FROM pgfacts_internal.transfer_imports WHERE tenant = 'held'"
+        ).fetchone()
+        assert row is not None
+        admin.execute(
+            "SELECT pg_advisory_xact_lock(pgfacts_internal.transfer_batch_key('held', %s, 3))",
+            [row[0]],
+        )
+        thread, out = in_thread(
+            lambda: transfer.import_file(
+                source, operator("held"), db.dsn(), batch_size=2, sessions=1
+            )
+        )
+        assert waits_on(db) == "advisory", "the import did not wait for the held slice"
+        admin.rollback()
+    thread.join(30)
+    assert not thread.is_alive() and "error" not in out, out
+    assert out["answer"]["finished"] and out["answer"]["inserted"] == 6

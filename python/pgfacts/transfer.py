@@ -128,15 +128,20 @@ class _Batches:
                 if self.on_progress:
                     self.on_progress(ImportProgress(answer))
 
-    def run(self, store: FactStore, batch_size: int, once: bool = False) -> None:
-        """One session's loop: batches until the import is finished, none is left for it
-        (the rest are being written), the batch budget is spent or a session failed."""
+    def run(
+        self, store: FactStore, batch_size: int, once: bool = False, to_the_end: bool = False
+    ) -> None:
+        """One session's loop: batches until the import is finished, the batch budget is
+        spent or a session failed; a helper's also ends when no batch was left for it (the
+        rest being written). The main session's (to_the_end) goes on then: import_batch
+        waited for one of those batches, and a batch that another process dropped is free
+        to claim again, so an import_file that returns unfinished was told to stop."""
         try:
             while self.may_start():
                 answer = store.import_batch(batch_size)
                 written = answer.pop("written")
                 self.report(answer)
-                if not written or once:
+                if once or not (written or to_the_end):
                     break
         except BaseException as exc:
             with self.lock:
@@ -188,7 +193,7 @@ def import_file(
             ]
             for helper in helpers:
                 helper.start()
-            batches.run(store, batch_size)
+            batches.run(store, batch_size, to_the_end=True)
             for helper in helpers:
                 helper.join()
             if batches.failure is not None and not (

@@ -208,12 +208,16 @@ DECLARE
 BEGIN
     -- Each earlier batch not committed whose order with this one matters: wait until its
     -- session ends. Committed, it is seen by this batch's next statements; not (its write
-    -- failed, or its session is gone), this batch must not go first: false.
+    -- failed, or its session is gone), this batch must not go first: false. The wait takes
+    -- the batch's lock shared: held to this transaction's end like any advisory xact lock,
+    -- an exclusive one would make the other sessions waiting for the same batch wait for
+    -- this one too, and a third session waiting for this batch's own slice deadlock with
+    -- it. Claiming a batch only ever tries its lock, so it never queues behind a waiter.
     WHILE earlier < first_line LOOP
         IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, earlier)
            AND (wait_all OR @schema@_internal.transfer_batch_touches(
                     import.tenant, earlier, earlier + import.batch_lines - 1, keys)) THEN
-            PERFORM pg_catalog.pg_advisory_xact_lock(
+            PERFORM pg_catalog.pg_advisory_xact_lock_shared(
                 @schema@_internal.transfer_batch_key(import.tenant, import.import_id, earlier));
             IF NOT @schema@_internal.transfer_batch_done(import.tenant, import.import_id, earlier) THEN
                 RETURN false;
@@ -438,7 +442,7 @@ BEGIN
             first_line := first_line + import.batch_lines;
         END LOOP;
         IF first_line <= import.total_lines THEN
-            PERFORM pg_catalog.pg_advisory_xact_lock(
+            PERFORM pg_catalog.pg_advisory_xact_lock_shared(  -- shared, as transfer_await_earlier
                 @schema@_internal.transfer_batch_key(tenant, import.import_id, first_line));
         END IF;
         first_line := NULL;
