@@ -2806,8 +2806,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_ag
 CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false)
     RETURNS TABLE(item_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp
-    SET plan_cache_mode = force_generic_plan;
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) TO pgfacts_owner;
 
@@ -3302,8 +3301,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts
 CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer)
     RETURNS TABLE(item_id bigint, version_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp
-    SET plan_cache_mode = force_generic_plan;
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) TO pgfacts_owner;
 
