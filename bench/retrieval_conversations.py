@@ -1407,6 +1407,11 @@ def run(dsn: str, size: str) -> list[Result]:
             stray += scores["answerable"].stray
         if len(embedders) == 1:
             print("(the minilm extra is not installed: no run with a real model)")
+        elif size == "smoke":
+            # The stage runs the model on every hit of every question, the smoke run's
+            # largest cost where no vector is cached yet; tests/test_retrieval_rerank.py
+            # checks what it may do, and its timing rows below show it runs.
+            print("(the reranking stage's lists are scored at full size only)")
         else:  # the reranking stage (off by default) on the real model's hybrid
             reranker = minilm.MiniLMReranker(embedders[-1])
             lists_of = reranked(conn, TENANT, asked, embedders[-1], reranker)
