@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pytest
 from psycopg.types.json import Jsonb
 
-from pgfacts import AsyncFactStore, Context, FactStore
+from pgfacts import AsyncFactStore, Context, FactStore, PgfactsError
 from pgfacts.minilm import MiniLMReranker
 from pgfacts.rerank import Reranker, RerankerError, rerank_hits
 
@@ -156,6 +156,24 @@ class NotANumber:
         return [float("nan")] * len(documents)
 
 
+class Words:
+    name = "words"
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        return "high" if documents else []  # type: ignore[return-value]
+
+
+class AsArray:
+    """Scores as a numpy array, as a cross-encoder's predict returns them."""
+
+    name = "array"
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        import numpy as np
+
+        return np.array([float("tyre" in d) for d in documents])  # type: ignore[return-value]
+
+
 def test_a_failing_reranker_is_a_clear_error_and_the_call_is_undone(db: Database) -> None:
     store_chat(Caller(db))
     with store_of(db) as store:
@@ -166,6 +184,7 @@ def test_a_failing_reranker_is_a_clear_error_and_the_call_is_undone(db: Database
             (Failing(), "the reranker failing failed: model file missing"),
             (Short(), "the reranker short returned 1 scores for 5 documents"),
             (NotANumber(), "the reranker nan returned a score that is not finite"),
+            (Words(), "the reranker words returned str, not a number per document"),
         ):
             with pytest.raises(RerankerError, match=message):
                 store.search(QUESTION, limit=5, reranker=bad)
@@ -174,6 +193,12 @@ def test_a_failing_reranker_is_a_clear_error_and_the_call_is_undone(db: Database
         assert uses(db) == counted  # nothing the failed calls counted was kept
         assert len(store.search(QUESTION, limit=5)) == 5  # and the store goes on working
         assert uses(db) == counted + 5
+        # A numpy array of scores is as good as a list; a RerankerError is a PgfactsError
+        # (what a caller catching the store's errors catches), with no SQLSTATE.
+        assert store.search(QUESTION, limit=5, reranker=AsArray())[0].key == "chat/t-02"
+        with pytest.raises(PgfactsError) as caught:
+            store.search(QUESTION, limit=5, reranker=Failing())
+        assert isinstance(caught.value, RerankerError) and caught.value.sqlstate is None
 
     async def in_async() -> None:
         async with AsyncFactStore(db.dsn("app"), context=Context(tenant="t1")) as store:
@@ -195,4 +220,6 @@ def test_bad_reranker_arguments_are_refused_before_anything_is_sent() -> None:
         store.search("x", reranker=ByWord("x"), rerank_top_n=0)
     with pytest.raises(ValueError, match="rerank_top_n"):
         store.context_pack("x", reranker=ByWord("x"), rerank_top_n=1001)
+    with pytest.raises(ValueError, match="rerank_top_n needs a reranker"):
+        store.search("x", rerank_top_n=5)
     assert rerank_hits("x", [], ByWord("x")) == []

@@ -530,9 +530,8 @@ def search(
         text_weight=text_weight,
         vector_weight=vector_weight,
     )
-    if reranker is None:
+    if not rerank.stage_runs(reranker, rerank_top_n):
         return call
-    rerank._check_reranker(reranker, rerank_top_n)
     return replace(call, after=lambda hits: rerank.rerank_hits(query, hits, reranker, rerank_top_n))
 
 
@@ -595,9 +594,8 @@ def context_pack(
         include_candidates=include_candidates,
         neighbours=neighbours,
     )
-    if reranker is None:
+    if not rerank.stage_runs(reranker, rerank_top_n):
         return call
-    rerank._check_reranker(reranker, rerank_top_n)
     return replace(call, after=lambda pack: rerank.rerank_pack(query, pack, reranker, rerank_top_n))
 
 

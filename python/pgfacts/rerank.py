@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
+
+from .errors import PgfactsError
 
 
-class RerankerError(Exception):
+class RerankerError(PgfactsError):
     """A reranker failed, or answered something other than one finite score per document.
-    Raised inside the call's transaction: the call is undone (nothing it wrote is kept)."""
+    Raised inside the call's transaction: the call is undone (nothing it wrote is kept).
+    A PgfactsError with no SQLSTATE: the server refused nothing."""
 
 
 @runtime_checkable
@@ -39,18 +42,31 @@ def _scores(reranker: Reranker, query: str, documents: list[str]) -> list[float]
         scores = reranker.score(query, documents)
     except Exception as exc:
         raise RerankerError(f"the reranker {name} failed: {exc}") from exc
-    if not isinstance(scores, Sequence) or len(scores) != len(documents):
-        raise RerankerError(
-            f"the reranker {name} returned {len(scores) if isinstance(scores, Sequence) else 0}"
-            f" scores for {len(documents)} documents: it must return one per document"
-        )
-    try:
+    try:  # any iterable of numbers: a list, a tuple, a numpy array
         values = [float(s) for s in scores]
     except (TypeError, ValueError) as exc:
-        raise RerankerError(f"the reranker {name} returned a score that is no number") from exc
+        raise RerankerError(
+            f"the reranker {name} returned {type(scores).__name__}, not a number per document"
+        ) from exc
+    if len(values) != len(documents):
+        raise RerankerError(
+            f"the reranker {name} returned {len(values)} scores for {len(documents)} "
+            "documents: it must return one per document"
+        )
     if not all(math.isfinite(v) for v in values):
         raise RerankerError(f"the reranker {name} returned a score that is not finite")
     return values
+
+
+def stage_runs(reranker: Any, top_n: int | None) -> TypeGuard[Reranker]:
+    """Whether a call has a reranking stage (the store's search and context_pack ask): its
+    arguments checked before anything is sent."""
+    if reranker is None:
+        if top_n is not None:
+            raise ValueError("rerank_top_n needs a reranker")
+        return False
+    _check_reranker(reranker, top_n)
+    return True
 
 
 def _check_reranker(reranker: Any, top_n: int | None) -> None:
