@@ -6,13 +6,22 @@ PGFACTS := $(VENV)/bin/pgfacts
 PYTHON ?= python3
 BENCH_SIZE ?= full
 
-.PHONY: demo test test-long lint lint-static lint-db unit bench bench-smoke bench-versions schema upgrade-check venv runtime-deps db-up db-down db-status migrate image clean
+.PHONY: demo test test-long lint lint-static lint-db unit bench bench-smoke bench-versions schema upgrade-check core venv runtime-deps db-up db-down db-status migrate image clean
 
-$(VENV)/.installed: pyproject.toml
+# The package alone (psycopg, psycopg-pool, typer, rich): all the runtime, migrate and the
+# demo need. The test extras come after it, and on a fresh machine make test installs them
+# while db-up builds the runtime's root (make -j2 below).
+$(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.core
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
+
+core: $(VENV)/.core
 
 venv: $(VENV)/.installed
 
@@ -23,13 +32,13 @@ runtime-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null; \
 	fi
 
-db-up: venv runtime-deps
+db-up: core runtime-deps
 	@if [ -z "$$PGFACTS_DSN" ]; then $(PGFACTS) db up >/dev/null; fi
 
-db-down: venv
+db-down: core
 	$(PGFACTS) db down
 
-db-status: venv
+db-status: core
 	$(PGFACTS) db status
 
 migrate: db-up
@@ -49,42 +58,42 @@ lint-static: venv
 	$(VENV)/bin/sqlfluff lint --processes 0 sql migrations  # 0: a process per core
 	$(PY) -m tests.lint_layers
 
-lint-db: db-up
+lint-db: venv db-up
 	$(PY) -m tests.lint_sql
 
 # The suite on parallel workers, test by test (--dist loadgroup: tests that must share a
 # worker carry an xdist_group mark, such as the runtime tests, which share one port); each
 # worker clones its own template database. TEST_WORKERS=0 runs it in this process.
 TEST_WORKERS ?= 3
-unit: db-up
+unit: venv db-up
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # The property and fuzz tests with ten times make test's cases, and the graph projection
 # verified after 10,000 random operations (about 12 minutes on 2 cores); make test keeps
 # the counts written in the tests.
-test-long: db-up
+test-long: venv db-up
 	PGFACTS_EXAMPLES=300 PGFACTS_FUZZ_EXAMPLES=20000 PGFACTS_GRAPH_OPERATIONS=10000 \
 	  $(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_fuzz.py \
 	  tests/test_knowledge_streams.py tests/test_knowledge_purge.py tests/test_graph_projection.py \
 	  tests/test_integration_langgraph.py
 
-bench-smoke: db-up
+bench-smoke: venv db-up
 	$(PY) -m bench --size smoke
 
-bench: db-up
+bench: venv db-up
 	$(PY) -m bench --size $(BENCH_SIZE)
 
 # Two versions in one run (docs/operations.md, "Benchmarks"): git revision BEFORE against
 # AFTER (default: this working tree), each installed by its own migrator into a database of
 # its own, store_fact, ingest and search taking turns call by call.
-bench-versions: db-up
+bench-versions: venv db-up
 	@if [ -z "$(BEFORE)" ]; then echo "usage: make bench-versions BEFORE=<git rev> [AFTER=<git rev>]"; exit 2; fi
 	$(PY) -m bench.versions --before $(BEFORE) $(if $(AFTER),--after $(AFTER)) --size $(BENCH_SIZE)
 
 # schema/pgfacts.sql: the installed schema of a fresh install, normalised, and the role
 # matrix of docs/role-matrix.md generated from its grants (commit both;
 # tests/test_schema_snapshot.py fails when it is stale).
-schema: db-up
+schema: venv db-up
 	$(PY) -m tests.catalog schema/pgfacts.sql
 	$(PY) -m tests.role_matrix
 
@@ -95,7 +104,7 @@ image: venv runtime-deps
 	PGFACTS_PYTHON=$(PY) sh docker/engine.sh build
 
 # An install of release FROM (a git revision) upgraded to this checkout equals a fresh one.
-upgrade-check: db-up
+upgrade-check: venv db-up
 	$(PY) -m tests.upgrade_from $(FROM)
 
 # The suite and the smoke benchmark run side by side: the benchmark's checks (a wrong answer
