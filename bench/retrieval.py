@@ -207,7 +207,8 @@ def tree_api(conn: psycopg.Connection[Any], tenant: str, sql: str, *args: Any) -
         return [r[0] for r in conn.execute(sql, args).fetchall()]
 
 
-def recall(truth: list[list[int]], got: list[list[int]], k: int = 10) -> float:
+def recall(truth: list[list[Any]], got: list[list[Any]], k: int = 10) -> float:
+    """The share of each question's exact top k that the call's top k holds, on average."""
     return sum(len(set(t[:k]) & set(g[:k])) / k for t, g in zip(truth, got, strict=True)) / len(
         truth
     )

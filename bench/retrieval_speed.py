@@ -37,6 +37,7 @@ from typing import Any
 
 import psycopg
 
+from .retrieval import recall
 from .runner import Result, bench_database, timed
 
 BIG = "speed-big"
@@ -313,13 +314,6 @@ SELECT kind, id, d FROM (
    WHERE e.tenant = %(t)s AND e.model = %(m)s AND e.item_kind = 'claim'
      AND upper_inf(c.system_time) AND c.valid @> now()) AS x
  ORDER BY d, kind, id LIMIT %(k)s"""
-
-
-def recall(truth: list[list[Any]], got: list[list[Any]], k: int = 10) -> float:
-    """The share of each question's exact top k that the call's top k holds, on average."""
-    return sum(len(set(t[:k]) & set(g[:k])) / k for t, g in zip(truth, got, strict=True)) / len(
-        truth
-    )
 
 
 def or_words(question: str) -> str:

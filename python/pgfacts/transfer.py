@@ -100,6 +100,12 @@ class _Batches:
         self.failure: BaseException | None = None
         self.lock = threading.Lock()
 
+    def fail(self, exc: BaseException) -> None:
+        """A session's failure; the first one is what import_file raises."""
+        with self.lock:
+            if self.failure is None:
+                self.failure = exc
+
     def may_start(self) -> bool:
         with self.lock:
             if self.failure is not None or self.answer["finished"]:
@@ -144,9 +150,7 @@ class _Batches:
                 if once or not (written or to_the_end):
                     break
         except BaseException as exc:
-            with self.lock:
-                if self.failure is None:
-                    self.failure = exc
+            self.fail(exc)
 
 
 def import_file(
@@ -216,10 +220,8 @@ def _helper(batches: _Batches, dsn: str, context: Context, schema: str, batch_si
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             batches.run(FactStore(connection=conn, context=context, schema=schema), batch_size)
-    except BaseException as exc:
-        with batches.lock:
-            if batches.failure is None:
-                batches.failure = exc
+    except BaseException as exc:  # its connection: the batches' own failures are run's
+        batches.fail(exc)
 
 
 def abandon_import(

@@ -152,7 +152,7 @@ COMMENT ON FUNCTION @schema@.import_open(text, text, text) IS
 'family, file_name, staged, total_lines, lines_done, finished, inserted, superseded, '
 'duplicate, rejected, resumed}.';
 
--- (text) until batches ran in several sessions at once: a batch locks the import shared.
+-- Its signature was (text) until batches ran side by side: a batch reads the row unlocked.
 DROP FUNCTION IF EXISTS @schema@_internal.transfer_open_import(text);
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_open_import(
     tenant text, for_batch boolean DEFAULT false

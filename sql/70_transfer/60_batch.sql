@@ -175,20 +175,18 @@ STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    -- Read from the staged lines, as the batch itself reads them: a JSON object that is
-    -- no fact, or a fact of one of keys (whatever its scope: an order kept needlessly
-    -- costs a wait, never an answer).
+    -- The staged lines read as the batch itself reads them (transfer_next_lines): a JSON
+    -- object that is no fact, or a fact of one of keys (whatever its scope: an order kept
+    -- needlessly costs a wait, never an answer).
     SELECT EXISTS (
         SELECT 1
-          FROM @schema@_internal.transfer_lines AS l
-         CROSS JOIN LATERAL (
-             SELECT CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb') THEN l.line::jsonb END AS v
-         ) AS p
-         WHERE l.tenant = transfer_batch_touches.tenant
-           AND l.line_no BETWEEN transfer_batch_touches.first_line AND transfer_batch_touches.last_line
-           AND pg_catalog.jsonb_typeof(p.v) = 'object'
-           AND (p.v ->> 'type' IS DISTINCT FROM 'fact'
-                OR p.v ->> 'key' IN (SELECT k.key FROM pg_catalog.unnest(keys) AS k (key))))
+          FROM @schema@_internal.transfer_next_lines(
+                   transfer_batch_touches.tenant, transfer_batch_touches.first_line - 1,
+                   (transfer_batch_touches.last_line - transfer_batch_touches.first_line + 1)::integer)
+               AS n
+         WHERE n.record IS NOT NULL  -- a line that is no JSON object is only rejected
+           AND (n.record ->> 'type' IS DISTINCT FROM 'fact'
+                OR n.record ->> 'key' IN (SELECT k.key FROM pg_catalog.unnest(keys) AS k (key))))
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.transfer_batch_touches(text, bigint, bigint, text []) IS
