@@ -11,6 +11,7 @@ from psycopg.types.json import Jsonb
 
 from .conftest import KINDS, Database
 from .support.caller import Caller
+from .support.embeddings import insert_with_index_rebuilt
 
 
 def _seed(db: Database) -> None:
@@ -134,11 +135,13 @@ def _load(db: Database) -> None:
         op.ingest(f"bulk-{part}", claims)
     op.one("SELECT pgfacts.register_embedding_model('toy-8', 8)")
     with db.admin() as admin:
-        admin.execute(
+        insert_with_index_rebuilt(
+            admin,
+            8,
             "INSERT INTO pgfacts_internal.embeddings (tenant, model, item_kind, item_id, dimension,"
             " content_hash, embedding) SELECT q.tenant, 'toy-8', q.item_kind, q.item_id, 8, "
             "q.content_hash, array(SELECT random() - 0.5 FROM generate_series(1, 8) "
-            "WHERE q.item_id > 0)::real[]::halfvec FROM pgfacts_internal.embedding_queue q"
+            "WHERE q.item_id > 0)::real[]::halfvec FROM pgfacts_internal.embedding_queue q",
         )
         admin.execute("VACUUM ANALYZE")  # flushes the GIN pending lists, as autovacuum does
         for setting in (

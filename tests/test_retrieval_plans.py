@@ -10,8 +10,17 @@ import re
 
 from .conftest import Database
 from .support.caller import Caller
+from .support.embeddings import insert_with_index_rebuilt
 
 ROWS = 12_000
+# A random 16-dimension vector for every queued row.
+EMBED_QUEUED = (
+    "INSERT INTO pgfacts_internal.embeddings (tenant, model, item_kind, item_id, "
+    "dimension, content_hash, embedding) SELECT q.tenant, 'toy-16', q.item_kind, "
+    "q.item_id, 16, q.content_hash, array(SELECT random() - 0.5 "
+    "FROM generate_series(1, 16) WHERE q.item_id > 0)::real[]::halfvec "
+    "FROM pgfacts_internal.embedding_queue q"
+)
 
 
 def _load(db: Database) -> None:
@@ -41,13 +50,7 @@ def _load(db: Database) -> None:
                                            ELSE tstzrange('2010-01-01', NULL) END AS r) AS v""",
             {"s": subject, "n": ROWS},
         )
-        admin.execute(
-            "INSERT INTO pgfacts_internal.embeddings (tenant, model, item_kind, item_id, "
-            "dimension, content_hash, embedding) SELECT q.tenant, 'toy-16', q.item_kind, "
-            "q.item_id, 16, q.content_hash, array(SELECT random() - 0.5 "
-            "FROM generate_series(1, 16) WHERE q.item_id > 0)::real[]::halfvec "
-            "FROM pgfacts_internal.embedding_queue q"
-        )
+        insert_with_index_rebuilt(admin, 16, EMBED_QUEUED)
         admin.execute("DELETE FROM pgfacts_internal.embedding_queue")
         admin.execute("VACUUM ANALYZE")
         for setting in (
@@ -101,13 +104,7 @@ def _few_facts_are_searched_exactly(db: Database, vector: str) -> None:
         "'value', format('fact %%s about w%%s', i, i %% 997)))) FROM generate_series(1, 500) AS i"
     )
     with db.admin() as admin:
-        admin.execute(
-            "INSERT INTO pgfacts_internal.embeddings (tenant, model, item_kind, item_id, "
-            "dimension, content_hash, embedding) SELECT q.tenant, 'toy-16', q.item_kind, "
-            "q.item_id, 16, q.content_hash, array(SELECT random() - 0.5 "
-            "FROM generate_series(1, 16) WHERE q.item_id > 0)::real[]::halfvec "
-            "FROM pgfacts_internal.embedding_queue q"
-        )
+        admin.execute(EMBED_QUEUED)
         admin.execute("DELETE FROM pgfacts_internal.embedding_queue")
         admin.execute("ANALYZE")
     plans: list[str] = []
