@@ -2803,12 +2803,12 @@ CREATE FUNCTION pgfacts_internal.claim_source(tenant text, ref text, OUT source 
 ALTER FUNCTION pgfacts_internal.claim_source(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false)
+CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false, pairs tsquery DEFAULT NULL::tsquery)
     RETURNS TABLE(item_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) OWNER TO pgfacts_searcher;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean) TO pgfacts_owner;
+ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean,tsquery) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean,tsquery) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.claim_trust(tenant text, claim_id bigint)
     RETURNS integer
@@ -3298,12 +3298,12 @@ CREATE FUNCTION pgfacts_internal.fact_superseded(for_tenant text, scope_key text
 ALTER FUNCTION pgfacts_internal.fact_superseded(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer)
+CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer, pairs tsquery DEFAULT NULL::tsquery)
     RETURNS TABLE(item_id bigint, version_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) OWNER TO pgfacts_searcher;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer) TO pgfacts_owner;
+ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer,tsquery) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer,tsquery) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.fact_visibility(tenant text, kind text, caller text, scope text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
@@ -4053,7 +4053,7 @@ CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_patter
 ALTER FUNCTION pgfacts_internal.parse_key_pattern(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.parse_key_pattern(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.parse_query(query text, OUT match tsquery, OUT words tsquery[], OUT negated boolean)
+CREATE FUNCTION pgfacts_internal.parse_query(query text, OUT match tsquery, OUT words tsquery[], OUT negated boolean, OUT pairs tsquery)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
@@ -4794,11 +4794,11 @@ CREATE FUNCTION pgfacts_internal.tenant_name_ok(tenant text)
 ALTER FUNCTION pgfacts_internal.tenant_name_ok(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.tenant_name_ok(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words tsquery[], negated boolean)
+CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words tsquery[], negated boolean, pairs tsquery DEFAULT NULL::tsquery)
     RETURNS real
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean,tsquery) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean,tsquery) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
     RETURNS jsonb

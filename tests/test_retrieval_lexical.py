@@ -74,6 +74,43 @@ def test_questions_find_their_answers(m: Caller) -> None:
     ) == [("Berlin",)]
 
 
+@pytest.mark.parametrize("first", ["as", "at"])
+def test_word_order_decides_between_rows_holding_the_same_words(db: Database, first: str) -> None:
+    # "works as" and "works at" hold the same content words; the question's "work as" tells
+    # them apart, whichever was written first (ids no longer decide the tie).
+    m = Caller(db)
+    texts = {"as": "Greta works as a dentist", "at": "Greta works at Acme"}
+    for n, which in enumerate([first, "at" if first == "as" else "as"]):
+        m.fact(f"notes/{n}", texts[which])
+    assert m.search("What did Greta work as before?")[0]["content"].endswith(texts["as"])
+    assert m.search("Where did Greta work at?")[0]["content"].endswith(texts["at"])
+    greta = m.entity("Greta")
+    m.one("SELECT pgfacts.define_predicate('worked', 'many')")
+    m.ingest(
+        "n1",
+        [
+            {
+                "subject": greta,
+                "predicate": "worked",
+                "object": texts[w].rsplit(" ", 1)[1],
+                "text": texts[w],
+                "valid_from": "2020-01-01",
+            }
+            for w in (first, "at" if first == "as" else "as")
+        ],
+    )
+    claims = m.rows("SELECT claim_text FROM pgfacts.search_claims('what did Greta work as?')")
+    assert claims[0] == (texts["as"],)
+    # A quoted phrase or websearch syntax has no pairs: only its own words count.
+    assert {
+        r[0]
+        for r in m.rows(
+            "SELECT (pgfacts_internal.parse_query(q)).pairs IS NULL FROM unnest(ARRAY["
+            "'\"work as\" Greta', 'work OR as', 'Greta', 'the Greta']) AS q"
+        )
+    } == {True}
+
+
 def test_websearch_quotes_or_and_exclusion(m: Caller) -> None:
     assert m.refs('"likes coffee"') == ["shared:prefs/bob"]
     assert set(m.refs("npm OR kpi")) == {"shared:tech/pkg", "shared:metrics/kpi"}

@@ -83,8 +83,10 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.negation_query() IS
 'The negation words (as written, simple configuration) that make a text say the opposite.';
 
+-- pairs came with word order as a tie-break (a changed result: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.parse_query(text);
 CREATE OR REPLACE FUNCTION @schema@_internal.parse_query(
-    query text, OUT match tsquery, OUT words tsquery [], OUT negated boolean
+    query text, OUT match tsquery, OUT words tsquery [], OUT negated boolean, OUT pairs tsquery
 )
 LANGUAGE plpgsql
 IMMUTABLE
@@ -130,13 +132,40 @@ BEGIN
         words := words || word_query;
         match := CASE WHEN match IS NULL THEN word_query ELSE match || word_query END;
     END LOOP;
+    -- Word order: each content word followed by a stop word ("work as", "lives in", "moved
+    -- from"), the content word as written or stemmed, by prefix. Content words alone cannot
+    -- tell "works as a dentist" from "works at Acme" for "what did she work as?"; a row
+    -- holding one of the pairs ranks first among those holding as many words (text_score).
+    -- A stop word before a content word ("the island", "did Greta") says little of the
+    -- answer. The first eight pairs: each is a phrase test of every matching row.
+    WITH tokens AS (
+        SELECT t.pos, CASE WHEN t.stop THEN pg_catalog.quote_literal(t.word)
+                           ELSE pg_catalog.quote_literal(coalesce(
+                                    (SELECT pg_catalog.min(e) FROM pg_catalog.unnest(
+                                         pg_catalog.tsvector_to_array(pg_catalog.to_tsvector(
+                                             'english'::regconfig, t.word))) AS e),
+                                    t.word)) || ':*' END AS term,
+               t.stop
+          FROM (SELECT l.lexeme AS word, n.pos,
+                       l.lexeme = ANY (@schema@_internal.query_stop_words()) AS stop
+                  FROM pg_catalog.unnest(pg_catalog.to_tsvector('simple'::regconfig, q)) AS l,
+                       pg_catalog.unnest(l.positions) AS n (pos)) AS t)
+    SELECT pg_catalog.string_agg(p.phrase, ' | ' ORDER BY p.pos)::tsquery
+      INTO pairs
+      FROM (SELECT a.pos, a.term || ' <-> ' || b.term AS phrase
+              FROM tokens AS a
+              JOIN tokens AS b ON b.pos = a.pos + 1 AND NOT a.stop AND b.stop
+             ORDER BY a.pos
+             LIMIT 8) AS p;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.parse_query(text) IS
 'A search query as a tsquery (match: NULL when only stop words remain), the query of each '
-'content word (words; ranking counts how many a row holds) and whether the query itself is '
-'negated. Quotes, OR and -word switch to websearch_to_tsquery. 22023 past the length limit.';
+'content word (words; ranking counts how many a row holds), whether the query itself is '
+'negated, and pairs: phrases of a content word followed by a stop word, as in the question '
+'(NULL when none; a tie-break of ranking). Quotes, OR and -word switch to '
+'websearch_to_tsquery (no pairs). 22023 past the length limit.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.words_held(doc tsvector, words tsquery [])
 RETURNS bigint
@@ -157,16 +186,20 @@ COMMENT ON FUNCTION @schema@_internal.words_held(tsvector, tsquery []) IS
 -- matches thousands of rows. The words a row holds are counted term by term for the first
 -- eight (a question's content words seldom pass that; a term past the words is NULL and
 -- counts 0), the rest by words_held.
+-- pairs came with word order as a tie-break (a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean);
 CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
-    doc tsvector, match tsquery, words tsquery [], negated boolean
+    doc tsvector, match tsquery, words tsquery [], negated boolean, pairs tsquery DEFAULT NULL
 ) RETURNS real
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
 AS $fn$
-    -- The share of content words a row holds decides; ts_rank orders rows that hold as
-    -- many; a row that negates what an affirmative query asks for ranks below one that
-    -- does not ("does not like coffee" below "likes coffee").
+    -- The share of content words a row holds decides; holding one of the question's word
+    -- pairs (parse_query: "work as") and then ts_rank order rows that hold as many (0.02 is
+    -- less than a word's share for questions of up to 50 content words); a row that negates
+    -- what an affirmative query asks for ranks below one that does not ("does not like
+    -- coffee" below "likes coffee").
     -- (OPERATOR() takes no precedence of its own: the parentheses give it.)
     SELECT ((((((((((((CASE WHEN doc OPERATOR(pg_catalog.@@) words[1] THEN 1 ELSE 0 END
               OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[2] THEN 1 ELSE 0 END)
@@ -179,12 +212,14 @@ AS $fn$
               OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.cardinality(words) OPERATOR(pg_catalog.>) 8
                                           THEN @schema@_internal.words_held(doc, words[9:]) ELSE 0 END)
              )::pg_catalog.float4 OPERATOR(pg_catalog./) greatest(pg_catalog.cardinality(words), 1))
+             OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) pairs THEN 0.02 ELSE 0 END
              OPERATOR(pg_catalog.+) (0.1 OPERATOR(pg_catalog.*) pg_catalog.ts_rank(doc, match, 1)))
             OPERATOR(pg_catalog.*)
             CASE WHEN NOT negated AND doc OPERATOR(pg_catalog.@@) @schema@_internal.negation_query()
                  THEN 0.75 ELSE 1 END)::pg_catalog.float4
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean) IS
-'The lexical score of a row: share of content words held, then ts_rank, times 0.75 when the '
-'row negates and the query does not. (inlined)';
+COMMENT ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean, tsquery) IS
+'The lexical score of a row: share of content words held, then whether it holds one of the '
+'query''s word pairs (0.02), then ts_rank, times 0.75 when the row negates and the query does '
+'not. (inlined)';

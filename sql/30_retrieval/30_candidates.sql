@@ -83,14 +83,15 @@ DROP FUNCTION IF EXISTS @schema@_internal.search_access(text);
 
 SET LOCAL ROLE @schema@_searcher;
 
--- version_id came with known_at's reading of the history (a changed result: the old one goes).
+-- version_id came with known_at's reading of the history, pairs with word order as a
+-- tie-break (changed results and signatures: the old ones go).
 DROP FUNCTION IF EXISTS @schema@_internal.fact_text_candidates(
     text, text, boolean, boolean, text [], tsquery, tsquery [], boolean, text, text [],
     timestamptz, integer);
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_text_candidates(
     for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text [],
     match tsquery, words tsquery [], negated boolean, key_prefix text, want_tags text [],
-    known_at timestamptz, lim integer
+    known_at timestamptz, lim integer, pairs tsquery DEFAULT NULL
 ) RETURNS TABLE (item_id bigint, version_id bigint, score real)
 LANGUAGE plpgsql
 STABLE
@@ -106,7 +107,7 @@ BEGIN
     -- row through its btree instead.
     IF known_at IS NULL THEN
         RETURN QUERY EXECUTE $q$
-        SELECT f.fact_id, NULL::bigint, @schema@_internal.text_score(f.search_doc, $6, $7, $8)
+        SELECT f.fact_id, NULL::bigint, @schema@_internal.text_score(f.search_doc, $6, $7, $8, $12)
           FROM @schema@_internal.facts AS f
          WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
            AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at, $2, $3, $4,
@@ -116,7 +117,7 @@ BEGIN
          ORDER BY 3 DESC, f.fact_id DESC
          LIMIT $11 $q$
         USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
-              key_prefix, want_tags, lim;
+              key_prefix, want_tags, lim, pairs;
         RETURN;
     END IF;
     -- As of known_at: what read_facts(known_at) shows (facts_as_of). A row still current is
@@ -125,7 +126,7 @@ BEGIN
     -- one, for the versions current at known_at only (the GiST index of the history finds
     -- them by tenant and instant).
     RETURN QUERY EXECUTE $q$
-    SELECT a.fact_id, a.version_id, @schema@_internal.text_score(a.doc, $6, $7, $8)
+    SELECT a.fact_id, a.version_id, @schema@_internal.text_score(a.doc, $6, $7, $8, $13)
       FROM (SELECT f.fact_id, f.version_id, f.shared, f.session_id, f.key, f.tags,
                    CASE WHEN f.archived
                         THEN @schema@_internal.fact_search_doc(f.key, f.value, f.tags)
@@ -138,25 +139,29 @@ BEGIN
      ORDER BY 3 DESC, a.fact_id DESC
      LIMIT $12 $q$
     USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
-          key_prefix, want_tags, known_at, lim;
+          key_prefix, want_tags, known_at, lim, pairs;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_text_candidates(
     text, text, boolean, boolean, text [], tsquery, tsquery [], boolean, text, text [],
-    timestamptz, integer) IS
+    timestamptz, integer, tsquery) IS
 'The best lim facts of a tenant matching a query that the caller may see, by text_score: the '
 'live ones, or with known_at the versions read_facts(known_at) shows (facts_as_of; version_id '
 'names a version of the history) (owner only: the tenant is an argument).';
 
--- audit came with retracted rows never answering (a changed signature: the old one goes).
+-- audit came with retracted rows never answering, pairs with word order as a tie-break
+-- (changed signatures: the old ones go).
 DROP FUNCTION IF EXISTS @schema@_internal.claim_text_candidates(
     text, tsquery, tsquery [], boolean, real, boolean, timestamptz, timestamptz, integer,
     boolean);
+DROP FUNCTION IF EXISTS @schema@_internal.claim_text_candidates(
+    text, tsquery, tsquery [], boolean, real, boolean, timestamptz, timestamptz, integer,
+    boolean, boolean);
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_text_candidates(
     for_tenant text, match tsquery, words tsquery [], negated boolean, floor real,
     history boolean, valid_at timestamptz, known_at timestamptz, lim integer,
-    any_valid boolean DEFAULT false, audit boolean DEFAULT false
+    any_valid boolean DEFAULT false, audit boolean DEFAULT false, pairs tsquery DEFAULT NULL
 ) RETURNS TABLE (item_id bigint, score real)
 LANGUAGE plpgsql
 STABLE
@@ -170,7 +175,7 @@ BEGIN
     -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
     -- by known_at, retracted, outranked and never believed ones included.
     RETURN QUERY EXECUTE $q$
-    SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, $2, $3, $4)
+    SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, $2, $3, $4, $12)
       FROM @schema@_internal.claims AS c
      WHERE c.tenant = $1 AND c.search_doc @@ $2 AND c.confidence >= $5
        AND CASE WHEN $11
@@ -182,13 +187,13 @@ BEGIN
      ORDER BY 2 DESC, c.claim_id DESC
      LIMIT $9 $q$
     USING for_tenant, match, words, negated, floor, history, valid_at, known_at, lim, any_valid,
-          audit;
+          audit, pairs;
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_text_candidates(
     text, tsquery, tsquery [], boolean, real, boolean, timestamptz, timestamptz, integer,
-    boolean, boolean) IS
+    boolean, boolean, tsquery) IS
 'The best lim claims of a tenant matching a query, of at least floor confidence, by '
 'text_score: in view (claim_in_view; with history, none of a retracted assertion: '
 'claim_retracted), or with audit every row recorded by known_at (owner only: the tenant is '

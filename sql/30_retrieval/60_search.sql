@@ -160,12 +160,13 @@ BEGIN
           FROM (SELECT 'fact'::text AS item_kind, x.item_id, x.version_id, x.score
                   FROM @schema@_internal.fact_text_candidates(tenant, kind, with_shared,
                            every_session, sessions, parsed.match, parsed.words,
-                           parsed.negated, key_prefix, want_tags, known_at, depth) AS x
+                           parsed.negated, key_prefix, want_tags, known_at, depth, parsed.pairs) AS x
                  WHERE want_facts AND parsed.match IS NOT NULL AND text_weight > 0
                 UNION ALL
                 SELECT 'claim', y.item_id, NULL::bigint, y.score
                   FROM @schema@_internal.claim_text_candidates(tenant, parsed.match, parsed.words,
-                           parsed.negated, floor, history, valid_at, known_at, depth) AS y
+                           parsed.negated, floor, history, valid_at, known_at, depth,
+                           pairs => parsed.pairs) AS y
                  WHERE want_claims AND parsed.match IS NOT NULL AND text_weight > 0
                    AND key_prefix IS NULL AND want_tags IS NULL) AS t
          WHERE exclude_kind IS NULL OR NOT (t.item_kind = exclude_kind AND t.item_id = exclude_id)

@@ -63,7 +63,7 @@ BEGIN
                 ELSE pg_catalog.upper(c.system_time) END
       FROM @schema@_internal.claim_text_candidates(tenant, parsed.match, parsed.words,
                parsed.negated, coalesce(min_confidence, @schema@_internal.confidence_floor(tenant)),
-               include_history, NULL, NULL, "limit", true, include_history) AS x
+               include_history, NULL, NULL, "limit", true, include_history, parsed.pairs) AS x
       JOIN @schema@_internal.claims AS c ON c.tenant = tenant AND c.claim_id = x.item_id
      WHERE parsed.match IS NOT NULL
        AND (all_rows OR @schema@_internal.claim_unexpired(c.expires_at, NULL))

@@ -64,7 +64,7 @@ BEGIN
 END
 $searcher$;
 SET LOCAL ROLE @schema@_owner;
-GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean),
+GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean, tsquery),
     @schema@_internal.words_held(tsvector, tsquery []),
     @schema@_internal.negation_query(),
     @schema@_internal.fact_visible(

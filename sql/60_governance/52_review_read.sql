@@ -133,7 +133,8 @@ BEGIN
     -- each found by the text its claim would be found by, scored as a claim is.
     RETURN QUERY
     SELECT x.candidate_id, 'candidate:' || x.candidate_id, x.predicate, x.content, x.value,
-           @schema@_internal.text_score(x.doc, parsed.match, parsed.words, parsed.negated),
+           @schema@_internal.text_score(x.doc, parsed.match, parsed.words, parsed.negated,
+                                        parsed.pairs),
            x.valid_from, x.valid_to, x.held_at
       FROM (SELECT rc.candidate_id, rc.predicate, rc.held_at,
                    coalesce(rc.claim -> 'object', pg_catalog.to_jsonb(o.name)) AS value,
