@@ -58,14 +58,12 @@ DECLARE
                   WHERE y.tenant = f.tenant AND y.model = $2 AND y.item_kind = 'fact'
                     AND y.item_id = f.fact_id LIMIT 1) AS e$v$;
 BEGIN
-    -- Relaxed order: a branch read through HNSW takes its first lim rows as the scan yields
-    -- them and the result is sorted again. The search list is half again as long as lim
-    -- (at least 100), so that rows the filters drop seldom send the scan on to a second,
-    -- costlier round. (Each branch oversampled by lim, at most 50 rows, before: twice the
-    -- walk for the same recall@10, 1.000 both ways on retrieval_speed at 1024 dimensions.)
-    -- An exact branch keeps that oversampling, so its answers are as they were.
+    -- Relaxed order: each branch oversamples (by lim, at most 50 rows: a deeper list, as
+    -- search's, needs its order less exactly) and the result is sorted again. The search
+    -- list is half again as long as that, so that rows the filters drop seldom send the
+    -- scan on to a second, costlier round.
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        least(greatest(lim * 3 / 2, 100), 1000)::text, true);
+        least(greatest((lim + least(lim, 50)) * 3 / 2, 100), 1000)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT h.item_kind, h.item_id, h.version_id, h.similarity FROM (
           (SELECT 'fact'::text AS item_kind, e.item_id, NULL::bigint AS version_id,
@@ -79,7 +77,7 @@ BEGIN
               AND ($12::text[] IS NULL OR f.tags @> $12)
               AND ($16::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $16)
               AND NOT ($17::text = 'fact' AND e.item_id = $18)
-            ORDER BY %1$s LIMIT %5$s)
+            ORDER BY %1$s LIMIT $19 + least($19, 50))
           UNION ALL
           -- As of known_at, the versions of then that are no longer current (facts_as_of's
           -- history branch), each ranked by the vector of its own content: the current
@@ -119,14 +117,12 @@ BEGIN
               -- A retracted assertion never answers, not even a question about the past.
               AND NOT ($14 AND @schema@_internal.claim_retracted($1, c.assertion, $16))
               AND NOT ($17::text = 'claim' AND e.item_id = $18)
-            ORDER BY %3$s LIMIT %6$s)) AS h
+            ORDER BY %3$s LIMIT $19 + least($19, 50))) AS h
          ORDER BY h.similarity DESC, h.item_kind, h.item_id
          LIMIT $19 $q$,
         CASE WHEN small OR few_facts THEN exact ELSE indexed END, dims,
         CASE WHEN small THEN exact ELSE indexed END,
-        CASE WHEN few_facts THEN visible_facts ELSE all_facts END,
-        CASE WHEN small OR few_facts THEN lim + least(lim, 50) ELSE lim END,
-        CASE WHEN small THEN lim + least(lim, 50) ELSE lim END)
+        CASE WHEN few_facts THEN visible_facts ELSE all_facts END)
     USING for_tenant, model, dims, query_vector, want_facts, want_claims, kind, with_shared,
           every_session, sessions, key_prefix, want_tags, floor, history, valid_at, known_at,
           coalesce(exclude_kind, ''), coalesce(exclude_id, 0), lim;
@@ -139,7 +135,7 @@ COMMENT ON FUNCTION @schema@_internal.vector_candidates(
 'The lim rows nearest to query_vector (cosine) of one model that the caller may see and that '
 'are in view. Exact (recall 1) below 3000 embeddings of the tenant, and for facts also below '
 '1000 facts the caller may see (a spawn tree and the shared facts); else HNSW with iterative '
-'scan, ef_search lim x 1.5 (at least 100). As of known_at, facts as '
+'scan, each branch oversampled by lim (at most 50 rows). As of known_at, facts as '
 'read_facts(known_at) shows them (facts_as_of): a version no longer current (version_id) is '
 'ranked by the vector of its content, kept when it was replaced (owner only: the tenant is '
 'an argument).';
