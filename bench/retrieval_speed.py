@@ -30,12 +30,19 @@ prints issue 27's target and whether this run met it.
 
 from __future__ import annotations
 
+import os
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from pgfacts import migrate, resolve_dsn
 
 from .retrieval import recall
 from .runner import Result, bench_database, timed
@@ -200,14 +207,14 @@ def load(conn: psycopg.Connection[Any], spec: Size) -> None:
         # Centres uniform in [-0.5, 0.5]^d, a row its centre plus one of 1,999 noise vectors
         # of half that spread (the pair differs for every row): built once, added per row.
         conn.execute(
-            """CREATE TEMP TABLE speed_centres AS
+            """CREATE TABLE speed_centres AS
                SELECT c, array_agg(random() - 0.5 ORDER BY x)::real[]::vector AS v
                  FROM generate_series(0, %(c)s - 1) AS c, generate_series(1, %(d)s) AS x
                 GROUP BY c""",
             {"c": spec.clusters, "d": d},
         )
         conn.execute(
-            """CREATE TEMP TABLE speed_noise AS
+            """CREATE TABLE speed_noise AS
                SELECT n, array_agg(0.5 * (random() - 0.5) ORDER BY x)::real[]::vector AS v
                  FROM generate_series(0, 1998) AS n, generate_series(1, %(d)s) AS x
                 GROUP BY n""",
@@ -326,15 +333,51 @@ def target_note(operation: str, p95: float, extra: str = "") -> str:
     return f"target: p95 <= {target:g} ms: {p95:.3f}, {met}" + (f"; {extra}" if extra else "")
 
 
+# PGFACTS_BENCH_SPEED_DB=<name>: load into (and keep) that database instead of a fresh one
+# dropped afterwards; a later run finding it loaded at the same size migrates it (pending
+# migrations and changed definitions) and measures without loading again. For iterating on
+# retrieval's SQL; the default run loads afresh.
+KEEP_DB = "PGFACTS_BENCH_SPEED_DB"
+
+
+@contextmanager
+def kept_database(name: str) -> Iterator[str]:
+    server = resolve_dsn()
+    params = conninfo_to_dict(server)
+    with psycopg.connect(server, autocommit=True) as admin:
+        if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            admin.execute(
+                sql.SQL("CREATE DATABASE {} TEMPLATE template0").format(sql.Identifier(name))
+            )
+    params["dbname"] = name
+    dsn = make_conninfo(**params)
+    migrate(dsn)
+    yield dsn
+
+
 def run(dsn: str, size: str) -> list[Result]:
     spec = SIZES[size]
+    keep = os.environ.get(KEEP_DB)
     # A database of its own: the five tenants are all there is, whatever ran before.
-    with bench_database() as own, psycopg.connect(own, autocommit=True) as conn:
-        return measure(conn, spec)
+    own_db = kept_database(keep) if keep else bench_database()
+    with own_db as own, psycopg.connect(own, autocommit=True) as conn:
+        return measure(conn, spec, size)
 
 
-def measure(conn: psycopg.Connection[Any], spec: Size) -> list[Result]:
-    load(conn, spec)
+def measure(conn: psycopg.Connection[Any], spec: Size, size: str = "") -> list[Result]:
+    loaded = conn.execute(
+        "SELECT size FROM speed_loaded"
+        if conn.execute("SELECT to_regclass('speed_loaded')").fetchone()[0]  # type: ignore[index]
+        else "SELECT NULL"
+    ).fetchone()
+    if loaded and loaded[0] is not None:
+        if loaded[0] != size:
+            raise SystemExit(f"{os.environ.get(KEEP_DB)} holds size {loaded[0]}, not {size}")
+        print(f"\nreusing the {size} data loaded earlier ({KEEP_DB})")
+        conn.execute("ANALYZE")
+    else:
+        load(conn, spec)
+        conn.execute("CREATE TABLE speed_loaded AS SELECT %s::text AS size", (size,))
     # The plain HNSW baseline filters by tenant as the layer does: an iterative scan.
     conn.execute("SET hnsw.iterative_scan = relaxed_order")
     conn.execute("SET hnsw.ef_search = 100")

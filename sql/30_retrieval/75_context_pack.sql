@@ -95,6 +95,8 @@ DECLARE
     items jsonb;
     suppressed jsonb;
     access record;
+    named record;
+    history_hits jsonb;
 BEGIN
     token_budget := @schema@_internal.check_limit(token_budget, 'token_budget', 1, 1000000);
     neighbours := @schema@_internal.check_limit(neighbours, 'neighbours', 0, 5);
@@ -160,10 +162,22 @@ BEGIN
       INTO items
       FROM p;
     -- What the intent left out: superseded rows a history search finds that the pack lacks.
+    -- That search is search(intent => 'historical')'s ranking and shaping called directly
+    -- (the same rows in the same order): not the API again, which would detect the intent,
+    -- check the arguments and resolve the reader a second time and count each fact it
+    -- returns as used once more, though the pack hands none of them over.
     IF intent IN ('current', 'unknown') THEN
+        IF neighbours = 0 THEN
+            access := @schema@_internal.reader_visibility(scope);
+        END IF;
+        named := @schema@_internal.named_entities(@schema@_internal.context_tenant(), query);
+        SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r)), '[]') INTO history_hits
+          FROM @schema@_internal.ranked_hits(query, query_vector, model, "limit", access.kind,
+                   access.with_shared, access.every_session, access.sessions, true, true, NULL,
+                   NULL, true, NULL, NULL, 1, 1) AS r;
         SELECT coalesce(pg_catalog.jsonb_agg(h.ref ORDER BY h.score DESC), '[]') INTO suppressed
-          FROM @schema@.search(query => query, query_vector => query_vector, model => model,
-                   "limit" => "limit", scope => scope, intent => 'historical') AS h
+          FROM @schema@_internal.search_pass(history_hits, "limit", 'historical',
+                   @schema@_internal.named_year(detected), named.ids, named.names) AS h
          WHERE NOT h.current AND NOT items @> pg_catalog.jsonb_build_array(
                    pg_catalog.jsonb_build_object('ref', h.ref));
     END IF;
