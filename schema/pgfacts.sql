@@ -4921,7 +4921,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_new_import(text,text,text,te
 
 CREATE FUNCTION pgfacts_internal.transfer_next_lines(tenant text, after bigint, batch_size integer)
     RETURNS TABLE(line_no bigint, line text, record jsonb)
-    LANGUAGE sql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
