@@ -222,9 +222,11 @@ def test_imported_facts_meet_every_rule_a_bulk_store_meets(db: Database, tmp_pat
     text_lines = (tmp_path / "rejects.jsonl").read_text().splitlines()
     assert text_lines[-1] == "not json at all"  # as it came
     rejected = [json.loads(line) for line in text_lines[:-1]]
-    assert [r["_error"]["reason"] for r in rejected] == [
-        f["reason"] for f in report["failures"]
-    ] == ["write_failed", "bad_tags", "key_not_writable"]
+    assert (
+        [r["_error"]["reason"] for r in rejected]
+        == [f["reason"] for f in report["failures"]]
+        == ["write_failed", "bad_tags", "key_not_writable"]
+    )
     assert "redaction placeholder" in rejected[0]["_error"]["message"]
 
     with db.admin() as admin:
@@ -243,7 +245,8 @@ def test_imported_facts_meet_every_rule_a_bulk_store_meets(db: Database, tmp_pat
                 "SELECT a.operation, a.target, a.session_id, a.agent_id, a.agent_kind, a.before,"
                 " a.after - 'etag', a.at = f.updated_at"
                 " FROM pgfacts_internal.audit_log AS a"
-                " JOIN pgfacts_internal.facts AS f ON f.tenant = a.tenant AND f.scope_key = a.target"
+                " JOIN pgfacts_internal.facts AS f"
+                " ON f.tenant = a.tenant AND f.scope_key = a.target"
                 " WHERE a.tenant = %s ORDER BY a.target",
                 (tenant,),
             ).fetchall()
