@@ -2387,6 +2387,13 @@ CREATE FUNCTION pgfacts_internal.bulk_checks(items jsonb, kind text, session tex
 ALTER FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_checks(jsonb,text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.bulk_checks(items jsonb[], kind text, session text, max_bytes bigint, key_prefix text)
+    RETURNS TABLE(ord bigint, item jsonb, scope_key text, reason text)
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.bulk_checks(jsonb[],text,text,bigint,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_checks(jsonb[],text,text,bigint,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.bulk_error_is_fatal(sqlstate text)
     RETURNS boolean
     LANGUAGE sql IMMUTABLE SECURITY INVOKER;
@@ -3794,8 +3801,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.kept_claim(jsonb,jsonb,jsonb,jsonb,js
 
 CREATE FUNCTION pgfacts_internal.key_access(key text, kind text)
     RETURNS text
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.key_access(text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.key_access(text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -4484,8 +4490,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.require_writer(text) TO pgfacts_agent
 
 CREATE FUNCTION pgfacts_internal.reserved_prefix(key text)
     RETURNS text
-    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.reserved_prefix(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.reserved_prefix(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -4877,12 +4882,12 @@ CREATE FUNCTION pgfacts_internal.transfer_excluded_tables()
 ALTER FUNCTION pgfacts_internal.transfer_excluded_tables() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_excluded_tables() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.transfer_fact_outcomes(tenant text, items jsonb, line_nos bigint[], kind text, session text, max_bytes bigint)
+CREATE FUNCTION pgfacts_internal.transfer_fact_outcomes(tenant text, items jsonb[], line_nos bigint[], kind text, session text, max_bytes bigint)
     RETURNS TABLE(line_no bigint, item jsonb, scope_key text, reason text, outcome text, round bigint)
     LANGUAGE sql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb,bigint[],text,text,bigint) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb,bigint[],text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb[],bigint[],text,text,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_fact_outcomes(text,jsonb[],bigint[],text,text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.transfer_family(first_line text)
     RETURNS text
@@ -4921,7 +4926,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_new_import(text,text,text,te
 
 CREATE FUNCTION pgfacts_internal.transfer_next_lines(tenant text, after bigint, batch_size integer)
     RETURNS TABLE(line_no bigint, line text, record jsonb)
-    LANGUAGE sql STABLE SECURITY INVOKER
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_next_lines(text,bigint,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
@@ -5032,12 +5037,12 @@ CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
 ALTER FUNCTION pgfacts_internal.trust_rank(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.trust_rank(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, session text, agent text)
+CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, session text, agent text, answer boolean DEFAULT true)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.value_searchable_text(value jsonb)
     RETURNS text

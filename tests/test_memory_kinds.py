@@ -161,6 +161,36 @@ def test_kind_denials(call: Caller, kind: str, tool: str, args: dict[str, object
         call(tool, args, session="s", kind=kind, login=kind)
 
 
+def test_key_access_is_the_documented_table(db: Database) -> None:
+    """key_access, inlined SQL, answers docs/concepts.md's table for each namespace and
+    kind (none, read, write or all)."""
+    kinds = ["agent", "crawler", "facts_manager", "operator", "tuner"]
+    expected = {
+        "tools/x": ["none", "none", "none", "none", "none"],
+        "config/facts-manager/x": ["none", "none", "all", "none", "read"],
+        "intake/t/s": ["write", "write", "all", "write", "read"],
+        "skills/deploy": ["read", "read", "all", "read", "read"],
+        "asks/q": ["read", "read", "all", "read", "read"],
+        "plain/k": ["all", "all", "all", "all", "read"],
+        "toolsx/a": ["all", "all", "all", "all", "read"],
+        "intake": ["all", "all", "all", "all", "read"],
+    }
+    with db.admin() as admin:
+        for key, access in expected.items():
+            rows = admin.execute(
+                "SELECT pgfacts_internal.key_access(%s, kind) FROM unnest(%s::text[]) "
+                "WITH ORDINALITY AS k (kind, n) ORDER BY n",
+                (key, kinds),
+            ).fetchall()
+            assert [r[0] for r in rows] == access, key
+        row = admin.execute(
+            "SELECT pgfacts_internal.reserved_prefix(k) FROM unnest(%s::text[]) "
+            "WITH ORDINALITY AS u (k, n) ORDER BY n",
+            (["config/facts-manager/x", "asks/q", "plain/k"],),
+        ).fetchall()
+        assert [r[0] for r in row] == ["config/facts-manager/", "asks/", None]
+
+
 def test_the_inlined_read_rule_agrees_with_key_access(db: Database) -> None:
     """readable_by restates key_access's read side so reads can inline it; they must agree."""
     keys = ["plain/k", "intake/t/s", "config/facts-manager/x", "tools/state", "intake", "toolsx/a"]

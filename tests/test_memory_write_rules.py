@@ -57,6 +57,12 @@ def problem(
         ({"key": "k", "value": 1, "tags": ["x" * 101]}, "bad_tags"),
         ({"key": "k", "value": 1, "tags": ["\n" * 101]}, "bad_tags"),
         ({"key": "k", "value": 1, "tags": ["é" * 100, "\n" * 100]}, None),
+        # the tags' text at 100 bytes and just over it (the length is asked only past 100)
+        ({"key": "k", "value": 1, "tags": ["x" * 96]}, None),
+        ({"key": "k", "value": 1, "tags": ["x" * 100]}, None),
+        ({"key": "k", "value": 1, "tags": ["é" * 101]}, "bad_tags"),
+        ({"key": "k", "value": 1, "tags": ["a", "x" * 101]}, "bad_tags"),
+        ({"key": "k", "value": 1, "tags": ["a", ""]}, "bad_tags"),
         ({"key": "k", "value": 1, "tags": [str(i) for i in range(64)]}, None),
         ({"key": "k", "value": 1, "tags": [str(i) for i in range(65)]}, "bad_tags"),
         ({"key": "tools/x", "value": 1, "tags": [""]}, "bad_tags"),  # before access

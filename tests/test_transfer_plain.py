@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from psycopg.types.json import Jsonb
+
 from pgfacts import Context, transfer
 
 from .conftest import Database
@@ -191,3 +193,65 @@ def test_the_worked_examples_import(db: Database, tmp_path: Path) -> None:
     assert "key_not_writable" in (tmp_path / "p.rej").read_text()
     k = Caller(db, tenant="swarm", kind="operator")
     assert k.one("SELECT count(*) FROM pgfacts.graph_search_edges(predicate => 'owns')") == 1
+
+
+def test_imported_facts_meet_every_rule_a_bulk_store_meets(db: Database, tmp_path: Path) -> None:
+    """The import writes facts through the same rules as bulk_store_facts, and its cheaper
+    steps (each line parsed once, the records passed on as an array, upsert_facts without
+    its per-fact answer) change none of what they leave: the same rows, search documents,
+    audit rows and refusals (a redaction placeholder, a reserved key, a long tag) as the
+    same records stored by bulk_store_facts under the same caller."""
+    records: list[dict[str, Any]] = [
+        {"key": "notes/a", "value": {"text": "deploying the green release"}, "tags": ["ops"]},
+        {"key": "notes/b", "value": "plain words", "tags": ["b", "a", "a"]},
+        {"key": "notes/c", "value": [1, {"deep": "nested words"}], "shared": True},
+        {"key": "notes/d", "value": {"mail": "write to [EMAIL] today"}, "shared": True},
+        {"key": "notes/e", "value": 1, "tags": ["x" * 96]},
+        {"key": "notes/f", "value": 1, "tags": ["x" * 101]},
+        {"key": "skills/deploy", "value": "curated", "shared": True},
+        {"key": "intake/topic/s", "value": "observed", "shared": True},
+    ]
+    lines = [{"type": "fact", **r} for r in records] + ["not json at all"]
+    source = write_lines(tmp_path / "facts.jsonl", lines)
+    answer = transfer.import_file(
+        source, operator("imported"), db.dsn(), rejects_path=tmp_path / "rejects.jsonl"
+    )
+    stored = Caller(db, tenant="stored", kind="operator", session="run-1", agent="mover")
+    report = stored.one("SELECT pgfacts.bulk_store_facts(records => %s)", Jsonb(records))
+    assert answer["inserted"] == report["committed_count"] == 5
+    text_lines = (tmp_path / "rejects.jsonl").read_text().splitlines()
+    assert text_lines[-1] == "not json at all"  # as it came
+    rejected = [json.loads(line) for line in text_lines[:-1]]
+    assert (
+        [r["_error"]["reason"] for r in rejected]
+        == [f["reason"] for f in report["failures"]]
+        == ["write_failed", "bad_tags", "key_not_writable"]
+    )
+    assert "redaction placeholder" in rejected[0]["_error"]["message"]
+
+    with db.admin() as admin:
+
+        def facts(tenant: str) -> list[tuple[Any, ...]]:
+            return admin.execute(
+                "SELECT scope_key, key, value, shared, session_id, agent_id, tags, writer_kind,"
+                " search_doc::text, created_at = updated_at, lower(system_time) = updated_at,"
+                " last_crawled_at IS NULL, deleted_at IS NULL"
+                " FROM pgfacts_internal.facts WHERE tenant = %s ORDER BY scope_key",
+                (tenant,),
+            ).fetchall()
+
+        def audit(tenant: str) -> list[tuple[Any, ...]]:
+            return admin.execute(
+                "SELECT a.operation, a.target, a.session_id, a.agent_id, a.agent_kind, a.before,"
+                " a.after - 'etag', a.at = f.updated_at"
+                " FROM pgfacts_internal.audit_log AS a"
+                " JOIN pgfacts_internal.facts AS f"
+                " ON f.tenant = a.tenant AND f.scope_key = a.target"
+                " WHERE a.tenant = %s ORDER BY a.target",
+                (tenant,),
+            ).fetchall()
+
+        assert facts("imported") == facts("stored")
+        assert len(facts("imported")) == 5
+        assert audit("imported") == audit("stored")
+        assert [row[0] for row in audit("imported")] == ["store"] * 5

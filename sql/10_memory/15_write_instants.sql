@@ -31,6 +31,7 @@ AS $fn$
 DECLARE
     -- '<tenant> US <instant>' of this transaction's first fact write (a local setting, so
     -- it ends with the transaction and is undone with a rolled-back savepoint, as the lock).
+    -- facts_before_insert reads it itself before calling this.
     noted text := pg_catalog.current_setting('pgfacts.fact_write_instant', true);
     instant timestamptz;
 BEGIN

@@ -163,8 +163,10 @@ COMMENT ON FUNCTION @schema@_internal.bulk_error_is_fatal(text) IS
 'timeout, XX001/XX002 corruption, PF011 an incognito run) rather than failing one record. '
 '(inlined)';
 
+-- The records as an array (an import's lines come as one; a jsonb array of them would be
+-- built only to be taken apart again, about 4 us a record).
 CREATE OR REPLACE FUNCTION @schema@_internal.bulk_checks(
-    items jsonb, kind text, session text, max_bytes bigint, key_prefix text
+    items jsonb [], kind text, session text, max_bytes bigint, key_prefix text
 ) RETURNS TABLE (ord bigint, item jsonb, scope_key text, reason text)
 LANGUAGE sql
 STABLE
@@ -177,9 +179,9 @@ AS $fn$
     -- not once for each later reference (the window's sort, the window, the output).
     WITH input AS MATERIALIZED (
         SELECT e.ord,
-               CASE WHEN pg_catalog.jsonb_typeof(e.item) = 'object'
+               CASE WHEN pg_catalog.jsonb_typeof(e.item) = 'object' AND e.item ? '_error'
                     THEN e.item OPERATOR(pg_catalog.-) '_error'::text ELSE e.item END AS item
-          FROM pg_catalog.jsonb_array_elements(items) WITH ORDINALITY AS e (item, ord)
+          FROM pg_catalog.unnest(items) WITH ORDINALITY AS e (item, ord)
     ),
     checked AS MATERIALIZED (
         -- store_facts' rules first, then the prefix (fact_problem saw a string key)
@@ -204,10 +206,29 @@ AS $fn$
       FROM keyed AS k
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.bulk_checks(jsonb, text, text, bigint, text) IS
+COMMENT ON FUNCTION @schema@_internal.bulk_checks(jsonb [], text, text, bigint, text) IS
 'Each record of a bulk call (its _error annotation dropped) with its scope key and the '
 'reason it fails, or NULL: a fact_problem code, prefix_violation (key outside key_prefix) '
 'or duplicate_key (a valid record earlier in the input has its scope key).';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.bulk_checks(
+    items jsonb, kind text, session text, max_bytes bigint, key_prefix text
+) RETURNS TABLE (ord bigint, item jsonb, scope_key text, reason text)
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT c.ord, c.item, c.scope_key, c.reason
+      FROM @schema@_internal.bulk_checks(
+               ARRAY(SELECT e.item FROM pg_catalog.jsonb_array_elements(bulk_checks.items)
+                                        WITH ORDINALITY AS e (item, n) ORDER BY e.n),
+               bulk_checks.kind, bulk_checks.session, bulk_checks.max_bytes,
+               bulk_checks.key_prefix) AS c
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.bulk_checks(jsonb, text, text, bigint, text) IS
+'bulk_checks of the records of a JSON array (bulk_store_facts'' input).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.bulk_failure_message(
     reason text, item jsonb, kind text, max_bytes bigint, key_prefix text
@@ -264,7 +285,8 @@ BEGIN
     WHILE low <= n LOOP
         BEGIN
             PERFORM @schema@_internal.upsert_facts(
-                pg_catalog.to_jsonb(items[low:low + chunk_size - 1]), tenant, session, agent);
+                pg_catalog.to_jsonb(items[low:low + chunk_size - 1]), tenant, session, agent,
+                answer => false);
         EXCEPTION WHEN OTHERS THEN
             GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE;
             IF @schema@_internal.bulk_error_is_fatal(state) THEN
@@ -275,7 +297,8 @@ BEGIN
             FOR i IN low .. LEAST(low + chunk_size - 1, n) LOOP
                 BEGIN
                     PERFORM @schema@_internal.upsert_facts(
-                        pg_catalog.jsonb_build_array(items[i]), tenant, session, agent);
+                        pg_catalog.jsonb_build_array(items[i]), tenant, session, agent,
+                        answer => false);
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
                     IF @schema@_internal.bulk_error_is_fatal(state) THEN

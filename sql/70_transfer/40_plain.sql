@@ -4,8 +4,10 @@
 -- one line at a time through their API functions, each in a savepoint so one refusal
 -- rejects its line only. A rejected line comes back with its reason.
 
+-- items jsonb until the batch passed its records on as an array (bulk_checks takes one).
+DROP FUNCTION IF EXISTS @schema@_internal.transfer_fact_outcomes(text, jsonb, bigint [], text, text, bigint);
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_fact_outcomes(
-    tenant text, items jsonb, line_nos bigint [], kind text, session text, max_bytes bigint
+    tenant text, items jsonb [], line_nos bigint [], kind text, session text, max_bytes bigint
 ) RETURNS TABLE (line_no bigint, item jsonb, scope_key text, reason text, outcome text, round bigint)
 LANGUAGE sql
 STABLE
@@ -51,7 +53,7 @@ AS $fn$
        AND c.reason IS NULL AND c.before IS NULL
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.transfer_fact_outcomes(text, jsonb, bigint [], text, text, bigint) IS
+COMMENT ON FUNCTION @schema@_internal.transfer_fact_outcomes(text, jsonb [], bigint [], text, text, bigint) IS
 'Each plain fact of a batch (items, with their line numbers) with its scope key, its '
 'bulk_checks reason (duplicate_key aside), its outcome (inserted, superseded, duplicate, '
 'rejected) and its round: the how-manyth line of its key in the batch.';
@@ -72,7 +74,7 @@ DECLARE
     kind text := @schema@_internal.context_kind();
     session text := @schema@_internal.context_session();
     max_bytes bigint := (@schema@_internal.setting(tenant, 'value_max_bytes'))::bigint;
-    items jsonb;
+    items jsonb [];
     -- The outcomes, one array a column (unnest reads them without parsing anything).
     c_line bigint [];
     c_item jsonb [];
@@ -86,10 +88,9 @@ DECLARE
     failures jsonb;
 BEGIN
     -- records: the fact lines' objects {type, key, value, tags?, shared?}, line_nos theirs
-    SELECT pg_catalog.jsonb_agg(r.record OPERATOR(pg_catalog.-) '{type,_error}'::text [] ORDER BY r.n)
-      INTO items
-      FROM pg_catalog.unnest(records) WITH ORDINALITY AS r (record, n);
-    IF items IS NULL THEN
+    items := ARRAY(SELECT r.record OPERATOR(pg_catalog.-) '{type,_error}'::text []
+                     FROM pg_catalog.unnest(records) WITH ORDINALITY AS r (record, n) ORDER BY r.n);
+    IF coalesce(pg_catalog.cardinality(items), 0) = 0 THEN
         RETURN pg_catalog.jsonb_build_object('inserted', 0, 'superseded', 0, 'duplicate', 0,
                                              'rejects', '[]'::jsonb);
     END IF;

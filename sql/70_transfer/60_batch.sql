@@ -4,26 +4,38 @@
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_next_lines(
     tenant text, after bigint, batch_size integer
 ) RETURNS TABLE (line_no bigint, line text, record jsonb)
-LANGUAGE sql
+LANGUAGE plpgsql
 STABLE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    -- Each line parsed without raising (checked, then parsed once: MATERIALIZED keeps the
-    -- cast from being repeated where the object is tested and returned): a line that is
-    -- not a JSON object has no record.
-    WITH parsed AS MATERIALIZED (
-        SELECT l.line_no, l.line,
-               CASE WHEN pg_catalog.pg_input_is_valid(l.line, 'jsonb') THEN l.line::jsonb END AS value
-          FROM @schema@_internal.transfer_lines AS l
-         WHERE l.tenant = transfer_next_lines.tenant AND l.line_no > transfer_next_lines.after
-         ORDER BY l.line_no
-         LIMIT transfer_next_lines.batch_size
-    )
-    SELECT p.line_no, p.line,
-           CASE WHEN pg_catalog.jsonb_typeof(p.value) = 'object' THEN p.value END
-      FROM parsed AS p
-     ORDER BY p.line_no
+#variable_conflict use_variable
+DECLARE
+    nos bigint [];
+    texts text [];
+    parsed jsonb [];
+BEGIN
+    SELECT pg_catalog.array_agg(l.line_no ORDER BY l.line_no), pg_catalog.array_agg(l.line ORDER BY l.line_no)
+      INTO nos, texts
+      FROM (SELECT s.line_no, s.line FROM @schema@_internal.transfer_lines AS s
+             WHERE s.tenant = tenant AND s.line_no > after
+             ORDER BY s.line_no LIMIT batch_size) AS l;
+    -- Each line parsed once. Cast as they are when every line is JSON (an empty line has
+    -- no record either way); else, the cast having failed somewhere, each line is checked
+    -- before its cast (pg_input_is_valid parses it too, so only a batch holding a line
+    -- that is not JSON pays twice). A line that is not a JSON object has no record.
+    BEGIN
+        parsed := ARRAY(SELECT NULLIF(t.line, '')::jsonb
+                          FROM pg_catalog.unnest(texts) WITH ORDINALITY AS t (line, n) ORDER BY t.n);
+    EXCEPTION WHEN OTHERS THEN
+        parsed := ARRAY(SELECT CASE WHEN pg_catalog.pg_input_is_valid(t.line, 'jsonb') THEN t.line::jsonb END
+                          FROM pg_catalog.unnest(texts) WITH ORDINALITY AS t (line, n) ORDER BY t.n);
+    END;
+    RETURN QUERY
+        SELECT p.line_no, p.line, CASE WHEN pg_catalog.jsonb_typeof(p.value) = 'object' THEN p.value END
+          FROM ROWS FROM (pg_catalog.unnest(nos), pg_catalog.unnest(texts), pg_catalog.unnest(parsed))
+               AS p (line_no, line, value);
+END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.transfer_next_lines(text, bigint, integer) IS
