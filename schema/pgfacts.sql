@@ -3913,6 +3913,12 @@ CREATE FUNCTION pgfacts_internal.max_embedding_models()
 ALTER FUNCTION pgfacts_internal.max_embedding_models() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.max_embedding_models() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.may_hold_redaction(pattern text, content jsonb)
+    RETURNS boolean
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.may_hold_redaction(text,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.may_hold_redaction(text,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.memory_content_hash(lines jsonb)
     RETURNS text
     LANGUAGE sql IMMUTABLE SECURITY INVOKER
@@ -4051,6 +4057,12 @@ CREATE FUNCTION pgfacts_internal.note_knowledge_write(tenant text, write_at time
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.note_knowledge_write(text,timestamp with time zone,bigint[],text[],bigint,bigint[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.noted_write_instant(tenant text)
+    RETURNS timestamp with time zone
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.noted_write_instant(text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.noted_write_instant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
     RETURNS record

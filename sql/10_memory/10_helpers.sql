@@ -132,9 +132,9 @@ COMMENT ON FUNCTION @schema@_internal.reserved_prefix(text) IS
 'The reserved namespace a key is in (tools/, config/facts-manager/, intake/, skills/, '
 'asks/), or NULL for an ordinary key. (inlined)';
 
--- Inlined (no SET clause, every name qualified, so no operator is looked up by name),
--- as reserved_prefix, whose namespaces it tests in the same order: a bulk write's checks
--- ask it for every record (as PL/pgSQL, it and reserved_prefix cost about 2 us a record).
+-- Inlined (no SET clause, every name qualified, so no operator is looked up by name): a
+-- bulk write's checks ask it for every record (as PL/pgSQL, it and reserved_prefix cost
+-- about 2 us a record). The namespaces are reserved_prefix's, itself inlined here.
 CREATE OR REPLACE FUNCTION @schema@_internal.key_access(key text, kind text)
 RETURNS text
 LANGUAGE sql
@@ -145,17 +145,17 @@ AS $fn$
     -- write or delete it; 'write': it may write it but not read or delete it (agents and
     -- intake/); 'all': it may read, write and delete. docs/concepts.md has this as a table.
     SELECT CASE
-        WHEN pg_catalog.starts_with(key, 'tools/') THEN 'none'
-        WHEN pg_catalog.starts_with(key, 'config/facts-manager/') THEN CASE
+        WHEN @schema@_internal.reserved_prefix(key) IS NULL THEN
+            CASE WHEN kind OPERATOR(pg_catalog.=) 'tuner' THEN 'read' ELSE 'all' END
+        WHEN @schema@_internal.reserved_prefix(key) OPERATOR(pg_catalog.=) 'tools/' THEN 'none'
+        WHEN @schema@_internal.reserved_prefix(key) OPERATOR(pg_catalog.=) 'config/facts-manager/' THEN CASE
             WHEN kind OPERATOR(pg_catalog.=) 'facts_manager' THEN 'all'
             WHEN kind OPERATOR(pg_catalog.=) 'tuner' THEN 'read' ELSE 'none' END
-        WHEN pg_catalog.starts_with(key, 'intake/') THEN CASE
+        WHEN @schema@_internal.reserved_prefix(key) OPERATOR(pg_catalog.=) 'intake/' THEN CASE
             WHEN kind OPERATOR(pg_catalog.=) 'facts_manager' THEN 'all'
             WHEN kind OPERATOR(pg_catalog.=) 'tuner' THEN 'read' ELSE 'write' END
-        -- Curated by the facts manager from intake/, read by everyone.
-        WHEN pg_catalog.starts_with(key, 'skills/') OR pg_catalog.starts_with(key, 'asks/') THEN
-            CASE WHEN kind OPERATOR(pg_catalog.=) 'facts_manager' THEN 'all' ELSE 'read' END
-        ELSE CASE WHEN kind OPERATOR(pg_catalog.=) 'tuner' THEN 'read' ELSE 'all' END
+        -- skills/ and asks/: curated by the facts manager from intake/, read by everyone.
+        ELSE CASE WHEN kind OPERATOR(pg_catalog.=) 'facts_manager' THEN 'all' ELSE 'read' END
     END
 $fn$;
 

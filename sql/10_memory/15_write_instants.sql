@@ -20,6 +20,26 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_writes_lock_key(text) IS
 'The advisory lock a transaction writing facts of a tenant holds (shared) until it ends. (inlined)';
 
+-- Inlined (no SET clause, every name qualified): facts_before_insert asks it for every row
+-- before it calls fact_write_instant (a call a row cost about 1 us).
+CREATE OR REPLACE FUNCTION @schema@_internal.noted_write_instant(tenant text)
+RETURNS timestamptz
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    -- '<tenant> US <instant>' of this transaction's first fact write (a local setting, so
+    -- it ends with the transaction and is undone with a rolled-back savepoint, as the lock).
+    SELECT CASE WHEN pg_catalog.split_part(pg_catalog.current_setting('pgfacts.fact_write_instant', true),
+                                           pg_catalog.chr(31), 1) OPERATOR(pg_catalog.=) tenant
+                THEN pg_catalog.split_part(pg_catalog.current_setting('pgfacts.fact_write_instant', true),
+                                           pg_catalog.chr(31), 2)::pg_catalog.timestamptz END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.noted_write_instant(text) IS
+'This transaction''s fact write instant in a tenant as fact_write_instant noted it, or NULL '
+'before its first fact write there. (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_write_instant(tenant text)
 RETURNS timestamptz
 LANGUAGE plpgsql
@@ -29,14 +49,10 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 #variable_conflict use_variable
 DECLARE
-    -- '<tenant> US <instant>' of this transaction's first fact write (a local setting, so
-    -- it ends with the transaction and is undone with a rolled-back savepoint, as the lock).
-    -- facts_before_insert reads it itself before calling this.
-    noted text := pg_catalog.current_setting('pgfacts.fact_write_instant', true);
-    instant timestamptz;
+    instant timestamptz := @schema@_internal.noted_write_instant(tenant);
 BEGIN
-    IF pg_catalog.split_part(noted, pg_catalog.chr(31), 1) = tenant THEN
-        RETURN pg_catalog.split_part(noted, pg_catalog.chr(31), 2)::timestamptz;
+    IF instant IS NOT NULL THEN
+        RETURN instant;
     END IF;
     PERFORM pg_catalog.pg_advisory_xact_lock_shared(@schema@_internal.fact_writes_lock_key(tenant));
     instant := pg_catalog.clock_timestamp();

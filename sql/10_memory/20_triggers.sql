@@ -104,18 +104,12 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    -- fact_write_instant's note of this transaction's instant, read here first: after the
-    -- first row it holds NEW.tenant's (calling fact_write_instant for every row cost about
-    -- 1 us a row).
-    noted text := pg_catalog.current_setting('pgfacts.fact_write_instant', true);
-    known_at timestamptz;
+    -- The note first: after the first row it holds NEW.tenant's instant (calling
+    -- fact_write_instant for every row cost about 1 us a row).
+    known_at timestamptz := coalesce(@schema@_internal.noted_write_instant(NEW.tenant),
+                                     @schema@_internal.fact_write_instant(NEW.tenant));
     last_known timestamptz;
 BEGIN
-    IF pg_catalog.split_part(noted, pg_catalog.chr(31), 1) = NEW.tenant THEN
-        known_at := pg_catalog.split_part(noted, pg_catalog.chr(31), 2)::timestamptz;
-    ELSE
-        known_at := @schema@_internal.fact_write_instant(NEW.tenant);
-    END IF;
     -- A fact created again after a purge starts after its archived history ends. Only a
     -- purge leaves history behind a key without a current row (an insert over a current
     -- row becomes an update or fails), so the history is searched only when a purge ended

@@ -114,6 +114,24 @@ COMMENT ON FUNCTION @schema@_internal.redaction_in_text(text, text) IS
 -- A JSON value's text is tested first (one regex); only a match looks at its string leaves,
 -- so a placeholder in an object key is not content. PL/pgSQL for its cached plan, as
 -- redaction_pattern.
+-- Inlined (no SET clause, every name qualified): the fact triggers ask it of every row
+-- before calling redaction_in_json (a call a row cost about 1 us).
+CREATE OR REPLACE FUNCTION @schema@_internal.may_hold_redaction(pattern text, content jsonb)
+RETURNS boolean
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- A string is searched itself; any other value only if its JSON text matches (a
+    -- placeholder in a key or across leaves matches too, so redaction_in_json looks further).
+    SELECT pg_catalog.jsonb_typeof(content) OPERATOR(pg_catalog.=) 'string'
+           OR pg_catalog.textregexeq(content::pg_catalog.text, pattern)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.may_hold_redaction(text, jsonb) IS
+'Whether a JSON value may hold a redaction placeholder of pattern: a string, or a value '
+'whose JSON text matches (redaction_in_json''s first test). (inlined)';
+
 CREATE OR REPLACE FUNCTION @schema@_internal.redaction_in_json(pattern text, content jsonb)
 RETURNS text
 LANGUAGE plpgsql
@@ -122,12 +140,11 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
-    IF pattern IS NULL OR content IS NULL THEN
+    IF pattern IS NULL OR content IS NULL
+       OR NOT @schema@_internal.may_hold_redaction(pattern, content) THEN
         RETURN NULL;
     ELSIF pg_catalog.jsonb_typeof(content) = 'string' THEN
         RETURN pg_catalog.substring(content #>> '{}', pattern);
-    ELSIF NOT pg_catalog.textregexeq(content::text, pattern) THEN
-        RETURN NULL;
     END IF;
     RETURN (SELECT pg_catalog.substring(l #>> '{}', pattern)
               FROM pg_catalog.jsonb_path_query(content, 'strict $.**') AS l
@@ -179,13 +196,10 @@ BEGIN
     IF pattern IS NULL THEN
         RETURN NULL;
     END IF;
-    -- redaction_in_json's own first test, asked here before it is called (a call a row
-    -- cost about 1 us): a value that is not a string and whose text matches no placeholder
-    -- holds none.
     SELECT n.scope_key, @schema@_internal.redaction_in_json(pattern, n.value) AS found
       INTO bad
       FROM inserted AS n
-     WHERE (pg_catalog.jsonb_typeof(n.value) = 'string' OR pg_catalog.textregexeq(n.value::text, pattern))
+     WHERE @schema@_internal.may_hold_redaction(pattern, n.value)
        AND @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
      LIMIT 1;
     IF FOUND THEN
@@ -222,7 +236,7 @@ BEGIN
       FROM updated_new AS n
       JOIN updated_old AS o ON o.tenant = n.tenant AND o.fact_id = n.fact_id
      WHERE n.deleted_at IS NULL
-       AND (pg_catalog.jsonb_typeof(n.value) = 'string' OR pg_catalog.textregexeq(n.value::text, pattern))
+       AND @schema@_internal.may_hold_redaction(pattern, n.value)
        AND @schema@_internal.redaction_in_json(pattern, n.value) IS NOT NULL
        AND (o.value IS DISTINCT FROM n.value OR o.deleted_at IS NOT NULL)
      LIMIT 1;
