@@ -362,8 +362,9 @@ def db(clones: Clones) -> Iterator[Database]:
 
 @pytest.fixture(scope="module")
 def module_db(clones: Clones) -> Iterator[Database]:
-    """One migrated database for a module whose tests write nothing (pure functions such as
-    validate_extraction): a fresh clone per case would cost more than the case."""
+    """One migrated database for a module whose tests write nothing another of them reads
+    (pure functions such as validate_extraction; plan tests over one load): a fresh clone
+    per case would cost more than the case."""
     name = clones.take()
     yield Database(name=name, admin_dsn=clones.server_dsn)
     clones.drop(name)

@@ -45,10 +45,15 @@ def _load(db: Database) -> None:
                 )
 
 
-@pytest.fixture
-def loaded(db: Database) -> Iterator[Database]:
-    _load(db)
-    yield db
+# One load for the three plan tests, on one worker: each reads keys the others do not
+# write (a delete of k/1002, crawl marks in s3), and the load was most of their time.
+SHARES_THE_LOAD = pytest.mark.xdist_group("scope_index_load")
+
+
+@pytest.fixture(scope="module")
+def loaded(module_db: Database) -> Iterator[Database]:
+    _load(module_db)
+    yield module_db
 
 
 def _plans(db: Database, login: str, kind: str, session: str | None, sql: str) -> tuple:
@@ -74,6 +79,7 @@ AGENT_PATHS = (
 )
 
 
+@SHARES_THE_LOAD
 def test_agent_paths_probe_the_scope_index(loaded: Database) -> None:
     for sql in AGENT_PATHS:
         rows, text = _plans(loaded, "agent", "agent", "s1", sql)
@@ -82,6 +88,7 @@ def test_agent_paths_probe_the_scope_index(loaded: Database) -> None:
         assert not re.findall(r"Seq Scan on facts\b", text), f"{sql}\n{text}"
 
 
+@SHARES_THE_LOAD
 def test_crawler_marks_by_scope_key_through_the_index(loaded: Database) -> None:
     sql = (
         "SELECT pgfacts.facts_set_crawled(scope_keys => "
@@ -128,6 +135,7 @@ def test_the_same_key_is_one_fact_per_scope(db: Database) -> None:
             )
 
 
+@SHARES_THE_LOAD
 def test_reads_at_a_known_instant_use_indexes(loaded: Database) -> None:
     sql = "SELECT * FROM pgfacts.read_facts('k/11*', known_at => clock_timestamp())"
     rows, text = _plans(loaded, "agent", "agent", "s1", sql)
