@@ -2,7 +2,10 @@
 (``pgfacts.transfer.import_file``: COPY into the staging table, then set-based batches of
 bulk_store_facts' checks and writes), next to a COPY of the same file into a bare table in
 the same run; then the imported tenant exported and restored into an empty one (the
-lossless family), and exported again, which must give the same bytes."""
+lossless family), and exported again, which must give the same bytes. The plain import is
+also timed into a tenant whose audit is off (its `audit_enabled` setting at 0, an
+operator's choice, docs/governance.md): the same write rules without the audit trail's
+row a fact, which is the largest single cost of a fact written (docs/transfer.md, Speed)."""
 
 from __future__ import annotations
 
@@ -68,6 +71,31 @@ def run(dsn: str, size: str) -> list[Result]:
         import_ms = _ms_since(start)
         wrong_import = int(answer["inserted"] != count or answer["rejected"] != 0)
 
+        # The same file into a tenant whose audit is off (set by its operator first).
+        unaudited = Context(tenant="bench-import-unaudited", agent_kind="operator")
+        with psycopg.connect(dsn) as conn, conn.transaction():
+            conn.execute(
+                "SELECT pgfacts.set_context(%s, agent_kind => 'operator')", (unaudited.tenant,)
+            )
+            conn.execute("SELECT pgfacts.set_setting('audit_enabled', '0')")
+        start = time.perf_counter()
+        unaudited_answer = transfer.import_file(source, unaudited, dsn)
+        unaudited_ms = _ms_since(start)
+        with psycopg.connect(dsn) as conn:  # the superuser: the audit rows of each import
+            stored = dict(
+                conn.execute(  # type: ignore[arg-type]
+                    "SELECT tenant, count(*) FROM pgfacts_internal.audit_log "
+                    "WHERE tenant = ANY (%s) AND operation = 'store' GROUP BY tenant",
+                    ([plain.tenant, unaudited.tenant],),
+                ).fetchall()
+            )
+        wrong_import |= int(stored.get(plain.tenant, 0) != count)
+        wrong_unaudited = int(
+            unaudited_answer["inserted"] != count
+            or unaudited_answer["rejected"] != 0
+            or stored.get(unaudited.tenant, 0) != 0
+        )
+
         start = time.perf_counter()
         first = io.BytesIO()
         transfer.export_tenant(first, plain, dsn)
@@ -95,8 +123,18 @@ def run(dsn: str, size: str) -> list[Result]:
             baseline=base,
             rows=count,
             note=f"{rate(import_ms):,} facts/s (target >= {TARGET:,}); inserted "
-            f"{answer['inserted']}, rejected {answer['rejected']} (wrong unless all inserted)",
+            f"{answer['inserted']}, rejected {answer['rejected']} (wrong unless all inserted, "
+            "each with its audit row)",
             wrong=wrong_import,
+        ),
+        Result(
+            f"import {count:,} plain facts, the tenant's audit off (audit_enabled 0)",
+            [unaudited_ms],
+            baseline=base,
+            rows=count,
+            note=f"{rate(unaudited_ms):,} facts/s; inserted {unaudited_answer['inserted']}, "
+            f"rejected {unaudited_answer['rejected']} (wrong unless all inserted, no audit row)",
+            wrong=wrong_unaudited,
         ),
         Result(
             f"export the tenant ({count:,} facts)",
