@@ -142,9 +142,16 @@ def test_a_helper_that_cannot_connect_leaves_the_import_to_the_others(
     real = psycopg.connect
     main = threading.current_thread()
 
+    # psycopg.connect is the module's own: only import_file's helper threads are refused
+    # (the test databases' clones are made by other threads meanwhile).
     def helpers_refused(*args: Any, **kwargs: Any) -> Any:
-        if threading.current_thread() is not main:
+        if "_helper" in threading.current_thread().name:
             raise psycopg.OperationalError("connection refused (a helper's)")
+        return real(*args, **kwargs)
+
+    def all_refused(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread() is main or "_helper" in threading.current_thread().name:
+            raise psycopg.OperationalError("connection refused (the main one)")
         return real(*args, **kwargs)
 
     monkeypatch.setattr(transfer.psycopg, "connect", helpers_refused)
@@ -167,10 +174,7 @@ def test_a_helper_that_cannot_connect_leaves_the_import_to_the_others(
     assert shown.exit_code == 0, shown.output
     assert " ".join(shown.stderr.split()).count("helper sessions could not connect") == 1
     # The main connection's failure still fails the import.
-    monkeypatch.setattr(
-        transfer.psycopg, "connect", lambda *a, **k: (_ for _ in ()).throw(
-            psycopg.OperationalError("connection refused (the main one)"))
-    )  # fmt: skip
+    monkeypatch.setattr(transfer.psycopg, "connect", all_refused)
     with pytest.raises(PgfactsError, match="the main one"):
         transfer.import_file(source, operator("alone-main"), db.dsn(), sessions=2)
 

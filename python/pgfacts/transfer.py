@@ -106,10 +106,20 @@ class _Batches:
         self.lock = threading.Lock()
 
     def fail(self, exc: BaseException) -> None:
-        """A session's failure; the first one is what import_file raises."""
+        """A session's failure; the first real one is what import_file raises (a P0002, no
+        import open, is the main session's only, and only a failure when the import did not
+        finish: another session may have finished it while it asked)."""
         with self.lock:
-            if self.failure is None:
+            if self.failure is None or (
+                _sqlstate(self.failure) == "P0002" and _sqlstate(exc) != "P0002"
+            ):
                 self.failure = exc
+
+    def failed(self) -> BaseException | None:
+        """What import_file raises once every session has ended, if anything."""
+        if _sqlstate(self.failure) == "P0002" and self.answer["finished"]:
+            return None
+        return self.failure
 
     def may_start(self) -> bool:
         with self.lock:
@@ -165,9 +175,13 @@ class _Batches:
                 if once or (helper and not written):
                     break
         except BaseException as exc:
-            if helper and getattr(exc, "sqlstate", None) == "P0002":
+            if helper and _sqlstate(exc) == "P0002":
                 return  # nothing left: another session finished the import
             self.fail(exc)
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    return getattr(exc, "sqlstate", None)
 
 
 def _rejects_file_start(path: Path | None, reported: int | None) -> int | None:
@@ -246,8 +260,9 @@ def import_file(
             batches.run(store, batch_size)
             for helper in helpers:
                 helper.join()
-            if batches.failure is not None:
-                raise batches.failure
+            failure = batches.failed()
+            if failure is not None:
+                raise failure
             answer = batches.answer
     except psycopg.Error as exc:
         raise translate(exc) from exc
