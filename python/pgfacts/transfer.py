@@ -180,7 +180,7 @@ class _Batches:
             self.fail(exc)
 
 
-def _sqlstate(exc: BaseException) -> str | None:
+def _sqlstate(exc: BaseException | None) -> str | None:
     return getattr(exc, "sqlstate", None)
 
 
