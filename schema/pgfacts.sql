@@ -1145,7 +1145,6 @@ CREATE TABLE pgfacts_internal.transfer_batches (
     import_id bigint NOT NULL,
     first_line bigint NOT NULL,
     last_line bigint NOT NULL,
-    rejects jsonb DEFAULT '[]'::jsonb NOT NULL,
     CONSTRAINT transfer_batches_import_fkey FOREIGN KEY (tenant, import_id) REFERENCES pgfacts_internal.transfer_imports(tenant, import_id) ON DELETE CASCADE,
     CONSTRAINT transfer_batches_lines_check CHECK (((first_line >= 1) AND (last_line >= first_line))),
     CONSTRAINT transfer_batches_pkey PRIMARY KEY (tenant, import_id, first_line)
@@ -1155,7 +1154,7 @@ ALTER TABLE pgfacts_internal.transfer_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.transfer_batches FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_batches AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_batches AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
-COMMENT ON TABLE pgfacts_internal.transfer_batches IS 'Committed batches of an open import past its checkpoint (a batch written while an earlier one was still in progress), with their rejected lines; removed as the checkpoint passes them';
+COMMENT ON TABLE pgfacts_internal.transfer_batches IS 'Committed batches of an open import past its checkpoint (a batch written while an earlier one was still in progress); removed as the checkpoint passes them';
 
 CREATE TABLE pgfacts_internal.transfer_imports (
     tenant text NOT NULL,
@@ -1173,6 +1172,8 @@ CREATE TABLE pgfacts_internal.transfer_imports (
     finished_at timestamp with time zone,
     abandoned boolean DEFAULT false NOT NULL,
     batch_lines integer,
+    rejects_through bigint DEFAULT 0 NOT NULL,
+    rejects_bytes bigint,
     CONSTRAINT transfer_imports_family_check CHECK ((family = ANY (ARRAY['lossless'::text, 'plain'::text]))),
     CONSTRAINT transfer_imports_pkey PRIMARY KEY (tenant, import_id),
     CONSTRAINT transfer_imports_sha256_shape CHECK ((file_sha256 ~ '^[0-9a-f]{64}$'::text))
@@ -1185,6 +1186,8 @@ CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_imports AS PERMISSIV
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_imports AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 COMMENT ON TABLE pgfacts_internal.transfer_imports IS 'One row per import of a file into a tenant: its checkpoint (lines_done) and counts; at most one open (unfinished) import per tenant';
 COMMENT ON COLUMN pgfacts_internal.transfer_imports.batch_lines IS 'The lines of each batch of this import, set by its first batch (every session writing it cuts the same slices)';
+COMMENT ON COLUMN pgfacts_internal.transfer_imports.rejects_through IS 'The line through which the client has written the rejected lines to its rejects file';
+COMMENT ON COLUMN pgfacts_internal.transfer_imports.rejects_bytes IS 'The length of the client''s rejects file when it held the rejects through rejects_through (NULL: not reported); a resumed import cuts the file back to it';
 
 CREATE TABLE pgfacts_internal.transfer_lines (
     tenant text NOT NULL,
@@ -1198,6 +1201,24 @@ ALTER TABLE pgfacts_internal.transfer_lines FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_lines AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_lines AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 COMMENT ON TABLE pgfacts_internal.transfer_lines IS 'The staged lines of a tenant''s open import, numbered from 1 in file order; removed when the import finishes or is abandoned';
+
+CREATE TABLE pgfacts_internal.transfer_rejects (
+    tenant text NOT NULL,
+    import_id bigint NOT NULL,
+    line_no bigint NOT NULL,
+    reason text NOT NULL,
+    message text,
+    line text NOT NULL,
+    CONSTRAINT transfer_rejects_import_fkey FOREIGN KEY (tenant, import_id) REFERENCES pgfacts_internal.transfer_imports(tenant, import_id) ON DELETE CASCADE,
+    CONSTRAINT transfer_rejects_line_check CHECK ((line_no >= 1)),
+    CONSTRAINT transfer_rejects_pkey PRIMARY KEY (tenant, import_id, line_no)
+);
+ALTER TABLE pgfacts_internal.transfer_rejects OWNER TO pgfacts_owner;
+ALTER TABLE pgfacts_internal.transfer_rejects ENABLE ROW LEVEL SECURITY;
+ALTER TABLE pgfacts_internal.transfer_rejects FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON pgfacts_internal.transfer_rejects AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
+CREATE POLICY tenant_isolation_api ON pgfacts_internal.transfer_rejects AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
+COMMENT ON TABLE pgfacts_internal.transfer_rejects IS 'The rejected lines of an open import''s committed batches not yet written to the client''s rejects file; removed when it has written them, or when the import finishes or is abandoned';
 
 CREATE FUNCTION pgfacts.agent_prompt(max_skills integer DEFAULT 5)
     RETURNS text
@@ -1637,12 +1658,12 @@ CREATE FUNCTION pgfacts.import_abandon()
 ALTER FUNCTION pgfacts.import_abandon() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.import_abandon() TO pgfacts_operator;
 
-CREATE FUNCTION pgfacts.import_batch(batch_size integer DEFAULT 5000)
+CREATE FUNCTION pgfacts.import_batch(batch_size integer DEFAULT NULL::integer, rejects_through bigint DEFAULT NULL::bigint, rejects_bytes bigint DEFAULT NULL::bigint)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.import_batch(integer) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.import_batch(integer) TO pgfacts_operator;
+ALTER FUNCTION pgfacts.import_batch(integer,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_batch(integer,bigint,bigint) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.import_open(file_sha256 text, first_line text, file_name text DEFAULT NULL::text)
     RETURNS jsonb
@@ -4866,12 +4887,12 @@ CREATE FUNCTION pgfacts_internal.transfer_batch_touches(tenant text, first_line 
 ALTER FUNCTION pgfacts_internal.transfer_batch_touches(text,bigint,bigint,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_batch_touches(text,bigint,bigint,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.transfer_checkpoint(tenant text, import_id bigint, first_line bigint, last_line bigint, outcome jsonb, rejects jsonb)
+CREATE FUNCTION pgfacts_internal.transfer_checkpoint(tenant text, import_id bigint, first_line bigint, last_line bigint, outcome jsonb, rejects jsonb, rejects_through bigint, rejects_bytes bigint)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.transfer_checkpoint(text,bigint,bigint,bigint,jsonb,jsonb) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_checkpoint(text,bigint,bigint,bigint,jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.transfer_checkpoint(text,bigint,bigint,bigint,jsonb,jsonb,bigint,bigint) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.transfer_checkpoint(text,bigint,bigint,bigint,jsonb,jsonb,bigint,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.transfer_claim_batch(import pgfacts_internal.transfer_imports)
     RETURNS bigint

@@ -1161,8 +1161,19 @@ def import_staged(self: StoreBase) -> Call[JSONObject]:
     return _value(self, queries.IMPORT_STAGED)
 
 
-def import_batch(self: StoreBase, batch_size: int = 5000) -> Call[JSONObject]:
-    return _value(self, queries.IMPORT_BATCH, batch_size=batch_size)
+def import_batch(
+    self: StoreBase,
+    batch_size: int | None = None,
+    rejects_through: int | None = None,
+    rejects_bytes: int | None = None,
+) -> Call[JSONObject]:
+    return _value(
+        self,
+        queries.IMPORT_BATCH,
+        batch_size=batch_size,
+        rejects_through=rejects_through,
+        rejects_bytes=rejects_bytes,
+    )
 
 
 def import_abandon(self: StoreBase) -> Call[JSONObject]:

@@ -78,8 +78,15 @@ def register(app: typer.Typer) -> None:
         session: Session = None,
         agent: Agent = None,
         batch_size: Annotated[
-            int, typer.Option("--batch-size", help="lines a batch (each batch commits)")
-        ] = 5000,
+            int | None,
+            typer.Option(
+                "--batch-size",
+                min=1,
+                max=100000,
+                help="lines a batch (each batch commits); default 5000, a resumed import "
+                "keeps its own",
+            ),
+        ] = None,
         sessions: Annotated[
             int,
             typer.Option(
@@ -112,8 +119,13 @@ def register(app: typer.Typer) -> None:
             as_json=as_json,
         )
         if abandon:
+            # The rejected lines not yet written go to --rejects, or FILE.rejects.jsonl
+            # when FILE is named.
+            target = Path(rejects) if rejects else None
+            if target is None and file is not None:
+                target = Path(file).with_name(Path(file).name + ".rejects.jsonl")
             try:
-                answer = transfer.abandon_import(context, dsn, schema)
+                answer = transfer.abandon_import(context, dsn, schema, target)
             except PgfactsError as exc:
                 _fail(exc, as_json=as_json)
             _summary(answer, as_json, "abandoned import")
@@ -144,6 +156,10 @@ def register(app: typer.Typer) -> None:
             except PgfactsError as exc:
                 bar.stop()
                 _fail(exc, as_json=as_json)
+        if answer.get("notice") and not as_json:
+            from .cli import err
+
+            err.print(f"[yellow]note:[/] {answer['notice']}", highlight=False)
         _summary(answer, as_json, f"import of {path.name} into {context.tenant}")
         if answer["rejected"]:
             raise typer.Exit(2)
@@ -179,4 +195,9 @@ def _summary(answer: dict[str, Any], as_json: bool, title: str) -> None:
     table.add_row("lines", f"{answer.get('lines_done')} of {answer.get('total_lines')}")
     if answer.get("rejects_file"):
         table.add_row("rejects file", answer["rejects_file"])
+    if answer.get("rejects_unwritten"):
+        table.add_row(
+            "rejects not written", f"{answer['rejects_unwritten']} (name FILE or --rejects)"
+        )
+
     out.print(table)

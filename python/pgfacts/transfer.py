@@ -8,6 +8,7 @@ functions batch by batch, reporting progress and writing the rejected lines SQL 
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,10 +79,13 @@ def file_digest(path: Path) -> tuple[str, str | None]:
 
 class _Batches:
     """What the sessions of one import share: how many batches may still start, the latest
-    answer, and the rejected lines, written to the rejects file in line order. SQL hands
-    each batch's rejects out once, when the checkpoint passes it, with the checkpoint it
-    moved from (rejects_after); sessions report in any order, so a run of rejects waits
-    here until the runs before it are written."""
+    answer, and the rejects file. SQL keeps a batch's rejected lines until the client reports
+    that its rejects file holds them (rejects_through: the line through which it does,
+    rejects_bytes: the file's length then, sent with every call), and each answer holds the
+    rejects after the reported line up to the checkpoint: answers overlap, an answer lost
+    with its connection is made up by the next, and the lines are written here once each,
+    in line order. A resumed import cuts the file back to the length last reported (lines
+    written after it are written again)."""
 
     def __init__(
         self,
@@ -94,17 +98,28 @@ class _Batches:
         self.rejects_path = rejects_path
         self.on_progress = on_progress
         self.left = max_batches
-        self.written_to = int(opened.get("lines_done") or 0)
-        self.pending: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+        self.written_to = int(opened.get("rejects_through") or 0)
+        self.rejects_bytes = _rejects_file_start(rejects_path, opened.get("rejects_bytes"))
         self.rejects_written = 0
         self.failure: BaseException | None = None
+        self.lost_helpers: list[BaseException] = []
         self.lock = threading.Lock()
 
     def fail(self, exc: BaseException) -> None:
-        """A session's failure; the first one is what import_file raises."""
+        """A session's failure; the first real one is what import_file raises (a P0002, no
+        import open, is the main session's only, and only a failure when the import did not
+        finish: another session may have finished it while it asked)."""
         with self.lock:
-            if self.failure is None:
+            if self.failure is None or (
+                _sqlstate(self.failure) == "P0002" and _sqlstate(exc) != "P0002"
+            ):
                 self.failure = exc
+
+    def failed(self) -> BaseException | None:
+        """What import_file raises once every session has ended, if anything."""
+        if _sqlstate(self.failure) == "P0002" and self.answer["finished"]:
+            return None
+        return self.failure
 
     def may_start(self) -> bool:
         with self.lock:
@@ -115,18 +130,21 @@ class _Batches:
             self.left -= 1
             return self.left >= 0
 
+    def reported(self) -> tuple[int, int | None]:
+        """What the rejects file holds: through which line, and its length."""
+        with self.lock:
+            return self.written_to, self.rejects_bytes
+
     def report(self, answer: dict[str, Any]) -> None:
         with self.lock:
             rejects = answer.pop("rejects")
             after = int(answer.pop("rejects_after"))
-            if answer["lines_done"] > after:
-                self.pending[after] = (answer["lines_done"], rejects)
-            while self.written_to in self.pending:
-                self.written_to, run = self.pending.pop(self.written_to)
-                if run and self.rejects_path is not None:
-                    with self.rejects_path.open("a", encoding="utf-8") as sink:
-                        sink.writelines(r["line"] + "\n" for r in run)
-                    self.rejects_written += len(run)
+            through = int(answer["lines_done"])
+            if after <= self.written_to < through:
+                run = [r for r in rejects if int(r["line_no"]) > self.written_to]
+                if run:
+                    self._write(run)
+                self.written_to = through
             if answer["finished"] or (
                 not self.answer["finished"] and answer["lines_done"] >= self.answer["lines_done"]
             ):
@@ -134,23 +152,62 @@ class _Batches:
                 if self.on_progress:
                     self.on_progress(ImportProgress(answer))
 
+    def _write(self, run: list[dict[str, Any]]) -> None:
+        if self.rejects_path is not None:
+            self.rejects_bytes = _append_rejects(self.rejects_path, run)
+            self.rejects_written += len(run)
+
     def run(
-        self, store: FactStore, batch_size: int, once: bool = False, to_the_end: bool = False
+        self, store: FactStore, batch_size: int | None, once: bool = False, helper: bool = False
     ) -> None:
         """One session's loop: batches until the import is finished, the batch budget is
-        spent or a session failed; a helper's also ends when no batch was left for it (the
-        rest being written). The main session's (to_the_end) goes on then: import_batch
-        waited for one of those batches, and a batch that another process dropped is free
-        to claim again, so an import_file that returns unfinished was told to stop."""
+        spent or a session failed. A helper's also ends when no batch was left for it (the
+        rest being written), or when the import was finished by another session (P0002: not
+        a failure). The main session's goes on then: import_batch waited for one of those
+        batches, and a batch that another process dropped is free to claim again, so an
+        import_file that returns unfinished was told to stop."""
         try:
             while self.may_start():
-                answer = store.import_batch(batch_size)
+                through, size = self.reported()
+                answer = store.import_batch(batch_size, through, size)
                 written = answer.pop("written")
                 self.report(answer)
-                if once or not (written or to_the_end):
+                if once or (helper and not written):
                     break
         except BaseException as exc:
+            if helper and _sqlstate(exc) == "P0002":
+                return  # nothing left: another session finished the import
             self.fail(exc)
+
+
+def _sqlstate(exc: BaseException | None) -> str | None:
+    return getattr(exc, "sqlstate", None)
+
+
+def _rejects_file_start(path: Path | None, reported: int | None) -> int | None:
+    """The rejects file's length to go on from: a resumed import cuts it back to the length
+    it was reported to have (what was written after that is written again)."""
+    if path is None:
+        return None
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return 0
+    if reported is not None and size > int(reported):
+        with path.open("r+b") as sink:
+            sink.truncate(int(reported))
+        return int(reported)
+    return size
+
+
+def _append_rejects(path: Path, run: list[dict[str, Any]]) -> int:
+    """Append rejected lines to the rejects file, durably (the import reports its length
+    next); returns the length."""
+    with path.open("ab") as sink:
+        sink.write("".join(r["line"] + "\n" for r in run).encode("utf-8"))
+        sink.flush()
+        os.fsync(sink.fileno())
+        return sink.tell()
 
 
 def import_file(
@@ -158,7 +215,7 @@ def import_file(
     context: Context,
     dsn: str | None = None,
     schema: str = DEFAULT_SCHEMA,
-    batch_size: int = 5000,
+    batch_size: int | None = None,
     rejects_path: Path | None = None,
     on_progress: Callable[[ImportProgress], None] | None = None,
     max_batches: int | None = None,
@@ -167,9 +224,12 @@ def import_file(
     """Import ``path`` into the context's tenant: open (or resume) the import, COPY the
     lines in unless they are staged already, then run batches until SQL says finished (or
     ``max_batches`` ran), in ``sessions`` database sessions at once for plain lines (SQL
-    keeps the order that matters; an export is restored in one). Rejected lines are
-    appended to ``rejects_path`` in line order as the checkpoint passes them. Returns the
-    last answer, with ``rejects_file`` when any line was rejected."""
+    keeps the order that matters; an export is restored in one). ``batch_size``: lines a
+    batch, 5000 when None; a resumed import keeps its own (another size is PT004). Rejected
+    lines are appended to ``rejects_path`` in line order as the checkpoint passes them.
+    A helper session that cannot connect is done without (``sessions`` in the answer says
+    how many wrote, ``notice`` why). Returns the last answer, with ``rejects_file`` when
+    any line was rejected."""
     if sessions < 1:
         raise ValueError("sessions must be at least 1")
     sha256, first_line = file_digest(path)
@@ -197,14 +257,12 @@ def import_file(
             ]
             for helper in helpers:
                 helper.start()
-            batches.run(store, batch_size, to_the_end=True)
+            batches.run(store, batch_size)
             for helper in helpers:
                 helper.join()
-            if batches.failure is not None and not (
-                # a helper that came after another session finished the import
-                batches.answer["finished"] and getattr(batches.failure, "sqlstate", None) == "P0002"
-            ):
-                raise batches.failure
+            failure = batches.failed()
+            if failure is not None:
+                raise failure
             answer = batches.answer
     except psycopg.Error as exc:
         raise translate(exc) from exc
@@ -212,21 +270,56 @@ def import_file(
         answer["rejects_file"] = str(rejects_path)
     answer["rejects_written"] = batches.rejects_written
     answer["resumed"] = resumed
+    answer["sessions"] = 1 + extra - len(batches.lost_helpers)
+    if batches.lost_helpers:
+        lost = batches.lost_helpers
+        answer["notice"] = (
+            f"{len(lost)} of {extra} helper sessions could not connect "
+            f"({str(lost[0]).strip() or type(lost[0]).__name__}); "
+            f"the import went on with {answer['sessions']}"
+        )
     return answer
 
 
-def _helper(batches: _Batches, dsn: str, context: Context, schema: str, batch_size: int) -> None:
-    """Another session writing batches of the same import (import_file's ``sessions``)."""
+def _helper(
+    batches: _Batches, dsn: str, context: Context, schema: str, batch_size: int | None
+) -> None:
+    """Another session writing batches of the same import (import_file's ``sessions``).
+    One that cannot connect is done without: the others write its batches."""
     try:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            batches.run(FactStore(connection=conn, context=context, schema=schema), batch_size)
+        conn = psycopg.connect(dsn, autocommit=True)
+    except psycopg.OperationalError as exc:
+        with batches.lock:
+            batches.lost_helpers.append(exc)
+        return
+    try:
+        with conn:
+            store = FactStore(connection=conn, context=context, schema=schema)
+            batches.run(store, batch_size, helper=True)
     except BaseException as exc:  # its connection: the batches' own failures are run's
         batches.fail(exc)
 
 
 def abandon_import(
-    context: Context, dsn: str | None = None, schema: str = DEFAULT_SCHEMA
+    context: Context,
+    dsn: str | None = None,
+    schema: str = DEFAULT_SCHEMA,
+    rejects_path: Path | None = None,
 ) -> dict[str, Any]:
-    """End the tenant's open import (import_abandon)."""
+    """End the tenant's open import (import_abandon). The rejected lines of its committed
+    batches not yet in the rejects file (those ahead of the checkpoint too) are appended to
+    ``rejects_path`` when given (cut back first to the length last reported, as a resumed
+    import does); ``rejects_unwritten`` counts them otherwise."""
     with FactStore(dsn, context=context, schema=schema) as store:
-        return store.import_abandon()
+        answer = store.import_abandon()
+    rejects = answer.pop("rejects")
+    answer.pop("rejects_after")
+    if rejects_path is None:
+        answer["rejects_unwritten"] = len(rejects)
+        return answer
+    _rejects_file_start(rejects_path, answer.get("rejects_bytes"))
+    if rejects:
+        _append_rejects(rejects_path, rejects)
+        answer["rejects_file"] = str(rejects_path)
+    answer["rejects_written"] = len(rejects)
+    return answer

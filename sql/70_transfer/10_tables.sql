@@ -15,7 +15,7 @@ BEGIN
         -- the install's bindings of logins, not the tenant's memory
         'tenant_logins',
         -- this layer's own staging and checkpoints
-        'transfer_imports', 'transfer_lines', 'transfer_batches',
+        'transfer_imports', 'transfer_lines', 'transfer_batches', 'transfer_rejects',
         -- the AGE projection's state: rebuilt from graph_nodes and graph_edges after a
         -- restore (rebuild_graph_projection)
         'graph_projections', 'graph_projection_changes'];

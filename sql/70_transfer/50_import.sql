@@ -18,13 +18,16 @@ BEGIN
         'staged', import.total_lines IS NOT NULL, 'total_lines', import.total_lines,
         'lines_done', import.lines_done, 'finished', import.finished_at IS NOT NULL,
         'inserted', import.inserted, 'superseded', import.superseded,
-        'duplicate', import.duplicate, 'rejected', import.rejected);
+        'duplicate', import.duplicate, 'rejected', import.rejected,
+        'rejects_through', import.rejects_through, 'rejects_bytes', import.rejects_bytes);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.transfer_import_answer(@schema@_internal.transfer_imports) IS
 'What the import functions answer about an import: its id, family, file name, whether its '
-'lines are staged, total_lines, lines_done (the checkpoint), finished and its counts.';
+'lines are staged, total_lines, lines_done (the checkpoint), finished, its counts, and '
+'rejects_through and rejects_bytes (the line through which the client''s rejects file holds '
+'the rejected lines, and its length then, as the client last reported them).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_family(first_line text)
 RETURNS text

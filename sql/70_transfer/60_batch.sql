@@ -245,9 +245,12 @@ COMMENT ON FUNCTION @schema@_internal.transfer_await_earlier(
 'must follow (all of them when wait_all; else those holding a non-fact line or a fact of '
 'keys); false when one of them did not commit.';
 
+-- Its signature was (text, bigint, bigint, bigint, jsonb, jsonb) until the rejected lines
+-- were kept until the client wrote them (transfer_rejects).
+DROP FUNCTION IF EXISTS @schema@_internal.transfer_checkpoint(text, bigint, bigint, bigint, jsonb, jsonb);
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_checkpoint(
     tenant text, import_id bigint, first_line bigint, last_line bigint, outcome jsonb,
-    rejects jsonb
+    rejects jsonb, rejects_through bigint, rejects_bytes bigint
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -259,13 +262,19 @@ DECLARE
     import @schema@_internal.transfer_imports;
     before bigint;
     done bigint;
+    reported bigint;
+    after bigint;
     passed record;
     released jsonb;
 BEGIN
-    -- The batch (when one was written) as committed with this transaction; then, under
-    -- the import's row lock (one checkpoint at a time, each statement after it seeing the
-    -- batches committed before), the checkpoint moves over the committed batches that
-    -- follow it, handing out their rejected lines in line order.
+    -- The batch (when one was written) as committed with this transaction, its rejected
+    -- lines kept by line number; then, under the import's row lock (one checkpoint at a
+    -- time, each statement after it seeing the batches committed before), the checkpoint
+    -- moves over the committed batches that follow it. The client's report (its rejects
+    -- file holds the rejects through line rejects_through, and is rejects_bytes long) is
+    -- kept and the rejects it covers removed; the answer holds the rejects after it up to
+    -- the checkpoint, in line order, however many earlier answers held them already (one
+    -- may have been lost with its connection after its commit).
     SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
      WHERE i.tenant = tenant AND i.import_id = import_id FOR NO KEY UPDATE;
     IF import.finished_at IS NOT NULL AND first_line IS NOT NULL THEN
@@ -280,8 +289,11 @@ BEGIN
     END IF;
     before := import.lines_done;
     IF first_line IS NOT NULL THEN
-        INSERT INTO @schema@_internal.transfer_batches (tenant, import_id, first_line, last_line, rejects)
-        VALUES (tenant, import_id, first_line, last_line, rejects);
+        INSERT INTO @schema@_internal.transfer_batches (tenant, import_id, first_line, last_line)
+        VALUES (tenant, import_id, first_line, last_line);
+        INSERT INTO @schema@_internal.transfer_rejects (tenant, import_id, line_no, reason, message, line)
+        SELECT tenant, import_id, r.line_no, r.reason, r.message, r.line
+          FROM pg_catalog.jsonb_to_recordset(rejects) AS r (line_no bigint, reason text, message text, line text);
     END IF;
     done := before;
     FOR passed IN
@@ -292,14 +304,27 @@ BEGIN
         EXIT WHEN passed.first_line <> done + 1;
         done := passed.last_line;
     END LOOP;
-    WITH gone AS (
-        DELETE FROM @schema@_internal.transfer_batches AS b
-         WHERE b.tenant = tenant AND b.import_id = import_id AND b.first_line <= done
-        RETURNING b.first_line, b.rejects
-    )
-    SELECT coalesce(pg_catalog.jsonb_agg(r.reject ORDER BY g.first_line, r.n), '[]') INTO released
-      FROM gone AS g
-     CROSS JOIN LATERAL pg_catalog.jsonb_array_elements(g.rejects) WITH ORDINALITY AS r (reject, n);
+    DELETE FROM @schema@_internal.transfer_batches AS b
+     WHERE b.tenant = tenant AND b.import_id = import_id AND b.first_line <= done;
+    -- A client cannot have written rejects past the checkpoint it was told of. (LEAST
+    -- ignores a NULL: no report is no report.)
+    reported := CASE WHEN rejects_through IS NOT NULL THEN LEAST(rejects_through, before) END;
+    IF reported IS NOT NULL AND reported >= import.rejects_through THEN
+        DELETE FROM @schema@_internal.transfer_rejects AS r
+         WHERE r.tenant = tenant AND r.import_id = import_id AND r.line_no <= reported;
+    ELSE
+        reported := NULL;  -- no report, or an older one than the import holds: kept as it is
+    END IF;
+    -- A caller that reports nothing is answered as before: the rejects the checkpoint
+    -- passed in this call (kept until the import ends).
+    after := coalesce(LEAST(rejects_through, before), before);  -- before when no report
+    SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'line_no', r.line_no, 'reason', r.reason, 'message', r.message, 'line', r.line)
+               ORDER BY r.line_no), '[]')
+      INTO released
+      FROM @schema@_internal.transfer_rejects AS r
+     WHERE r.tenant = tenant AND r.import_id = import_id
+       AND r.line_no > after AND r.line_no <= done;
     UPDATE @schema@_internal.transfer_imports AS i
        SET lines_done = done,
            inserted = i.inserted + coalesce((outcome ->> 'inserted')::bigint, 0),
@@ -307,23 +332,31 @@ BEGIN
            duplicate = i.duplicate + coalesce((outcome ->> 'duplicate')::bigint, 0),
            rejected = i.rejected + coalesce((outcome ->> 'rejected')::bigint, 0)
                       + pg_catalog.jsonb_array_length(rejects),
+           rejects_through = coalesce(reported, i.rejects_through),
+           rejects_bytes = CASE WHEN reported IS NULL THEN i.rejects_bytes ELSE rejects_bytes END,
            finished_at = CASE WHEN done >= i.total_lines THEN pg_catalog.clock_timestamp() END
      WHERE i.tenant = tenant AND i.import_id = import_id
     RETURNING i.* INTO import;
     IF import.finished_at IS NOT NULL THEN
+        -- every rejected line is in this answer
         DELETE FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
+        DELETE FROM @schema@_internal.transfer_rejects AS r
+         WHERE r.tenant = tenant AND r.import_id = import_id;
     END IF;
     RETURN @schema@_internal.transfer_import_answer(import)
-        || pg_catalog.jsonb_build_object('rejects', released, 'rejects_after', before);
+        || pg_catalog.jsonb_build_object('rejects', released, 'rejects_after', after);
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.transfer_checkpoint(text, bigint, bigint, bigint, jsonb, jsonb) IS
-'Record a written batch (first_line to last_line, its outcome counts and rejects; none when '
-'first_line is NULL), move the import''s checkpoint over the committed batches that follow '
-'it, and finish the import at its last line. Returns the import''s answer with rejects: the '
-'rejected lines of the batches the checkpoint passed, in line order, and rejects_after: '
-'where the checkpoint stood before.';
+COMMENT ON FUNCTION @schema@_internal.transfer_checkpoint(
+    text, bigint, bigint, bigint, jsonb, jsonb, bigint, bigint) IS
+'Record a written batch (first_line to last_line, its outcome counts and rejects, kept in '
+'transfer_rejects; none when first_line is NULL), move the import''s checkpoint over the '
+'committed batches that follow it, keep the client''s report that its rejects file holds '
+'the rejects through line rejects_through (rejects_bytes long; removing those), and finish '
+'the import at its last line. Returns the import''s answer with rejects: the rejected lines '
+'after rejects_through (or, with no report, after the checkpoint before this call) up to '
+'the checkpoint, in line order, and rejects_after: the line they follow.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.transfer_write_batch(
     import @schema@_internal.transfer_imports, first_line bigint
@@ -402,8 +435,13 @@ COMMENT ON FUNCTION @schema@_internal.transfer_write_batch(@schema@_internal.tra
 '{outcome: counts, rejects: [{line_no, reason, message, line}]}, or NULL when an earlier '
 'batch it must follow did not commit (nothing written).';
 
-CREATE OR REPLACE FUNCTION @schema@.import_batch(batch_size integer DEFAULT 5000)
-RETURNS jsonb
+-- Its signature was (integer DEFAULT 5000) until the client reported what its rejects file
+-- holds, and a resumed import kept its own batch size unless told another (PT004).
+DROP FUNCTION IF EXISTS @schema@.import_batch(integer);
+CREATE OR REPLACE FUNCTION @schema@.import_batch(
+    batch_size integer DEFAULT NULL, rejects_through bigint DEFAULT NULL,
+    rejects_bytes bigint DEFAULT NULL
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
 SECURITY DEFINER
@@ -420,8 +458,12 @@ BEGIN
     -- Batches written side by side see each other's commits through the fresh snapshot
     -- each statement takes under READ COMMITTED.
     PERFORM @schema@_internal.require_read_committed('import_batch');
-    IF batch_size IS NULL OR batch_size NOT BETWEEN 1 AND 100000 THEN
+    IF batch_size NOT BETWEEN 1 AND 100000 THEN
         RAISE EXCEPTION 'batch_size must be 1 to 100000' USING ERRCODE = '22023';
+    END IF;
+    IF rejects_through < 0 OR rejects_bytes < 0 THEN
+        RAISE EXCEPTION 'rejects_through and rejects_bytes must not be negative'
+            USING ERRCODE = '22023';
     END IF;
     import := @schema@_internal.transfer_open_import(tenant, true);
     IF import.total_lines IS NULL THEN
@@ -435,10 +477,21 @@ BEGIN
         -- condition gone would keep the row locked, and a checkpoint would wait on it.
         PERFORM pg_catalog.pg_advisory_xact_lock(
             @schema@_internal.transfer_batch_key(tenant, import.import_id, 0));
-        UPDATE @schema@_internal.transfer_imports AS i SET batch_lines = batch_size
+        UPDATE @schema@_internal.transfer_imports AS i SET batch_lines = coalesce(batch_size, 5000)
          WHERE i.tenant = tenant AND i.import_id = import.import_id AND i.batch_lines IS NULL;
         SELECT i.* INTO import FROM @schema@_internal.transfer_imports AS i
          WHERE i.tenant = tenant AND i.import_id = import.import_id;
+    END IF;
+    IF batch_size <> import.batch_lines THEN
+        -- Slices are cut once: a resumed import keeps its size, and is not told another.
+        RAISE EXCEPTION 'the import''s batches hold % lines, not %', import.batch_lines, batch_size
+            USING ERRCODE = 'PT004',
+                  DETAIL = pg_catalog.format('import %s of %s, %s of %s lines done',
+                      import.import_id, @schema@_internal.shown(import.file_name),
+                      import.lines_done, import.total_lines),
+                  HINT = pg_catalog.format('omit the batch size (--batch-size) to go on with %s '
+                      'lines a batch, or end the import with pgfacts import --abandon and '
+                      'import the file again', import.batch_lines);
     END IF;
     first_line := @schema@_internal.transfer_claim_batch(import);
     IF first_line IS NOT NULL THEN
@@ -463,23 +516,28 @@ BEGIN
     RETURN @schema@_internal.transfer_checkpoint(
         tenant, import.import_id, first_line,
         LEAST(first_line + import.batch_lines - 1, import.total_lines),
-        coalesce(written -> 'outcome', '{}'), coalesce(written -> 'rejects', '[]'))
+        coalesce(written -> 'outcome', '{}'), coalesce(written -> 'rejects', '[]'),
+        rejects_through, rejects_bytes)
         || pg_catalog.jsonb_build_object('written', first_line IS NOT NULL);
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.import_batch(integer) IS
+COMMENT ON FUNCTION @schema@.import_batch(integer, bigint, bigint) IS
 'Operator only: write the next batch of the open import not committed nor being written by '
 'another session, and move its checkpoint over the committed batches, in one transaction. '
 'An import''s batches hold batch_size (1 to 100000, default 5000) lines as its first batch '
-'set it. Several sessions may call it at once: a batch waits for an earlier one in progress '
+'set it; a later call names no batch_size or the same one (PT004 otherwise). Several '
+'sessions may call it at once: a batch waits for an earlier one in progress '
 'that writes one of its keys or holds a line other than a fact. An export''s rows are '
 'restored as they are (PT003 for a line that is not one: nothing of the batch is written); '
 'plain lines go through the write rules, each inserted, superseded, duplicate or rejected. '
-'Returns what import_open does plus written (false when no batch was left to write), '
-'rejects: [{line_no, reason, message, line}] (line: the record with _error, valid input '
-'again) of the batches the checkpoint passed, in line order, and rejects_after (the '
-'checkpoint before them); finished once every line is done.';
+'rejects_through: the line through which the caller''s rejects file holds the rejected '
+'lines it was handed, rejects_bytes: that file''s length (kept with the import, which '
+'answers them on resume). Returns what import_open does plus written (false when no batch '
+'was left to write), rejects: [{line_no, reason, message, line}] (line: the record with '
+'_error, valid input again), in line order, of the lines after rejects_through (or, when '
+'it is NULL, of the batches the checkpoint passed in this call) up to the checkpoint, and '
+'rejects_after (the line they follow); finished once every line is done.';
 
 CREATE OR REPLACE FUNCTION @schema@.import_abandon() RETURNS jsonb
 LANGUAGE plpgsql
@@ -491,20 +549,37 @@ AS $fn$
 DECLARE
     tenant text := @schema@_internal.context_tenant();
     import @schema@_internal.transfer_imports;
+    released jsonb;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_abandon');
     import := @schema@_internal.transfer_open_import(tenant);
+    -- The rejected lines of committed batches not yet in the client's rejects file, those
+    -- ahead of the checkpoint included (their batches' writes stay, and are counted).
+    SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'line_no', r.line_no, 'reason', r.reason, 'message', r.message, 'line', r.line)
+               ORDER BY r.line_no), '[]')
+      INTO released
+      FROM @schema@_internal.transfer_rejects AS r
+     WHERE r.tenant = tenant AND r.import_id = import.import_id
+       AND r.line_no > import.rejects_through;
     DELETE FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
     DELETE FROM @schema@_internal.transfer_batches AS b
      WHERE b.tenant = tenant AND b.import_id = import.import_id;
+    DELETE FROM @schema@_internal.transfer_rejects AS r
+     WHERE r.tenant = tenant AND r.import_id = import.import_id;
     UPDATE @schema@_internal.transfer_imports AS i
        SET finished_at = pg_catalog.clock_timestamp(), abandoned = true
      WHERE i.tenant = tenant AND i.import_id = import.import_id
     RETURNING i.* INTO import;
-    RETURN @schema@_internal.transfer_import_answer(import) || '{"abandoned": true}';
+    RETURN @schema@_internal.transfer_import_answer(import) || pg_catalog.jsonb_build_object(
+        'abandoned', true, 'rejects', released, 'rejects_after', import.rejects_through);
 END
 $fn$;
 
 COMMENT ON FUNCTION @schema@.import_abandon() IS
 'Operator only: end the open import without finishing it (what its batches wrote stays); '
-'its staged lines are removed. P0002 when no import is open.';
+'its staged lines are removed. Returns what import_open does plus abandoned, and rejects: '
+'the rejected lines of its committed batches (those ahead of the checkpoint too) after '
+'rejects_through, the line through which the client reported its rejects file to hold '
+'them, in line order (rejects_after: that line; rejects_bytes: that file''s length then). '
+'P0002 when no import is open.';
