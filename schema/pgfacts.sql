@@ -4838,12 +4838,6 @@ CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words t
 ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean,tsquery) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean,tsquery) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.text_score_base(doc tsvector, match tsquery, words tsquery[], pairs tsquery)
-    RETURNS double precision
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
-ALTER FUNCTION pgfacts_internal.text_score_base(tsvector,tsquery,tsquery[],tsquery) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score_base(tsvector,tsquery,tsquery[],tsquery) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
-
 CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER

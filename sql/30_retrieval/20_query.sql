@@ -186,18 +186,22 @@ COMMENT ON FUNCTION @schema@_internal.words_held(tsvector, tsquery []) IS
 -- matches thousands of rows. The words a row holds are counted term by term for the first
 -- eight (a question's content words seldom pass that; a term past the words is NULL and
 -- counts 0), the rest by words_held.
-CREATE OR REPLACE FUNCTION @schema@_internal.text_score_base(
-    doc tsvector, match tsquery, words tsquery [], pairs tsquery
-) RETURNS double precision
+-- pairs came with word order as a tie-break (a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean);
+CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
+    doc tsvector, match tsquery, words tsquery [], negated boolean, pairs tsquery DEFAULT NULL
+) RETURNS real
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
 AS $fn$
     -- The share of content words a row holds decides; holding one of the question's word
     -- pairs (parse_query: "work as") and then ts_rank order rows that hold as many (0.02 is
-    -- less than a word's share for questions of up to 50 content words).
+    -- less than a word's share for questions of up to 50 content words); a row that negates
+    -- what an affirmative query asks for ranks below one that does not ("does not like
+    -- coffee" below "likes coffee").
     -- (OPERATOR() takes no precedence of its own: the parentheses give it.)
-    SELECT (((((((((((CASE WHEN doc OPERATOR(pg_catalog.@@) words[1] THEN 1 ELSE 0 END
+    SELECT ((((((((((((CASE WHEN doc OPERATOR(pg_catalog.@@) words[1] THEN 1 ELSE 0 END
               OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[2] THEN 1 ELSE 0 END)
               OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[3] THEN 1 ELSE 0 END)
               OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[4] THEN 1 ELSE 0 END)
@@ -210,27 +214,6 @@ AS $fn$
              )::pg_catalog.float4 OPERATOR(pg_catalog./) greatest(pg_catalog.cardinality(words), 1))
              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) pairs THEN 0.02 ELSE 0 END
              OPERATOR(pg_catalog.+) (0.1 OPERATOR(pg_catalog.*) pg_catalog.ts_rank(doc, match, 1)))
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.text_score_base(tsvector, tsquery, tsquery [], tsquery) IS
-'text_score before its negation factor (double precision): share of content words held, then '
-'whether the row holds one of the query''s word pairs (0.02), then ts_rank. text_score is '
-'at most this, cast to real: the candidate queries rank by it first (inlined)';
-
--- pairs came with word order as a tie-break (a changed signature: the old one goes).
-DROP FUNCTION IF EXISTS @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean);
-CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
-    doc tsvector, match tsquery, words tsquery [], negated boolean, pairs tsquery DEFAULT NULL
-) RETURNS real
-LANGUAGE sql
-IMMUTABLE
-SECURITY INVOKER
-AS $fn$
-    -- text_score_base, times 0.75 when a row negates what an affirmative query asks for: it
-    -- ranks below one that does not ("does not like coffee" below "likes coffee"). The
-    -- candidate queries write this product out (text_candidates_ranked): the same
-    -- expression, so the same score.
-    SELECT (@schema@_internal.text_score_base(doc, match, words, pairs)
             OPERATOR(pg_catalog.*)
             CASE WHEN NOT negated AND doc OPERATOR(pg_catalog.@@) @schema@_internal.negation_query()
                  THEN 0.75 ELSE 1 END)::pg_catalog.float4
@@ -238,5 +221,5 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean, tsquery) IS
 'The lexical score of a row: share of content words held, then whether it holds one of the '
-'query''s word pairs (0.02), then ts_rank (text_score_base), times 0.75 when the row negates '
-'and the query does not. (inlined)';
+'query''s word pairs (0.02), then ts_rank, times 0.75 when the row negates and the query does '
+'not. (inlined)';

@@ -100,62 +100,12 @@ SECURITY DEFINER
 ROWS 50
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    ids bigint [];
-    scores real [];
-    settled boolean;
 BEGIN
     -- EXECUTE: planned for this call's tenant and words, so the GIN index is chosen when it
     -- pays. A plan kept for the session (tried: 0.2 to 0.4 ms less a call) is costed for an
     -- average tenant, which on an install of many small tenants reads a large tenant's every
     -- row through its btree instead.
     IF known_at IS NULL THEN
-        -- Every matching row is scored, but the negation test (a tsquery of 13 words, the
-        -- costliest part of text_score: 1 us a row of the 2.7) only on the best lim x 1.5
-        -- by text_score_base, which bounds text_score from above: when the lim-th of those
-        -- by text_score ranks above the first row past them, no row past them can enter
-        -- (the answer is text_score's lim best, exactly); else the whole query below.
-        EXECUTE $q$
-        WITH scored AS (
-            SELECT s.fact_id, s.doc, s.base
-              FROM (SELECT f.fact_id, f.search_doc AS doc,
-                           @schema@_internal.text_score_base(f.search_doc, $6, $7, $12) AS base
-                      FROM @schema@_internal.facts AS f
-                     WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
-                       AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at,
-                                                          $2, $3, $4, $5)
-                       AND ($9::text IS NULL OR pg_catalog.starts_with(f.key, $9))
-                       AND ($10::text [] IS NULL OR f.tags @> $10)
-                    OFFSET 0) AS s
-             ORDER BY s.base::real DESC, s.fact_id DESC
-             LIMIT $11 + $11 / 2 + 1),
-        -- numbered after the limit (a window beside it would sort every row)
-        top AS MATERIALIZED (
-            SELECT f.fact_id, f.doc, f.base, f.base::real AS bound,
-                   pg_catalog.row_number() OVER (ORDER BY f.base::real DESC, f.fact_id DESC) AS n
-              FROM scored AS f),
-        best AS (
-            SELECT t.fact_id,
-                   (t.base * CASE WHEN NOT $8 AND t.doc @@ @schema@_internal.negation_query()
-                                  THEN 0.75 ELSE 1 END)::real AS score
-              FROM top AS t WHERE t.n <= $11 + $11 / 2
-             ORDER BY 2 DESC, 1 DESC LIMIT $11)
-        SELECT pg_catalog.array_agg(b.fact_id ORDER BY b.score DESC, b.fact_id DESC),
-               pg_catalog.array_agg(b.score ORDER BY b.score DESC, b.fact_id DESC),
-               NOT EXISTS (SELECT 1 FROM top AS t
-                            WHERE t.n > $11 + $11 / 2
-                              -- the lim-th of best (the last in its order)
-                              AND (t.bound, t.fact_id) >= (SELECT l.score, l.fact_id FROM best AS l
-                                                            ORDER BY 1, 2 LIMIT 1))
-          FROM best AS b $q$
-        INTO ids, scores, settled
-        USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
-              key_prefix, want_tags, lim, pairs;
-        IF settled THEN
-            RETURN QUERY SELECT x.id, NULL::bigint, x.score
-                           FROM ROWS FROM (pg_catalog.unnest(ids), pg_catalog.unnest(scores)) AS x (id, score);
-            RETURN;
-        END IF;
         RETURN QUERY EXECUTE $q$
         SELECT f.fact_id, NULL::bigint, @schema@_internal.text_score(f.search_doc, $6, $7, $8, $12)
           FROM @schema@_internal.facts AS f
@@ -220,57 +170,10 @@ SECURITY DEFINER
 ROWS 50
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-DECLARE
-    ids bigint [];
-    scores real [];
-    settled boolean;
 BEGIN
     -- An answer (audit false): a version in view (claim_in_view), and with history none of
     -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
     -- by known_at, retracted, outranked and never believed ones included.
-    -- The negation test only on the best lim x 1.5 by text_score_base, the whole query
-    -- when that does not settle the answer (as fact_text_candidates says).
-    EXECUTE $q$
-    WITH scored AS (
-        SELECT s.claim_id, s.doc, s.base
-          FROM (SELECT c.claim_id, c.search_doc AS doc,
-                       @schema@_internal.text_score_base(c.search_doc, $2, $3, $12) AS base
-                  FROM @schema@_internal.claims AS c
-                 WHERE c.tenant = $1 AND c.search_doc @@ $2 AND c.confidence >= $5
-                   AND CASE WHEN $11
-                            THEN $8::timestamptz IS NULL OR pg_catalog.lower(c.system_time) <= $8
-                            ELSE @schema@_internal.claim_in_view(c.system_time, c.valid,
-                                     c.retired_reason, c.expires_at, $6, $7, $8, $10)
-                                 AND NOT ($6 AND @schema@_internal.claim_retracted($1, c.assertion, $8))
-                       END
-                OFFSET 0) AS s
-         ORDER BY s.base::real DESC, s.claim_id DESC
-         LIMIT $9 + $9 / 2 + 1),
-    -- numbered after the limit (a window beside it would sort every row)
-    top AS MATERIALIZED (
-        SELECT f.claim_id, f.doc, f.base, f.base::real AS bound,
-               pg_catalog.row_number() OVER (ORDER BY f.base::real DESC, f.claim_id DESC) AS n
-          FROM scored AS f),
-    best AS (
-        SELECT t.claim_id,
-               (t.base * CASE WHEN NOT $4 AND t.doc @@ @schema@_internal.negation_query()
-                              THEN 0.75 ELSE 1 END)::real AS score
-          FROM top AS t WHERE t.n <= $9 + $9 / 2
-         ORDER BY 2 DESC, 1 DESC LIMIT $9)
-    SELECT pg_catalog.array_agg(b.claim_id ORDER BY b.score DESC, b.claim_id DESC),
-           pg_catalog.array_agg(b.score ORDER BY b.score DESC, b.claim_id DESC),
-           NOT EXISTS (SELECT 1 FROM top AS t
-                        WHERE t.n > $9 + $9 / 2
-                          AND (t.bound, t.claim_id) >= (SELECT l.score, l.claim_id FROM best AS l
-                                                         ORDER BY 1, 2 LIMIT 1))
-      FROM best AS b $q$
-    INTO ids, scores, settled
-    USING for_tenant, match, words, negated, floor, history, valid_at, known_at, lim, any_valid,
-          audit, pairs;
-    IF settled THEN
-        RETURN QUERY SELECT x.id, x.score FROM ROWS FROM (pg_catalog.unnest(ids), pg_catalog.unnest(scores)) AS x (id, score);
-        RETURN;
-    END IF;
     RETURN QUERY EXECUTE $q$
     SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, $2, $3, $4, $12)
       FROM @schema@_internal.claims AS c

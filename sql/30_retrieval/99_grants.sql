@@ -65,7 +65,6 @@ END
 $searcher$;
 SET LOCAL ROLE @schema@_owner;
 GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean, tsquery),
-    @schema@_internal.text_score_base(tsvector, tsquery, tsquery [], tsquery),
     @schema@_internal.words_held(tsvector, tsquery []),
     @schema@_internal.negation_query(),
     @schema@_internal.fact_visible(
