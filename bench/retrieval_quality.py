@@ -32,11 +32,11 @@ TIMED_SEARCH = (
 )
 
 
-def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
+def prepare(dsn: str, memories: int, per_memory: int, real_model: bool = True) -> tuple[Any, ...]:
     mems = rs.build_memories(memories)
     queries = rs.build_queries(mems, per_memory)
     embedders: list[Embedder] = [HashEmbedder(384)]
-    if minilm.available():
+    if real_model and minilm.available():
         embedders.append(cached_minilm())
     with psycopg.connect(dsn) as conn:
         labels = rs.load(conn, TENANT, mems)
@@ -59,7 +59,8 @@ def prepare(dsn: str, memories: int, per_memory: int) -> tuple[Any, ...]:
 
 def run(dsn: str, size: str) -> list[Result]:
     count, per_memory = SIZES[size]
-    mems, queries, labels, embedders = prepare(dsn, count, per_memory)
+    # The real model's lists at full size only, as retrieval_conversations says why.
+    mems, queries, labels, embedders = prepare(dsn, count, per_memory, real_model=size == "full")
     embedder = embedders[0]
     with psycopg.connect(dsn) as conn:
         rows = conn.execute(
@@ -78,9 +79,7 @@ def run(dsn: str, size: str) -> list[Result]:
             for title, weights in (("vector only", (0.0, 1.0)), ("hybrid", (1.0, 1.0))):
                 scores = rs.evaluate(conn, TENANT, mems, queries, labels, each, weights)
                 rs.print_scores(f"retrieval quality, {title} ({each.model}{real})", scores)
-        if len(embedders) > 1 and size == "smoke":  # as retrieval_conversations says why
-            print("(the reranking stage is scored and timed at full size only)")
-        elif len(embedders) > 1:  # the reranking stage (off by default) on the real model's hybrid
+        if len(embedders) > 1:  # the reranking stage (off by default) on the real model's hybrid
             reranker = minilm.MiniLMReranker(embedders[-1])
             scores = rs.evaluate(
                 conn, TENANT, mems, queries, labels, embedders[-1], (1.0, 1.0), reranker
@@ -91,7 +90,11 @@ def run(dsn: str, size: str) -> list[Result]:
                 scores,
             )
         if len(embedders) == 1:
-            print("(the minilm extra is not installed: no run with a real model)")
+            print(
+                "(the real model's lists, the reranking stage's among them, at full size only)"
+                if minilm.available()
+                else "(the minilm extra is not installed: no run with a real model)"
+            )
         sample = queries[: min(len(queries), 100)]
         vectors = [rs.vector_literal(v) for v in embedder.embed([q.text for q in sample])]
         state = {"i": 0}
