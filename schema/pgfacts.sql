@@ -3333,6 +3333,13 @@ CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text
 ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer,tsquery) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer,tsquery) TO pgfacts_owner;
 
+CREATE FUNCTION pgfacts_internal.fact_version_vector_candidates(for_tenant text, model text, dims integer, query_vector halfvec, kind text, with_shared boolean, every_session boolean, sessions text[], key_prefix text, want_tags text[], known_at timestamp with time zone, exclude_id bigint, lim integer)
+    RETURNS TABLE(item_id bigint, version_id bigint, similarity real)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.fact_version_vector_candidates(text,text,integer,halfvec,text,boolean,boolean,text[],text,text[],timestamp with time zone,bigint,integer) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_version_vector_candidates(text,text,integer,halfvec,text,boolean,boolean,text[],text,text[],timestamp with time zone,bigint,integer) TO pgfacts_owner;
+
 CREATE FUNCTION pgfacts_internal.fact_visibility(tenant text, kind text, caller text, scope text, OUT with_shared boolean, OUT every_session boolean, OUT sessions text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -4085,6 +4092,13 @@ CREATE FUNCTION pgfacts_internal.noted_write_instant(tenant text)
 ALTER FUNCTION pgfacts_internal.noted_write_instant(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.noted_write_instant(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.pack_suppressed(query text, query_vector vector, model text, lim integer, scope text, detected jsonb, items jsonb)
+    RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.pack_suppressed(text,vector,text,integer,text,jsonb,jsonb) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.pack_suppressed(text,vector,text,integer,text,jsonb,jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.parse_key_pattern(pattern text, OUT like_pattern text, OUT literal_head text)
     RETURNS record
     LANGUAGE plpgsql IMMUTABLE STRICT SECURITY INVOKER
@@ -4663,6 +4677,14 @@ CREATE FUNCTION pgfacts_internal.scope_key_scope(scope_key text)
 ALTER FUNCTION pgfacts_internal.scope_key_scope(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.scope_key_scope(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.search_hits(query text, query_vector vector, model text, lim integer, kind text, with_shared boolean, every_session boolean, sessions text[], want_facts boolean, want_claims boolean, key_prefix text, want_tags text[], history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, text_weight real, vector_weight real, mode text, in_year tstzrange, named_ids bigint[], named_names text[])
+    RETURNS TABLE(item_kind text, item_id bigint, ref text, key text, content text, value jsonb, current boolean, stale boolean, score double precision, text_rank integer, vector_rank integer, similarity real, valid_from timestamp with time zone, valid_to timestamp with time zone, recorded_at timestamp with time zone, retired_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
+ALTER FUNCTION pgfacts_internal.search_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,tstzrange,bigint[],text[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.search_hits(text,vector,text,integer,text,boolean,boolean,text[],boolean,boolean,text,text[],boolean,timestamp with time zone,timestamp with time zone,real,real,text,tstzrange,bigint[],text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.search_item_kinds()
     RETURNS text[]
     LANGUAGE sql STABLE SECURITY INVOKER
@@ -5092,6 +5114,12 @@ CREATE FUNCTION pgfacts_internal.vector_candidates(for_tenant text, model text, 
     SET hnsw.ef_search = 100;
 ALTER FUNCTION pgfacts_internal.vector_candidates(text,text,integer,halfvec,boolean,boolean,text,boolean,boolean,text[],text,text[],real,boolean,timestamp with time zone,timestamp with time zone,text,bigint,integer) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.vector_candidates(text,text,integer,halfvec,boolean,boolean,text,boolean,boolean,text[],text,text[],real,boolean,timestamp with time zone,timestamp with time zone,text,bigint,integer) TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.vector_search_list(lim integer)
+    RETURNS integer
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.vector_search_list(integer) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.vector_search_list(integer) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, with_shared boolean, every_session boolean, sessions text[], head text, head_end text, kind text, like_key text, want_tags text[], want_session text, want_agent text, lim integer)
     RETURNS SETOF pgfacts_internal.facts

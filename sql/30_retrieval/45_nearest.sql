@@ -6,6 +6,70 @@ SELECT public.vector_dims('[1]'::public.vector);
 
 SET LOCAL ROLE @schema@_searcher;
 
+-- Inlined (no SET clause): the HNSW search list of a vector query of lim rows.
+CREATE OR REPLACE FUNCTION @schema@_internal.vector_search_list(lim integer)
+RETURNS integer
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    -- lim + min(lim, 50), half again, 100 to 1000: the walk that finds the nearest rows
+    -- well, so that rows the filters drop seldom send the scan on to a second, costlier
+    -- round (a shorter one, lim x 1.5, moved the labelled set's figures on the same index).
+    SELECT least(greatest((lim OPERATOR(pg_catalog.+) least(lim, 50))
+                          OPERATOR(pg_catalog.*) 3 OPERATOR(pg_catalog./) 2, 100), 1000)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.vector_search_list(integer) IS
+'hnsw.ef_search for a vector query of lim rows: (lim + min(lim, 50)) x 1.5, 100 to 1000. '
+'(inlined)';
+
+-- As of known_at, the versions of then that are no longer current (facts_as_of's history
+-- branch), each ranked by the vector of its own content: the current embedding while it is
+-- still of that content, else the replaced one. Exact: only the facts changed or deleted
+-- since known_at are scanned. A SQL function: planned for each call's arguments.
+CREATE OR REPLACE FUNCTION @schema@_internal.fact_version_vector_candidates(
+    for_tenant text, model text, dims integer, query_vector public.halfvec, kind text,
+    with_shared boolean, every_session boolean, sessions text [], key_prefix text,
+    want_tags text [], known_at timestamptz, exclude_id bigint, lim integer
+) RETURNS TABLE (item_id bigint, version_id bigint, similarity real)
+LANGUAGE sql
+STABLE
+SECURITY DEFINER
+ROWS 50
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    -- The arguments by number: their names are also the tables' column names.
+    SELECT v.fact_id, v.version_id,
+           (1 - (x.embedding OPERATOR(public.<=>) $4))::real AS similarity
+      FROM @schema@_internal.fact_versions AS v
+     CROSS JOIN LATERAL (
+         SELECT y.embedding FROM @schema@_internal.embeddings AS y
+          WHERE y.tenant = v.tenant AND y.model = $2 AND y.item_kind = 'fact'
+            AND y.item_id = v.fact_id AND y.dimension = $3
+            AND y.content_hash = pg_catalog.md5(@schema@_internal.fact_content(v.key, v.value))
+         UNION ALL
+         SELECT r.embedding FROM @schema@_internal.replaced_fact_embeddings AS r
+          WHERE r.tenant = v.tenant AND r.model = $2 AND r.fact_id = v.fact_id
+            AND r.dimension = $3
+            AND r.content_hash = pg_catalog.md5(@schema@_internal.fact_content(v.key, v.value))
+          LIMIT 1) AS x
+     WHERE v.tenant = $1 AND v.deleted_at IS NULL AND v.system_time @> $11
+       AND @schema@_internal.fact_visible(v.shared, v.session_id, v.key, NULL, $5, $6, $7, $8)
+       AND ($9 IS NULL OR pg_catalog.starts_with(v.key, $9))
+       AND ($10 IS NULL OR v.tags @> $10)
+       AND v.fact_id IS DISTINCT FROM $12
+     ORDER BY 3 DESC LIMIT $13
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.fact_version_vector_candidates(
+    text, text, integer, public.halfvec, text, boolean, boolean, text [], text, text [],
+    timestamptz, bigint, integer) IS
+'The lim fact versions current at known_at and no longer current now nearest to '
+'query_vector, each by the vector of its own content (the current embedding while it is of '
+'that content, else the replaced one), exact; exclude_id: a fact to leave out (owner only: '
+'the tenant is an argument).';
+
 -- version_id came with the vectors of replaced content (a changed result: the old one goes).
 DROP FUNCTION IF EXISTS @schema@_internal.vector_candidates(
     text, text, integer, public.halfvec, boolean, boolean, text, boolean, boolean, text [],
@@ -58,15 +122,13 @@ DECLARE
                   WHERE y.tenant = f.tenant AND y.model = $2 AND y.item_kind = 'fact'
                     AND y.item_id = f.fact_id LIMIT 1) AS e$v$;
 BEGIN
-    -- Relaxed order: the search list is lim + min(lim, 50) x 1.5 long (the walk that finds
-    -- the nearest rows well: a shorter one, lim x 1.5, moved the labelled set's figures on
-    -- the same index), so that rows the filters drop seldom send the scan on to a second,
-    -- costlier round. A branch read through HNSW takes its first lim rows of it, as the scan
-    -- yields them, and the result is sorted again; reading lim + min(lim, 50) rows (as
-    -- before) gave the same figures and took half again as long. An exact branch reads
-    -- lim + min(lim, 50) rows still, so its answers are as they were.
+    -- Relaxed order: the walk is vector_search_list(lim) long. A branch read through HNSW
+    -- takes its first lim rows of it, as the scan yields them, and the result is sorted
+    -- again; reading lim + min(lim, 50) rows (as before) gave the same figures and took half
+    -- again as long. An exact branch reads lim + min(lim, 50) rows still, so its answers
+    -- are as they were.
     PERFORM pg_catalog.set_config('hnsw.ef_search',
-        least(greatest((lim + least(lim, 50)) * 3 / 2, 100), 1000)::text, true);
+                                  @schema@_internal.vector_search_list(lim)::text, true);
     RETURN QUERY EXECUTE pg_catalog.format($q$
         SELECT h.item_kind, h.item_id, h.version_id, h.similarity FROM (
           (SELECT 'fact'::text AS item_kind, e.item_id, NULL::bigint AS version_id,
@@ -82,33 +144,11 @@ BEGIN
               AND NOT ($17::text = 'fact' AND e.item_id = $18)
             ORDER BY %1$s LIMIT %5$s)
           UNION ALL
-          -- As of known_at, the versions of then that are no longer current (facts_as_of's
-          -- history branch), each ranked by the vector of its own content: the current
-          -- embedding while it is still of that content, else the replaced one. Exact: only
-          -- the facts changed or deleted since known_at are scanned.
-          (SELECT 'fact'::text, v.fact_id, v.version_id,
-                  (1 - (x.embedding OPERATOR(public.<=>) $4))::real AS similarity
-             FROM @schema@_internal.fact_versions AS v
-            CROSS JOIN LATERAL (
-                SELECT y.embedding FROM @schema@_internal.embeddings AS y
-                 WHERE y.tenant = v.tenant AND y.model = $2 AND y.item_kind = 'fact'
-                   AND y.item_id = v.fact_id AND y.dimension = %2$s
-                   AND y.content_hash = pg_catalog.md5(
-                       @schema@_internal.fact_content(v.key, v.value))
-                UNION ALL
-                SELECT r.embedding FROM @schema@_internal.replaced_fact_embeddings AS r
-                 WHERE r.tenant = v.tenant AND r.model = $2 AND r.fact_id = v.fact_id
-                   AND r.dimension = %2$s
-                   AND r.content_hash = pg_catalog.md5(
-                       @schema@_internal.fact_content(v.key, v.value))
-                 LIMIT 1) AS x
-            WHERE $5 AND $16::timestamptz IS NOT NULL AND v.tenant = $1
-              AND v.deleted_at IS NULL AND v.system_time @> $16::timestamptz
-              AND @schema@_internal.fact_visible(v.shared, v.session_id, v.key, NULL, $7, $8, $9, $10)
-              AND ($11::text IS NULL OR pg_catalog.starts_with(v.key, $11))
-              AND ($12::text[] IS NULL OR v.tags @> $12)
-              AND NOT ($17::text = 'fact' AND v.fact_id = $18)
-            ORDER BY 4 DESC LIMIT $19 + least($19, 50))
+          (SELECT 'fact'::text, x.item_id, x.version_id, x.similarity
+             FROM @schema@_internal.fact_version_vector_candidates($1, $2, %2$s, $4, $7, $8, $9,
+                      $10, $11, $12, $16, CASE WHEN $17 = 'fact' THEN $18 END,
+                      $19 + least($19, 50)) AS x
+            WHERE $5 AND $16::timestamptz IS NOT NULL)
           UNION ALL
           (SELECT 'claim'::text, e.item_id, NULL::bigint, (1 - (%3$s))::real
              FROM @schema@_internal.embeddings AS e

@@ -339,6 +339,48 @@ COMMENT ON FUNCTION @schema@_internal.named_year(jsonb) IS
 'The calendar year a question names (detect_intent''s year signal), when it names exactly one; '
 'else NULL.';
 
+-- One pass of search: the lists fused (ranked_hits), then shaped for the mode
+-- (search_pass). search calls it once or twice; context_pack's trace once, historical.
+CREATE OR REPLACE FUNCTION @schema@_internal.search_hits(
+    query text, query_vector public.vector, model text, lim integer, kind text,
+    with_shared boolean, every_session boolean, sessions text [],
+    want_facts boolean, want_claims boolean, key_prefix text, want_tags text [],
+    history boolean, valid_at timestamptz, known_at timestamptz, text_weight real,
+    vector_weight real, mode text, in_year tstzrange, named_ids bigint [], named_names text []
+) RETURNS TABLE (
+    item_kind text, item_id bigint, ref text, key text, content text, value jsonb,
+    current boolean, stale boolean, score double precision, text_rank integer,
+    vector_rank integer, similarity real, valid_from timestamptz, valid_to timestamptz,
+    recorded_at timestamptz, retired_at timestamptz
+)
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+-- Planned once a session, as the two functions it calls.
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    hits jsonb;
+BEGIN
+    SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h)), '[]') INTO hits
+      FROM @schema@_internal.ranked_hits(query, query_vector, model, lim, kind, with_shared,
+               every_session, sessions, want_facts, want_claims, key_prefix, want_tags,
+               history, valid_at, known_at, text_weight, vector_weight) AS h;
+    RETURN QUERY
+    SELECT * FROM @schema@_internal.search_pass(hits, lim, mode, in_year, named_ids, named_names);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.search_hits(
+    text, public.vector, text, integer, text, boolean, boolean, text [], boolean, boolean,
+    text, text [], boolean, timestamptz, timestamptz, real, real, text, tstzrange, bigint [],
+    text []) IS
+'One pass of search: ranked_hits (the lists fused, access applied inside) shaped by '
+'search_pass for mode (current | fallback | historical | both), in_year and the named '
+'entities.';
+
 CREATE OR REPLACE FUNCTION @schema@.search(
     query text, query_vector public.vector DEFAULT NULL, model text DEFAULT NULL,
     "limit" integer DEFAULT 20, scope text DEFAULT 'accessible',
@@ -365,7 +407,6 @@ DECLARE
     in_year tstzrange := CASE WHEN valid_at IS NULL THEN @schema@_internal.named_year(detected) END;
     named record := @schema@_internal.named_entities(@schema@_internal.context_tenant(), query);
     history boolean;
-    hits jsonb;
     used bigint [] := '{}';
     returned integer := 0;
 BEGIN
@@ -379,16 +420,13 @@ BEGIN
     END IF;
     history := wanted IN ('historical', 'both');
     FOR pass IN 1..2 LOOP
-        SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(h)), '[]') INTO hits
-          FROM @schema@_internal.ranked_hits(query, query_vector, model, "limit", access.kind,
-                   access.with_shared, access.every_session, access.sessions,
-                   'fact' = ANY (item_kinds), 'claim' = ANY (item_kinds),
-                   NULLIF(key_prefix, ''), tags, history, valid_at, known_at, text_weight,
-                   vector_weight) AS h;
         -- Each row is returned as it comes; the facts among them count as used (below).
         FOR item_kind, item_id, ref, key, content, value, current, stale, score, text_rank,
             vector_rank, similarity, valid_from, valid_to, recorded_at, retired_at IN
-        SELECT * FROM @schema@_internal.search_pass(hits, "limit",
+        SELECT * FROM @schema@_internal.search_hits(query, query_vector, model, "limit",
+            access.kind, access.with_shared, access.every_session, access.sessions,
+            'fact' = ANY (item_kinds), 'claim' = ANY (item_kinds), NULLIF(key_prefix, ''), tags,
+            history, valid_at, known_at, text_weight, vector_weight,
             CASE WHEN pass = 2 THEN 'fallback' WHEN wanted = 'unknown' THEN 'current' ELSE wanted END,
             in_year, named.ids, named.names)
         LOOP

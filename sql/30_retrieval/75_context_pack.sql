@@ -77,6 +77,40 @@ COMMENT ON FUNCTION @schema@_internal.fact_neighbours(
 DROP FUNCTION IF EXISTS @schema@.context_pack(text, integer, public.vector, text, text, integer, real);
 DROP FUNCTION IF EXISTS @schema@.context_pack(
     text, integer, public.vector, text, text, integer, real, boolean);
+-- The trace's suppressed rows: what search(intent => 'historical') would answer that is not
+-- current and not in the pack. Its pass is called directly (search_hits, as search calls
+-- it), not the API again, which would detect the intent, check the arguments and resolve
+-- the reader a second time and count each fact it returns as used, though the pack hands
+-- none of them over.
+CREATE OR REPLACE FUNCTION @schema@_internal.pack_suppressed(
+    query text, query_vector public.vector, model text, lim integer, scope text,
+    detected jsonb, items jsonb
+) RETURNS jsonb
+LANGUAGE plpgsql
+STABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_variable
+DECLARE
+    access record := @schema@_internal.reader_visibility(scope);
+    named record := @schema@_internal.named_entities(@schema@_internal.context_tenant(), query);
+BEGIN
+    RETURN (SELECT coalesce(pg_catalog.jsonb_agg(h.ref ORDER BY h.score DESC), '[]')
+              FROM @schema@_internal.search_hits(query, query_vector, model, lim, access.kind,
+                       access.with_shared, access.every_session, access.sessions, true, true,
+                       NULL, NULL, true, NULL, NULL, 1, 1, 'historical',
+                       @schema@_internal.named_year(detected), named.ids, named.names) AS h
+             WHERE NOT h.current AND NOT items @> pg_catalog.jsonb_build_array(
+                       pg_catalog.jsonb_build_object('ref', h.ref)));
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.pack_suppressed(
+    text, public.vector, text, integer, text, jsonb, jsonb) IS
+'The refs a historical search of query finds that are not current and not among a pack''s '
+'items, best first: context_pack''s trace.suppressed (detected: detect_intent(query)).';
+
 CREATE OR REPLACE FUNCTION @schema@.context_pack(
     query text, token_budget integer DEFAULT 2000, query_vector public.vector DEFAULT NULL,
     model text DEFAULT NULL, scope text DEFAULT 'accessible', "limit" integer DEFAULT 20,
@@ -95,8 +129,6 @@ DECLARE
     items jsonb;
     suppressed jsonb;
     access record;
-    named record;
-    history_hits jsonb;
 BEGIN
     token_budget := @schema@_internal.check_limit(token_budget, 'token_budget', 1, 1000000);
     neighbours := @schema@_internal.check_limit(neighbours, 'neighbours', 0, 5);
@@ -162,24 +194,9 @@ BEGIN
       INTO items
       FROM p;
     -- What the intent left out: superseded rows a history search finds that the pack lacks.
-    -- That search is search(intent => 'historical')'s ranking and shaping called directly
-    -- (the same rows in the same order): not the API again, which would detect the intent,
-    -- check the arguments and resolve the reader a second time and count each fact it
-    -- returns as used once more, though the pack hands none of them over.
     IF intent IN ('current', 'unknown') THEN
-        IF neighbours = 0 THEN
-            access := @schema@_internal.reader_visibility(scope);
-        END IF;
-        named := @schema@_internal.named_entities(@schema@_internal.context_tenant(), query);
-        SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r)), '[]') INTO history_hits
-          FROM @schema@_internal.ranked_hits(query, query_vector, model, "limit", access.kind,
-                   access.with_shared, access.every_session, access.sessions, true, true, NULL,
-                   NULL, true, NULL, NULL, 1, 1) AS r;
-        SELECT coalesce(pg_catalog.jsonb_agg(h.ref ORDER BY h.score DESC), '[]') INTO suppressed
-          FROM @schema@_internal.search_pass(history_hits, "limit", 'historical',
-                   @schema@_internal.named_year(detected), named.ids, named.names) AS h
-         WHERE NOT h.current AND NOT items @> pg_catalog.jsonb_build_array(
-                   pg_catalog.jsonb_build_object('ref', h.ref));
+        suppressed := @schema@_internal.pack_suppressed(query, query_vector, model, "limit",
+                                                        scope, detected, items);
     END IF;
     RETURN pg_catalog.jsonb_build_object(
         'intent', intent, 'guidance', @schema@_internal.intent_guidance(intent),
