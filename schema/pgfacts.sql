@@ -3280,13 +3280,6 @@ CREATE FUNCTION pgfacts_internal.fact_review_approve_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.fact_review_approve_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_approve_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.fact_review_decide_tool(args jsonb, approve boolean)
-    RETURNS jsonb
-    LANGUAGE plpgsql VOLATILE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.fact_review_decide_tool(jsonb,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_decide_tool(jsonb,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
-
 CREATE FUNCTION pgfacts_internal.fact_review_queue_tool(args jsonb)
     RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY INVOKER

@@ -221,26 +221,9 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.fact_review_queue_tool(jsonb) IS
 'The fact_review_queue tool: {candidates, count}, oldest first, each in camelCase.';
 
-CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_decide_tool(args jsonb, approve boolean)
-RETURNS jsonb
-LANGUAGE plpgsql
-VOLATILE
-SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-BEGIN
-    IF approve THEN
-        RETURN @schema@.approve_fact(@schema@_internal.arg_int(args, 'candidateId'),
-                                     @schema@_internal.arg_text(args, 'note'));
-    END IF;
-    RETURN @schema@.reject_fact(@schema@_internal.arg_int(args, 'candidateId'),
-                                @schema@_internal.arg_text(args, 'note'));
-END
-$fn$;
-
-COMMENT ON FUNCTION @schema@_internal.fact_review_decide_tool(jsonb, boolean) IS
-'The fact_review_approve and fact_review_reject tools: approve_fact''s or reject_fact''s '
-'answer as it is.';
+-- The approve and reject tools went straight to their functions (a shared handler with a
+-- flag between them said less than the two calls).
+DROP FUNCTION IF EXISTS @schema@_internal.fact_review_decide_tool(jsonb, boolean);
 
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_approve_tool(args jsonb)
 RETURNS jsonb
@@ -249,11 +232,12 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT @schema@_internal.fact_review_decide_tool(args, true)
+    SELECT @schema@.approve_fact(@schema@_internal.arg_int(args, 'candidateId'),
+                                 @schema@_internal.arg_text(args, 'note'))
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_review_approve_tool(jsonb) IS
-'The fact_review_approve tool (fact_review_decide_tool).';
+'The fact_review_approve tool: approve_fact''s answer as it is.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.fact_review_reject_tool(args jsonb)
 RETURNS jsonb
@@ -262,11 +246,12 @@ VOLATILE
 SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-    SELECT @schema@_internal.fact_review_decide_tool(args, false)
+    SELECT @schema@.reject_fact(@schema@_internal.arg_int(args, 'candidateId'),
+                                @schema@_internal.arg_text(args, 'note'))
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.fact_review_reject_tool(jsonb) IS
-'The fact_review_reject tool (fact_review_decide_tool).';
+'The fact_review_reject tool: reject_fact''s answer as it is.';
 
 SELECT @schema@_internal.register_tool(
     layer => 'governance', name => 'fact_review_queue',
