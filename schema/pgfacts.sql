@@ -204,7 +204,7 @@ ALTER TABLE pgfacts_internal.claims OWNER TO pgfacts_owner;
 ALTER TABLE pgfacts_internal.claims ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.claims FORCE ROW LEVEL SECURITY;
 CREATE INDEX claims_object_entity_idx ON pgfacts_internal.claims USING btree (tenant, object_entity_id) WHERE (object_entity_id IS NOT NULL);
-CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant, search_doc);
+CREATE INDEX claims_search_doc_idx ON pgfacts_internal.claims USING gin (tenant COLLATE "C", search_doc);
 CREATE INDEX claims_slot_versions_idx ON pgfacts_internal.claims USING btree (tenant, subject_id, predicate);
 CREATE POLICY tenant_isolation ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.claims AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
@@ -501,7 +501,7 @@ CASE
     WHEN shared THEN ''::text
     ELSE session_id
 END), key text_pattern_ops);
-CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (tenant, search_doc) WHERE (deleted_at IS NULL);
+CREATE INDEX facts_search_idx ON pgfacts_internal.facts USING gin (tenant COLLATE "C", search_doc) WHERE (deleted_at IS NULL);
 CREATE INDEX facts_shared_recent_idx ON pgfacts_internal.facts USING btree (tenant, updated_at DESC) WHERE (shared AND (deleted_at IS NULL));
 CREATE INDEX facts_tombstones_idx ON pgfacts_internal.facts USING btree (deleted_at) WHERE (deleted_at IS NOT NULL);
 CREATE INDEX facts_uncrawled_idx ON pgfacts_internal.facts USING btree (tenant, key text_pattern_ops) WHERE (last_crawled_at IS NULL);
@@ -2834,7 +2834,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_source(text,text) TO pgfacts_ag
 CREATE FUNCTION pgfacts_internal.claim_text_candidates(for_tenant text, match tsquery, words tsquery[], negated boolean, floor real, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, lim integer, any_valid boolean DEFAULT false, audit boolean DEFAULT false, pairs tsquery DEFAULT NULL::tsquery)
     RETURNS TABLE(item_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean,tsquery) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_text_candidates(text,tsquery,tsquery[],boolean,real,boolean,timestamp with time zone,timestamp with time zone,integer,boolean,boolean,tsquery) TO pgfacts_owner;
 
@@ -3322,7 +3323,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_superseded(text,text) TO pgfacts
 CREATE FUNCTION pgfacts_internal.fact_text_candidates(for_tenant text, kind text, with_shared boolean, every_session boolean, sessions text[], match tsquery, words tsquery[], negated boolean, key_prefix text, want_tags text[], known_at timestamp with time zone, lim integer, pairs tsquery DEFAULT NULL::tsquery)
     RETURNS TABLE(item_id bigint, version_id bigint, score real)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer,tsquery) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_text_candidates(text,text,boolean,boolean,text[],tsquery,tsquery[],boolean,text,text[],timestamp with time zone,integer,tsquery) TO pgfacts_owner;
 
@@ -3782,8 +3784,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_guidance(text) TO pgfacts_agen
 
 CREATE FUNCTION pgfacts_internal.intent_markers()
     RETURNS TABLE(pattern text, side text, signal text, weight real, words text[])
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.intent_markers() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_markers() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 

@@ -99,32 +99,37 @@ SECURITY DEFINER
 -- A limited list: the planner joins it to the tables by primary key, not by a scan.
 ROWS 50
 SET search_path = pg_catalog, pg_temp
+-- The live rows' query is planned once a session (planning it per call was 0.3 to 0.5 ms, most
+-- of a search over a small tenant). The tenant compared under collation "C" keeps that one
+-- plan right for every tenant: facts_search_idx (migration 0056) is the only index that can
+-- take it, so no plan reads a large tenant through a tenant B-tree.
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 BEGIN
-    -- EXECUTE: planned for this call's tenant and words, so the GIN index is chosen when it
-    -- pays. A plan kept for the session (tried: 0.2 to 0.4 ms less a call) is costed for an
-    -- average tenant, which on an install of many small tenants reads a large tenant's every
-    -- row through its btree instead.
     IF known_at IS NULL THEN
-        RETURN QUERY EXECUTE $q$
-        SELECT f.fact_id, NULL::bigint, @schema@_internal.text_score(f.search_doc, $6, $7, $8, $12)
+        RETURN QUERY
+        SELECT f.fact_id, NULL::bigint,
+               @schema@_internal.text_score(f.search_doc, fact_text_candidates.match,
+                   fact_text_candidates.words, fact_text_candidates.negated,
+                   fact_text_candidates.pairs)
           FROM @schema@_internal.facts AS f
-         WHERE f.tenant = $1 AND f.deleted_at IS NULL AND f.search_doc @@ $6
-           AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at, $2, $3, $4,
-                                              $5)
-           AND ($9::text IS NULL OR pg_catalog.starts_with(f.key, $9))
-           AND ($10::text [] IS NULL OR f.tags @> $10)
+         WHERE f.tenant COLLATE "C" = fact_text_candidates.for_tenant AND f.deleted_at IS NULL
+           AND f.search_doc @@ fact_text_candidates.match
+           AND @schema@_internal.fact_visible(f.shared, f.session_id, f.key, f.expires_at,
+                   fact_text_candidates.kind, fact_text_candidates.with_shared,
+                   fact_text_candidates.every_session, fact_text_candidates.sessions)
+           AND (fact_text_candidates.key_prefix IS NULL
+                OR pg_catalog.starts_with(f.key, fact_text_candidates.key_prefix))
+           AND (fact_text_candidates.want_tags IS NULL OR f.tags @> fact_text_candidates.want_tags)
          ORDER BY 3 DESC, f.fact_id DESC
-         LIMIT $11 $q$
-        USING for_tenant, kind, with_shared, every_session, sessions, match, words, negated,
-              key_prefix, want_tags, lim, pairs;
+         LIMIT fact_text_candidates.lim;
         RETURN;
     END IF;
     -- As of known_at: what read_facts(known_at) shows (facts_as_of). A row still current is
     -- matched by its stored document through the index; a version of the history has no
     -- stored document: its document is built from its fields as the write triggers build
     -- one, for the versions current at known_at only (the GiST index of the history finds
-    -- them by tenant and instant).
+    -- them by tenant and instant). EXECUTE: planned for this call's tenant and instant.
     RETURN QUERY EXECUTE $q$
     SELECT a.fact_id, a.version_id, @schema@_internal.text_score(a.doc, $6, $7, $8, $13)
       FROM (SELECT f.fact_id, f.version_id, f.shared, f.session_id, f.key, f.tags,
@@ -169,25 +174,37 @@ SECURITY DEFINER
 -- A limited list: the planner joins it to the tables by primary key, not by a scan.
 ROWS 50
 SET search_path = pg_catalog, pg_temp
+-- Planned once a session, right for every tenant: as fact_text_candidates (the tenant under
+-- collation "C" only claims_search_doc_idx can take, migration 0056).
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 BEGIN
     -- An answer (audit false): a version in view (claim_in_view), and with history none of
     -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
     -- by known_at, retracted, outranked and never believed ones included.
-    RETURN QUERY EXECUTE $q$
-    SELECT c.claim_id, @schema@_internal.text_score(c.search_doc, $2, $3, $4, $12)
+    RETURN QUERY
+    SELECT c.claim_id,
+           @schema@_internal.text_score(c.search_doc, claim_text_candidates.match,
+               claim_text_candidates.words, claim_text_candidates.negated,
+               claim_text_candidates.pairs)
       FROM @schema@_internal.claims AS c
-     WHERE c.tenant = $1 AND c.search_doc @@ $2 AND c.confidence >= $5
-       AND CASE WHEN $11
-                THEN $8::timestamptz IS NULL OR pg_catalog.lower(c.system_time) <= $8
+     WHERE c.tenant COLLATE "C" = claim_text_candidates.for_tenant
+       AND c.search_doc @@ claim_text_candidates.match
+       AND c.confidence >= claim_text_candidates.floor
+       AND CASE WHEN claim_text_candidates.audit
+                THEN claim_text_candidates.known_at IS NULL
+                     OR pg_catalog.lower(c.system_time) <= claim_text_candidates.known_at
                 ELSE @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
-                                                     c.expires_at, $6, $7, $8, $10)
-                     AND NOT ($6 AND @schema@_internal.claim_retracted($1, c.assertion, $8))
+                         c.expires_at, claim_text_candidates.history,
+                         claim_text_candidates.valid_at, claim_text_candidates.known_at,
+                         claim_text_candidates.any_valid)
+                     AND NOT (claim_text_candidates.history
+                              AND @schema@_internal.claim_retracted(
+                                      claim_text_candidates.for_tenant, c.assertion,
+                                      claim_text_candidates.known_at))
            END
      ORDER BY 2 DESC, c.claim_id DESC
-     LIMIT $9 $q$
-    USING for_tenant, match, words, negated, floor, history, valid_at, known_at, lim, any_valid,
-          audit, pairs;
+     LIMIT claim_text_candidates.lim;
 END
 $fn$;
 

@@ -64,7 +64,10 @@ BEGIN
       FROM @schema@_internal.claim_text_candidates(tenant, parsed.match, parsed.words,
                parsed.negated, coalesce(min_confidence, @schema@_internal.confidence_floor(tenant)),
                include_history, NULL, NULL, "limit", true, include_history, parsed.pairs) AS x
-      JOIN @schema@_internal.claims AS c ON c.tenant = tenant AND c.claim_id = x.item_id
+     -- Each hit by primary key (LIMIT 1 keeps the plan kept for the session, costed for an
+     -- average tenant, from hashing the caller's every claim).
+     CROSS JOIN LATERAL (SELECT y.* FROM @schema@_internal.claims AS y
+                          WHERE y.tenant = tenant AND y.claim_id = x.item_id LIMIT 1) AS c
      WHERE parsed.match IS NOT NULL
        AND (all_rows OR @schema@_internal.claim_unexpired(c.expires_at, NULL))
      ORDER BY x.score DESC, pg_catalog.upper_inf(c.system_time) DESC, c.claim_id DESC;
