@@ -4,19 +4,18 @@
 
 -- The words column is new (a changed result type): replace the function whole.
 DROP FUNCTION IF EXISTS @schema@_internal.intent_markers();
--- Inlined (no SET clause; nothing but literals to resolve): detect_intent's query keeps the
--- markers in its plan instead of calling a function that builds them on every question.
 CREATE FUNCTION @schema@_internal.intent_markers()
 RETURNS TABLE (pattern text, side text, signal text, weight real, words text [])
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- Patterns are matched against the lower-cased question (\m, \M: word bounds). A
     -- pattern can match only a question holding one of its words: detect_intent tries the
     -- pattern only then. (There are more patterns than the 32 compiled regular expressions
     -- a backend caches, and trying each in turn recompiled every one of them on every call.)
-    SELECT m.pattern, m.side, m.signal, m.weight::pg_catalog.float4, m.words::pg_catalog.text [] FROM (VALUES
+    SELECT m.pattern, m.side, m.signal, m.weight::real, m.words::text [] FROM (VALUES
         -- "did she use to" is the question form of "used to"; "what do we use to deploy" is not.
         ('\mused to\M|\mdid\M.*\muse to\M', 'historical', 'hist:used to', 2.5,
          '{used,did}'),
@@ -98,7 +97,7 @@ $fn$;
 COMMENT ON FUNCTION @schema@_internal.intent_markers() IS
 'The markers detect_intent scores: a pattern, its side (historical, current, both), the '
 'signal name it reports, its weight, and the words one of which a question must hold for '
-'the pattern to match. (inlined)';
+'the pattern to match.';
 
 CREATE OR REPLACE FUNCTION @schema@.detect_intent(query text)
 RETURNS jsonb
