@@ -3784,8 +3784,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_guidance(text) TO pgfacts_agen
 
 CREATE FUNCTION pgfacts_internal.intent_markers()
     RETURNS TABLE(pattern text, side text, signal text, weight real, words text[])
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER
-    SET search_path = pg_catalog, pg_temp;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.intent_markers() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.intent_markers() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 

@@ -95,7 +95,6 @@ SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     q text := pg_catalog.btrim(@schema@_internal.check_query(query));
-    word text;
     word_query tsquery;
 BEGIN
     words := '{}';
@@ -116,19 +115,18 @@ BEGIN
     END IF;
     -- A question: each content word matches as written or stemmed; rows rank by how many
     -- content words they hold (ranked OR). No content word, no match (NULL).
-    FOR word IN
-        SELECT l.lexeme
+    -- (One query for every word: a query a word was a tenth of a small search.)
+    FOR word_query IN
+        SELECT (SELECT coalesce(pg_catalog.quote_literal(l.lexeme)::tsquery
+                                || pg_catalog.string_agg(pg_catalog.quote_literal(s), ' | ')::tsquery,
+                                pg_catalog.quote_literal(l.lexeme)::tsquery)
+                  FROM pg_catalog.unnest(pg_catalog.tsvector_to_array(
+                           pg_catalog.to_tsvector('english'::regconfig, l.lexeme))) AS s
+                 WHERE s <> l.lexeme)
           FROM pg_catalog.unnest(pg_catalog.to_tsvector('simple'::regconfig, q)) AS l
          WHERE NOT l.lexeme = ANY (@schema@_internal.query_stop_words())
          ORDER BY l.positions[1]
     LOOP
-        word_query := pg_catalog.quote_literal(word)::tsquery;
-        SELECT coalesce(word_query || pg_catalog.string_agg(pg_catalog.quote_literal(s), ' | ')::tsquery,
-                        word_query)
-          INTO word_query
-          FROM pg_catalog.unnest(pg_catalog.tsvector_to_array(
-                   pg_catalog.to_tsvector('english'::regconfig, word))) AS s
-         WHERE s <> word;
         words := words || word_query;
         match := CASE WHEN match IS NULL THEN word_query ELSE match || word_query END;
     END LOOP;

@@ -4,100 +4,101 @@
 
 -- The words column is new (a changed result type): replace the function whole.
 DROP FUNCTION IF EXISTS @schema@_internal.intent_markers();
+-- Inlined (no SET clause; literals only, each row a constant): detect_intent's plan holds the
+-- markers, and tests a pattern only for a question holding one of its words.
 CREATE FUNCTION @schema@_internal.intent_markers()
 RETURNS TABLE (pattern text, side text, signal text, weight real, words text [])
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
-SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- Patterns are matched against the lower-cased question (\m, \M: word bounds). A
     -- pattern can match only a question holding one of its words: detect_intent tries the
     -- pattern only then. (There are more patterns than the 32 compiled regular expressions
     -- a backend caches, and trying each in turn recompiled every one of them on every call.)
-    SELECT m.pattern, m.side, m.signal, m.weight::real, m.words::text [] FROM (VALUES
+    SELECT m.pattern, m.side, m.signal, m.weight::pg_catalog.float4, m.words FROM (VALUES
         -- "did she use to" is the question form of "used to"; "what do we use to deploy" is not.
         ('\mused to\M|\mdid\M.*\muse to\M', 'historical', 'hist:used to', 2.5,
-         '{used,did}'),
+         ARRAY['used', 'did']),
         ('\m(previously|formerly)\M', 'historical', 'hist:previously', 2.5,
-         '{previously,formerly}'),
+         ARRAY['previously', 'formerly']),
         ('\mformer\M', 'historical', 'hist:former', 2,
-         '{former}'),
+         ARRAY['former']),
         ('\mback (then|when|in)\M', 'historical', 'hist:back then', 2.5,
-         '{back}'),
+         ARRAY['back']),
         ('\min the past\M', 'historical', 'hist:in the past', 2.5,
-         '{past}'),
+         ARRAY['past']),
         ('\moriginally\M', 'historical', 'hist:originally', 2.5,
-         '{originally}'),
+         ARRAY['originally']),
         ('\mat (that|the) time\M', 'historical', 'hist:at the time', 2,
-         '{time}'),
+         ARRAY['time']),
         ('\m(before|earlier|prior)\M', 'historical', 'hist:before', 1.5,
-         '{before,earlier,prior}'),
+         ARRAY['before', 'earlier', 'prior']),
         ('\mago\M', 'historical', 'hist:ago', 2.5,
-         '{ago}'),
+         ARRAY['ago']),
         ('\mold\M', 'historical', 'hist:old', 1.5,
-         '{old}'),
+         ARRAY['old']),
         ('\mfirst\M', 'historical', 'hist:first', 1,
-         '{first}'),
+         ARRAY['first']),
         ('\mlast (year|month|week|time)\M', 'historical', 'hist:last year', 2,
-         '{last}'),
+         ARRAY['last']),
         ('\m(was|were|did|had|lived|worked|moved)\M', 'historical', 'hist:past tense', 1,
-         '{was,were,did,had,lived,worked,moved}'),
+         ARRAY['was', 'were', 'did', 'had', 'lived', 'worked', 'moved']),
         ('\m(now|nowadays)\M', 'current', 'cur:now', 2.5,
-         '{now,nowadays}'),
+         ARRAY['now', 'nowadays']),
         ('\mcurrent(ly)?\M', 'current', 'cur:currently', 2.5,
-         '{current,currently}'),
+         ARRAY['current', 'currently']),
         ('\mtoday\M', 'current', 'cur:today', 2,
-         '{today}'),
+         ARRAY['today']),
         ('\mthese days\M', 'current', 'cur:these days', 2.5,
-         '{days}'),
+         ARRAY['days']),
         ('\mat (the moment|present)\M', 'current', 'cur:at the moment', 2.5,
-         '{moment,present}'),
+         ARRAY['moment', 'present']),
         ('\mpresently\M', 'current', 'cur:presently', 2.5,
-         '{presently}'),
+         ARRAY['presently']),
         ('\mpresent\M', 'current', 'cur:present', 2,
-         '{present}'),
+         ARRAY['present']),
         ('\mstill\M', 'current', 'cur:still', 2.5,
-         '{still}'),
+         ARRAY['still']),
         ('\m(latest|up to date|up-to-date)\M', 'current', 'cur:latest', 2,
-         '{latest,date}'),
+         ARRAY['latest', 'date']),
         ('\mthis (year|month|week)\M', 'current', 'cur:this year', 2,
-         '{this}'),
+         ARRAY['this']),
         ('\m(is|are|does|do|has|have)\M', 'current', 'cur:present tense', 0.5,
-         '{is,are,does,do,has,have}'),
+         ARRAY['is', 'are', 'does', 'do', 'has', 'have']),
         ('\mchang(e|ed|es|ing)\M', 'both', 'both:change', 2.5,
-         '{change,changed,changes,changing}'),
+         ARRAY['change', 'changed', 'changes', 'changing']),
         ('\mcompar(e|ed|es|ing|ison)\M', 'both', 'both:compare', 3,
-         '{compare,compared,compares,comparing,comparison}'),
+         ARRAY['compare', 'compared', 'compares', 'comparing', 'comparison']),
         ('\msince\M', 'both', 'both:since', 2,
-         '{since}'),
+         ARRAY['since']),
         ('\mover (time|the years)\M', 'both', 'both:over time', 3,
-         '{over}'),
+         ARRAY['over']),
         ('\mhistory\M', 'both', 'both:history', 3,
-         '{history}'),
+         ARRAY['history']),
         ('\m(evolve|evolved|evolution)\M', 'both', 'both:evolution', 3,
-         '{evolve,evolved,evolution}'),
+         ARRAY['evolve', 'evolved', 'evolution']),
         ('\m(difference|differ|different)\M', 'both', 'both:difference', 2,
-         '{difference,differ,different}'),
+         ARRAY['difference', 'differ', 'different']),
         ('\m(then and now|before and after|from .+ to .+)\M', 'both', 'both:then and now', 3,
-         '{then,before,from}'),
+         ARRAY['then', 'before', 'from']),
         ('\mno longer\M', 'both', 'both:no longer', 3,
-         '{longer}'),
+         ARRAY['longer']),
         ('\many ?more\M', 'both', 'both:anymore', 3,
-         '{anymore,any}'),
+         ARRAY['anymore', 'any']),
         ('\m(switch|switched|moved from)\M', 'both', 'both:switch', 2,
-         '{switch,switched,moved}'),
+         ARRAY['switch', 'switched', 'moved']),
         ('\m(replace|replaced|replacing|replacement|superseded)\M', 'both', 'both:replaced', 2.5,
-         '{replace,replaced,replacing,replacement,superseded}'),
+         ARRAY['replace', 'replaced', 'replacing', 'replacement', 'superseded']),
         ('\mtimeline\M', 'both', 'both:timeline', 3,
-         '{timeline}')
+         ARRAY['timeline'])
     ) AS m (pattern, side, signal, weight, words)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.intent_markers() IS
 'The markers detect_intent scores: a pattern, its side (historical, current, both), the '
 'signal name it reports, its weight, and the words one of which a question must hold for '
-'the pattern to match.';
+'the pattern to match. (inlined)';
 
 CREATE OR REPLACE FUNCTION @schema@.detect_intent(query text)
 RETURNS jsonb
