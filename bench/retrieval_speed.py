@@ -283,17 +283,19 @@ HYBRID = (
 )
 NEAREST = "SELECT item_kind, item_id FROM pgfacts.nearest(%s, %s::vector, k => 50)"
 PACK = "SELECT pgfacts.context_pack(%s)"
-# The baselines: the plain queries over the same rows and filters (the admin, no API).
+# The baselines: the plain queries over the same rows and filters (the admin, no API). The
+# text query compares the tenant under collation "C", as the search indexes key it (migration
+# 0056), so its plan reads only the tenant's matching rows, as the layer's does.
 PLAIN_TEXT = """
 SELECT id FROM (
   SELECT f.fact_id AS id, ts_rank(f.search_doc, q) AS r
     FROM pgfacts_internal.facts AS f, to_tsquery('english', %(w)s) AS q
-   WHERE f.tenant = %(t)s AND f.deleted_at IS NULL AND (f.shared OR f.session_id = 's0')
-     AND f.search_doc @@ q
+   WHERE f.tenant COLLATE "C" = %(t)s AND f.deleted_at IS NULL
+     AND (f.shared OR f.session_id = 's0') AND f.search_doc @@ q
   UNION ALL
   SELECT c.claim_id, ts_rank(c.search_doc, q)
     FROM pgfacts_internal.claims AS c, to_tsquery('english', %(w)s) AS q
-   WHERE c.tenant = %(t)s AND upper_inf(c.system_time) AND c.valid @> now()
+   WHERE c.tenant COLLATE "C" = %(t)s AND upper_inf(c.system_time) AND c.valid @> now()
      AND c.search_doc @@ q) AS x
  ORDER BY r DESC, id LIMIT 20"""
 PLAIN_VECTOR = """

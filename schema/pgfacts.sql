@@ -302,6 +302,7 @@ ALTER TABLE pgfacts_internal.entities ENABLE ROW LEVEL SECURITY;
 ALTER TABLE pgfacts_internal.entities FORCE ROW LEVEL SECURITY;
 CREATE INDEX entities_aliases_idx ON pgfacts_internal.entities USING gin (aliases);
 CREATE INDEX entities_name_idx ON pgfacts_internal.entities USING btree (lower(name), kind, tenant);
+CREATE INDEX entities_names_idx ON pgfacts_internal.entities USING btree (lower(name), tenant COLLATE "C");
 CREATE POLICY tenant_isolation ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner USING ((tenant = ( SELECT pgfacts_internal.context_tenant() AS context_tenant)));
 CREATE POLICY tenant_isolation_api ON pgfacts_internal.entities AS PERMISSIVE FOR ALL TO pgfacts_owner USING ((tenant = ( SELECT current_setting('pgfacts.tenant'::text, true) AS current_setting)));
 CREATE TRIGGER entities_incognito BEFORE INSERT OR DELETE OR UPDATE ON pgfacts_internal.entities FOR EACH STATEMENT WHEN ((pgfacts_internal.context_memory_scope() = 'none'::text)) EXECUTE FUNCTION pgfacts_internal.refuse_incognito_write();
@@ -4003,7 +4004,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.move_write_instants(text,timestamp wi
 CREATE FUNCTION pgfacts_internal.named_entities(for_tenant text, query text, OUT ids bigint[], OUT names text[])
     RETURNS record
     LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path = pg_catalog, pg_temp;
+    SET search_path = pg_catalog, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION pgfacts_internal.named_entities(text,text) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.named_entities(text,text) TO pgfacts_owner;
 

@@ -138,6 +138,11 @@ def test_search_reads_no_more_for_a_word_another_tenant_holds(loaded: Database) 
                 )
 
 
+ENTITIES_READ = (
+    "SELECT coalesce(sum(idx_tup_fetch + seq_tup_read), 0) FROM pg_stat_xact_user_tables"
+    " WHERE relid = 'pgfacts_internal.entities'::regclass"
+)
+
 # Many small tenants: 2,000 of 5 facts and 5 claims each, as rows.
 SMALL_TENANTS = """
 WITH t AS (SELECT 'small-' || n AS tenant FROM generate_series(1, 2000) AS n),
@@ -164,13 +169,19 @@ def test_one_plan_a_session_reads_only_the_callers_matches_among_many_tenants(
     """The text candidates keep one plan a session. Costed for an average tenant of an install
     of many small ones, a plan by `tenant = $1` read a large tenant's every row through a
     tenant B-tree; the tenant compared under collation "C" has only the search indexes to
-    take it (migration 0056), so t1 (3,006 facts, 2,006 claims) reads its 12 rows holding
-    quokka, in a session whose plans were made for small tenants first."""
+    take it (migrations 0056, 0057), so t1 (3,006 facts, 2,006 claims, 3,001 entities) reads
+    its 12 rows holding quokka, and the one person a question names, in a session whose plans
+    were made for small tenants first."""
     db = loaded
     with db.admin() as admin:
         admin.execute(SMALL_TENANTS)
-        admin.execute("VACUUM ANALYZE pgfacts_internal.facts")
-        admin.execute("VACUUM ANALYZE pgfacts_internal.claims")
+        # t1 names 3,000 people: a question naming one reads that one (named_entities).
+        admin.execute(
+            "INSERT INTO pgfacts_internal.entities (tenant, kind, name) "
+            "SELECT 't1', 'person', 'Person ' || n FROM generate_series(1, 3000) AS n"
+        )
+        for table in ("facts", "claims", "entities"):
+            admin.execute(f"VACUUM ANALYZE pgfacts_internal.{table}")
     with db.connect("app", autocommit=True) as conn:
         for name, sql in CALLS.items():
             if name == "find_keys":
@@ -185,3 +196,12 @@ def test_one_plan_a_session_reads_only_the_callers_matches_among_many_tenants(
                     assert found == (5 if name == "search_claims" else 10,), (name, found)
             read = _rows_read(conn, sql, "quokka")
             assert read <= 12, (name, read)
+        with conn.transaction():
+            conn.execute(T1)
+            before = conn.execute(ENTITIES_READ).fetchone()
+            conn.execute(CALLS["search"], ("what does Person 17 think of quokka",)).fetchall()
+            after = conn.execute(ENTITIES_READ).fetchone()
+        assert before is not None and after is not None
+        # The person named, and the subject of each claim hit (three quokka claims), by key:
+        # not t1's 3,001 entities (6,006 rows read before, twice for each claim hit).
+        assert int(after[0]) - int(before[0]) <= 5, (before, after)

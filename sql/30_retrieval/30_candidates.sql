@@ -243,7 +243,7 @@ COMMENT ON FUNCTION @schema@_internal.key_candidates(
 '(owner only: the tenant is an argument).';
 
 
--- The entities a question names: by name (any case; entities_name_idx) or by an alias as
+-- The entities a question names: by name (any case; entities_names_idx) or by an alias as
 -- written (entities_aliases_idx), as a run of one to four of its words ("Tobias's" names
 -- Tobias); a run of stop words names none. search ranks the rows about them first.
 CREATE OR REPLACE FUNCTION @schema@_internal.named_entities(
@@ -253,6 +253,10 @@ LANGUAGE plpgsql
 STABLE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
+-- Planned once a session: no index keyed by the tenant alone takes the tenant under collation
+-- "C" (migration 0057), so the one plan goes by name (entities_names_idx, the tenant an index
+-- condition) and by alias (entities_aliases_idx), never through a tenant's every entity.
+SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     words text [] := ARRAY(
@@ -278,10 +282,10 @@ BEGIN
       INTO ids, names
       FROM (SELECT x.entity_id, x.name, x.aliases FROM @schema@_internal.entities AS x
              WHERE pg_catalog.lower(x.name) = ANY (ARRAY(SELECT pg_catalog.lower(r) FROM pg_catalog.unnest(runs) AS r))
-               AND x.tenant = for_tenant
+               AND x.tenant COLLATE "C" = for_tenant
             UNION
             SELECT x.entity_id, x.name, x.aliases FROM @schema@_internal.entities AS x
-             WHERE x.aliases && runs AND x.tenant = for_tenant) AS e
+             WHERE x.aliases && runs AND x.tenant COLLATE "C" = for_tenant) AS e
      CROSS JOIN LATERAL pg_catalog.unnest(e.name || e.aliases) AS n (name);
 END
 $fn$;
