@@ -101,11 +101,15 @@ AS $fn$
            CASE WHEN NOT pg_catalog.upper_inf(c.system_time) THEN pg_catalog.upper(c.system_time) END,
            c.retired_reason
       FROM @schema@_internal.claims AS c
-      JOIN @schema@_internal.entities AS s
-        ON s.tenant OPERATOR(pg_catalog.=) c.tenant AND s.entity_id OPERATOR(pg_catalog.=) c.subject_id
-      LEFT JOIN @schema@_internal.entities AS o
-        ON o.tenant OPERATOR(pg_catalog.=) c.tenant
-       AND o.entity_id OPERATOR(pg_catalog.=) c.object_entity_id
+      -- Each entity by primary key (LIMIT 1: a plan kept for the session hashed every entity
+      -- of a small table for each hit instead).
+     CROSS JOIN LATERAL (SELECT e.name FROM @schema@_internal.entities AS e
+                          WHERE e.tenant OPERATOR(pg_catalog.=) c.tenant
+                            AND e.entity_id OPERATOR(pg_catalog.=) c.subject_id LIMIT 1) AS s
+      LEFT JOIN LATERAL (SELECT e.name FROM @schema@_internal.entities AS e
+                          WHERE e.tenant OPERATOR(pg_catalog.=) c.tenant
+                            AND e.entity_id OPERATOR(pg_catalog.=) c.object_entity_id LIMIT 1) AS o
+        ON true
      WHERE item_kind OPERATOR(pg_catalog.=) 'claim' AND c.tenant OPERATOR(pg_catalog.=) for_tenant
        AND c.claim_id OPERATOR(pg_catalog.=) item_id
 $fn$;
