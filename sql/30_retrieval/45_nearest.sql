@@ -247,9 +247,15 @@ BEGIN
     -- 384: 4 ms more), and a filter that keeps that many rows loses few in the graph.
     -- Session by session, along facts_scope_idx (ordered as it is, so no plan reads the
     -- tenant instead): the plan PL/pgSQL keeps for every call, written as = ANY (sessions),
-    -- read all of the tenant's facts (14 ms at 25,000).
+    -- read all of the tenant's facts (14 ms at 25,000). The shared facts first: an index-only
+    -- scan of facts_shared_recent_idx (0.2 ms for 1000, where the session's index scan
+    -- fetches every row: 0.8 ms), which ends the count when the reader sees 1000 of them.
     RETURN (SELECT pg_catalog.count(*) < 1000
-              FROM (SELECT 1
+              FROM (SELECT 1 FROM @schema@_internal.facts AS f
+                     WHERE with_shared AND f.tenant = for_tenant AND f.shared
+                       AND f.deleted_at IS NULL
+                    UNION ALL
+                    SELECT 1
                       FROM (SELECT DISTINCT u.scope FROM pg_catalog.unnest(sessions) AS u (scope)) AS s
                      CROSS JOIN LATERAL (
                          SELECT 1 FROM @schema@_internal.facts AS f
@@ -257,10 +263,6 @@ BEGIN
                             AND @schema@_internal.fact_scope(f.shared, f.session_id) = s.scope
                           ORDER BY f.key USING ~<~
                           LIMIT 1000) AS own
-                    UNION ALL
-                    SELECT 1 FROM @schema@_internal.facts AS f
-                     WHERE with_shared AND f.tenant = for_tenant AND f.shared
-                       AND f.deleted_at IS NULL
                     LIMIT 1000) AS x);
 END
 $fn$;
