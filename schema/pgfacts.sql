@@ -4856,6 +4856,12 @@ CREATE FUNCTION pgfacts_internal.text_score(doc tsvector, match tsquery, words t
 ALTER FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean,tsquery) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score(tsvector,tsquery,tsquery[],boolean,tsquery) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.text_score_of(doc tsvector, match tsquery, w1 tsquery, w2 tsquery, w3 tsquery, w4 tsquery, w5 tsquery, w6 tsquery, w7 tsquery, w8 tsquery, more tsquery[], word_count integer, negated boolean, pairs tsquery)
+    RETURNS real
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.text_score_of(tsvector,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery[],integer,boolean,tsquery) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.text_score_of(tsvector,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery,tsquery[],integer,boolean,tsquery) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.tool_args(tool text, args jsonb, allowed text[])
     RETURNS jsonb
     LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER

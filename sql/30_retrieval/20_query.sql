@@ -182,12 +182,14 @@ COMMENT ON FUNCTION @schema@_internal.words_held(tsvector, tsquery []) IS
 -- row a question matches, where a call of its own (as a SQL function with a sub-select it
 -- was not inlined) cost more than the ranking: thousands of calls when a common word
 -- matches thousands of rows. The words a row holds are counted term by term for the first
--- eight (a question's content words seldom pass that; a term past the words is NULL and
--- counts 0), the rest by words_held.
--- pairs came with word order as a tie-break (a changed signature: the old one goes).
-DROP FUNCTION IF EXISTS @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean);
-CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
-    doc tsvector, match tsquery, words tsquery [], negated boolean, pairs tsquery DEFAULT NULL
+-- eight, each a value of its own (a question's content words seldom pass that; a term past
+-- the words is NULL and counts 0), the rest (more) by words_held. A plan kept for a
+-- session (the text candidates') passes the eight as values: taken from the array in every
+-- row, they cost a tenth of a common word's search.
+CREATE OR REPLACE FUNCTION @schema@_internal.text_score_of(
+    doc tsvector, match tsquery, w1 tsquery, w2 tsquery, w3 tsquery, w4 tsquery, w5 tsquery,
+    w6 tsquery, w7 tsquery, w8 tsquery, more tsquery [], word_count integer, negated boolean,
+    pairs tsquery
 ) RETURNS real
 LANGUAGE sql
 IMMUTABLE
@@ -199,22 +201,43 @@ AS $fn$
     -- what an affirmative query asks for ranks below one that does not ("does not like
     -- coffee" below "likes coffee").
     -- (OPERATOR() takes no precedence of its own: the parentheses give it.)
-    SELECT ((((((((((((CASE WHEN doc OPERATOR(pg_catalog.@@) words[1] THEN 1 ELSE 0 END
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[2] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[3] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[4] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[5] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[6] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[7] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) words[8] THEN 1 ELSE 0 END)
-              OPERATOR(pg_catalog.+) CASE WHEN pg_catalog.cardinality(words) OPERATOR(pg_catalog.>) 8
-                                          THEN @schema@_internal.words_held(doc, words[9:]) ELSE 0 END)
-             )::pg_catalog.float4 OPERATOR(pg_catalog./) greatest(pg_catalog.cardinality(words), 1))
+    SELECT ((((((((((((CASE WHEN doc OPERATOR(pg_catalog.@@) w1 THEN 1 ELSE 0 END
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w2 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w3 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w4 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w5 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w6 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w7 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) w8 THEN 1 ELSE 0 END)
+              OPERATOR(pg_catalog.+) CASE WHEN word_count OPERATOR(pg_catalog.>) 8
+                                          THEN @schema@_internal.words_held(doc, more) ELSE 0 END)
+             )::pg_catalog.float4 OPERATOR(pg_catalog./) greatest(word_count, 1))
              OPERATOR(pg_catalog.+) CASE WHEN doc OPERATOR(pg_catalog.@@) pairs THEN 0.02 ELSE 0 END
              OPERATOR(pg_catalog.+) (0.1 OPERATOR(pg_catalog.*) pg_catalog.ts_rank(doc, match, 1)))
             OPERATOR(pg_catalog.*)
             CASE WHEN NOT negated AND doc OPERATOR(pg_catalog.@@) @schema@_internal.negation_query()
                  THEN 0.75 ELSE 1 END)::pg_catalog.float4
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.text_score_of(
+    tsvector, tsquery, tsquery, tsquery, tsquery, tsquery, tsquery, tsquery, tsquery, tsquery,
+    tsquery [], integer, boolean, tsquery) IS
+'text_score with the first eight word queries as values (w1..w8, NULL past the words), the '
+'rest (more) and the count of words apart: for a plan kept for a session. (inlined)';
+
+-- Inlined (no SET clause, every name qualified): text_score_of of the words as an array.
+-- pairs came with word order as a tie-break (a changed signature: the old one goes).
+DROP FUNCTION IF EXISTS @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean);
+CREATE OR REPLACE FUNCTION @schema@_internal.text_score(
+    doc tsvector, match tsquery, words tsquery [], negated boolean, pairs tsquery DEFAULT NULL
+) RETURNS real
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT @schema@_internal.text_score_of(doc, match, words[1], words[2], words[3], words[4],
+               words[5], words[6], words[7], words[8], words[9:],
+               pg_catalog.cardinality(words), negated, pairs)
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean, tsquery) IS

@@ -105,13 +105,21 @@ SET search_path = pg_catalog, pg_temp
 -- take it, so no plan reads a large tenant through a tenant B-tree.
 SET plan_cache_mode = force_generic_plan
 AS $fn$
+DECLARE
+    -- The word queries as values for text_score_of (the kept plan would take each from the
+    -- array in every row).
+    w1 tsquery := words[1]; w2 tsquery := words[2]; w3 tsquery := words[3];
+    w4 tsquery := words[4]; w5 tsquery := words[5]; w6 tsquery := words[6];
+    w7 tsquery := words[7]; w8 tsquery := words[8];
+    more tsquery [] := words[9:];
+    word_count integer := pg_catalog.cardinality(words);
 BEGIN
     IF known_at IS NULL THEN
         RETURN QUERY
         SELECT f.fact_id, NULL::bigint,
-               @schema@_internal.text_score(f.search_doc, fact_text_candidates.match,
-                   fact_text_candidates.words, fact_text_candidates.negated,
-                   fact_text_candidates.pairs)
+               @schema@_internal.text_score_of(f.search_doc, fact_text_candidates.match,
+                   w1, w2, w3, w4, w5, w6, w7, w8, more, word_count,
+                   fact_text_candidates.negated, fact_text_candidates.pairs)
           FROM @schema@_internal.facts AS f
          WHERE f.tenant COLLATE "C" = fact_text_candidates.for_tenant AND f.deleted_at IS NULL
            AND f.search_doc @@ fact_text_candidates.match
@@ -178,15 +186,22 @@ SET search_path = pg_catalog, pg_temp
 -- collation "C" only claims_search_doc_idx can take, migration 0056).
 SET plan_cache_mode = force_generic_plan
 AS $fn$
+DECLARE
+    -- As in fact_text_candidates: the word queries as values for text_score_of.
+    w1 tsquery := words[1]; w2 tsquery := words[2]; w3 tsquery := words[3];
+    w4 tsquery := words[4]; w5 tsquery := words[5]; w6 tsquery := words[6];
+    w7 tsquery := words[7]; w8 tsquery := words[8];
+    more tsquery [] := words[9:];
+    word_count integer := pg_catalog.cardinality(words);
 BEGIN
     -- An answer (audit false): a version in view (claim_in_view), and with history none of
     -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
     -- by known_at, retracted, outranked and never believed ones included.
     RETURN QUERY
     SELECT c.claim_id,
-           @schema@_internal.text_score(c.search_doc, claim_text_candidates.match,
-               claim_text_candidates.words, claim_text_candidates.negated,
-               claim_text_candidates.pairs)
+           @schema@_internal.text_score_of(c.search_doc, claim_text_candidates.match,
+               w1, w2, w3, w4, w5, w6, w7, w8, more, word_count,
+               claim_text_candidates.negated, claim_text_candidates.pairs)
       FROM @schema@_internal.claims AS c
      WHERE c.tenant COLLATE "C" = claim_text_candidates.for_tenant
        AND c.search_doc @@ claim_text_candidates.match
