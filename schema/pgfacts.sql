@@ -5129,6 +5129,13 @@ CREATE FUNCTION pgfacts_internal.visible_facts(by_key boolean, for_tenant text, 
 ALTER FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.visible_facts(boolean,text,boolean,boolean,text[],text,text,text,text,text[],text,text,integer) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.word_values(words tsquery[], OUT w1 tsquery, OUT w2 tsquery, OUT w3 tsquery, OUT w4 tsquery, OUT w5 tsquery, OUT w6 tsquery, OUT w7 tsquery, OUT w8 tsquery, OUT more tsquery[], OUT word_count integer)
+    RETURNS record
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.word_values(tsquery[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.word_values(tsquery[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.words_held(doc tsvector, words tsquery[])
     RETURNS bigint
     LANGUAGE sql IMMUTABLE SECURITY INVOKER

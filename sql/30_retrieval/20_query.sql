@@ -225,6 +225,25 @@ COMMENT ON FUNCTION @schema@_internal.text_score_of(
 'text_score with the first eight word queries as values (w1..w8, NULL past the words), the '
 'rest (more) and the count of words apart: for a plan kept for a session. (inlined)';
 
+-- The word queries of text_score_of's arguments as values, taken from the array once.
+CREATE OR REPLACE FUNCTION @schema@_internal.word_values(
+    words tsquery [], OUT w1 tsquery, OUT w2 tsquery, OUT w3 tsquery, OUT w4 tsquery,
+    OUT w5 tsquery, OUT w6 tsquery, OUT w7 tsquery, OUT w8 tsquery, OUT more tsquery [],
+    OUT word_count integer
+)
+LANGUAGE sql
+IMMUTABLE
+SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT words[1], words[2], words[3], words[4], words[5], words[6], words[7], words[8],
+           words[9:], pg_catalog.cardinality(words)
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.word_values(tsquery []) IS
+'The first eight word queries of a question (NULL past its words), the rest, and how many: '
+'text_score_of''s arguments for a caller that keeps its plan.';
+
 -- Inlined (no SET clause, every name qualified): text_score_of of the words as an array.
 -- pairs came with word order as a tie-break (a changed signature: the old one goes).
 DROP FUNCTION IF EXISTS @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean);

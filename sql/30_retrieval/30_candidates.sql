@@ -108,17 +108,13 @@ AS $fn$
 DECLARE
     -- The word queries as values for text_score_of (the kept plan would take each from the
     -- array in every row).
-    w1 tsquery := words[1]; w2 tsquery := words[2]; w3 tsquery := words[3];
-    w4 tsquery := words[4]; w5 tsquery := words[5]; w6 tsquery := words[6];
-    w7 tsquery := words[7]; w8 tsquery := words[8];
-    more tsquery [] := words[9:];
-    word_count integer := pg_catalog.cardinality(words);
+    w record := @schema@_internal.word_values(words);
 BEGIN
     IF known_at IS NULL THEN
         RETURN QUERY
         SELECT f.fact_id, NULL::bigint,
                @schema@_internal.text_score_of(f.search_doc, fact_text_candidates.match,
-                   w1, w2, w3, w4, w5, w6, w7, w8, more, word_count,
+                   w.w1, w.w2, w.w3, w.w4, w.w5, w.w6, w.w7, w.w8, w.more, w.word_count,
                    fact_text_candidates.negated, fact_text_candidates.pairs)
           FROM @schema@_internal.facts AS f
          WHERE f.tenant COLLATE "C" = fact_text_candidates.for_tenant AND f.deleted_at IS NULL
@@ -188,11 +184,7 @@ SET plan_cache_mode = force_generic_plan
 AS $fn$
 DECLARE
     -- As in fact_text_candidates: the word queries as values for text_score_of.
-    w1 tsquery := words[1]; w2 tsquery := words[2]; w3 tsquery := words[3];
-    w4 tsquery := words[4]; w5 tsquery := words[5]; w6 tsquery := words[6];
-    w7 tsquery := words[7]; w8 tsquery := words[8];
-    more tsquery [] := words[9:];
-    word_count integer := pg_catalog.cardinality(words);
+    w record := @schema@_internal.word_values(words);
 BEGIN
     -- An answer (audit false): a version in view (claim_in_view), and with history none of
     -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
@@ -200,7 +192,7 @@ BEGIN
     RETURN QUERY
     SELECT c.claim_id,
            @schema@_internal.text_score_of(c.search_doc, claim_text_candidates.match,
-               w1, w2, w3, w4, w5, w6, w7, w8, more, word_count,
+               w.w1, w.w2, w.w3, w.w4, w.w5, w.w6, w.w7, w.w8, w.more, w.word_count,
                claim_text_candidates.negated, claim_text_candidates.pairs)
       FROM @schema@_internal.claims AS c
      WHERE c.tenant COLLATE "C" = claim_text_candidates.for_tenant

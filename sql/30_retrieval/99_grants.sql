@@ -67,6 +67,7 @@ SET LOCAL ROLE @schema@_owner;
 GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquery [], boolean, tsquery),
     @schema@_internal.text_score_of(tsvector, tsquery, tsquery, tsquery, tsquery, tsquery, tsquery,
                                     tsquery, tsquery, tsquery, tsquery [], integer, boolean, tsquery),
+    @schema@_internal.word_values(tsquery []),
     @schema@_internal.words_held(tsvector, tsquery []),
     @schema@_internal.negation_query(),
     @schema@_internal.fact_visible(
