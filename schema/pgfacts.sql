@@ -2746,6 +2746,12 @@ CREATE FUNCTION pgfacts_internal.checked_context_tenant()
 ALTER FUNCTION pgfacts_internal.checked_context_tenant() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.checked_context_tenant() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
+CREATE FUNCTION pgfacts_internal.claim_answers(for_tenant text, system_time tstzrange, valid tstzrange, retired_reason text, expires_at timestamp with time zone, assertion text, history boolean, valid_at timestamp with time zone, known_at timestamp with time zone, any_valid boolean DEFAULT false)
+    RETURNS boolean
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.claim_answers(text,tstzrange,tstzrange,text,timestamp with time zone,text,boolean,timestamp with time zone,timestamp with time zone,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_answers(text,tstzrange,tstzrange,text,timestamp with time zone,text,boolean,timestamp with time zone,timestamp with time zone,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
+
 CREATE FUNCTION pgfacts_internal.claim_document(tenant text, claim_text text, object_value jsonb, predicate text, subject_id bigint, object_entity_id bigint)
     RETURNS text
     LANGUAGE plpgsql STABLE SECURITY INVOKER
@@ -5116,6 +5122,13 @@ CREATE FUNCTION pgfacts_internal.vector_candidates(for_tenant text, model text, 
     SET hnsw.ef_search = 100;
 ALTER FUNCTION pgfacts_internal.vector_candidates(text,text,integer,halfvec,boolean,boolean,text,boolean,boolean,text[],text,text[],real,boolean,timestamp with time zone,timestamp with time zone,text,bigint,integer) OWNER TO pgfacts_searcher;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.vector_candidates(text,text,integer,halfvec,boolean,boolean,text,boolean,boolean,text[],text,text[],real,boolean,timestamp with time zone,timestamp with time zone,text,bigint,integer) TO pgfacts_owner;
+
+CREATE FUNCTION pgfacts_internal.vector_candidates_query(dims integer, walk_facts boolean, walk_claims boolean, exact_facts boolean, exact_claims boolean, few_facts boolean)
+    RETURNS text
+    LANGUAGE plpgsql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION pgfacts_internal.vector_candidates_query(integer,boolean,boolean,boolean,boolean,boolean) OWNER TO pgfacts_searcher;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.vector_candidates_query(integer,boolean,boolean,boolean,boolean,boolean) TO pgfacts_owner;
 
 CREATE FUNCTION pgfacts_internal.vector_search_list(lim integer)
     RETURNS integer

@@ -77,6 +77,29 @@ COMMENT ON FUNCTION @schema@_internal.claim_retracted(text, text, timestamptz) I
 'Whether an assertion stands retracted now, or at known_at (retracted by then, not restored '
 'by then): no version of it answers, whatever the intent (inlined).';
 
+-- Inlined (no SET clause, every name qualified): a claim version in view (claim_in_view) that
+-- is no version of an assertion standing retracted when history is asked for (a retraction
+-- says it was never true); the rule of every search's claims, by text and by vector.
+CREATE OR REPLACE FUNCTION @schema@_internal.claim_answers(
+    for_tenant text, system_time tstzrange, valid tstzrange, retired_reason text,
+    expires_at timestamptz, assertion text, history boolean, valid_at timestamptz,
+    known_at timestamptz, any_valid boolean DEFAULT false
+) RETURNS boolean
+LANGUAGE sql
+STABLE
+SECURITY INVOKER
+AS $fn$
+    SELECT @schema@_internal.claim_in_view(system_time, valid, retired_reason, expires_at,
+                                           history, valid_at, known_at, any_valid)
+       AND NOT (history AND @schema@_internal.claim_retracted(for_tenant, assertion, known_at))
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.claim_answers(
+    text, tstzrange, tstzrange, text, timestamptz, text, boolean, timestamptz, timestamptz,
+    boolean) IS
+'Whether a claim version answers a search: in view (claim_in_view) and, with history, of no '
+'assertion that stands retracted (claim_retracted). (inlined)';
+
 -- Who sees which facts is working memory's rule (fact_visibility, fact_visible in
 -- sql/10_memory/10_helpers.sql); a search takes it from reader_visibility.
 DROP FUNCTION IF EXISTS @schema@_internal.search_access(text);
@@ -186,9 +209,8 @@ DECLARE
     -- As in fact_text_candidates: the word queries as values for text_score_of.
     w record := @schema@_internal.word_values(words);
 BEGIN
-    -- An answer (audit false): a version in view (claim_in_view), and with history none of
-    -- an assertion that stands retracted (claim_retracted). An audit: every row recorded
-    -- by known_at, retracted, outranked and never believed ones included.
+    -- An answer (audit false): claim_answers. An audit: every row recorded by known_at,
+    -- retracted, outranked and never believed ones included.
     RETURN QUERY
     SELECT c.claim_id,
            @schema@_internal.text_score_of(c.search_doc, claim_text_candidates.match,
@@ -201,14 +223,10 @@ BEGIN
        AND CASE WHEN claim_text_candidates.audit
                 THEN claim_text_candidates.known_at IS NULL
                      OR pg_catalog.lower(c.system_time) <= claim_text_candidates.known_at
-                ELSE @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
-                         c.expires_at, claim_text_candidates.history,
-                         claim_text_candidates.valid_at, claim_text_candidates.known_at,
-                         claim_text_candidates.any_valid)
-                     AND NOT (claim_text_candidates.history
-                              AND @schema@_internal.claim_retracted(
-                                      claim_text_candidates.for_tenant, c.assertion,
-                                      claim_text_candidates.known_at))
+                ELSE @schema@_internal.claim_answers(claim_text_candidates.for_tenant,
+                         c.system_time, c.valid, c.retired_reason, c.expires_at, c.assertion,
+                         claim_text_candidates.history, claim_text_candidates.valid_at,
+                         claim_text_candidates.known_at, claim_text_candidates.any_valid)
            END
      ORDER BY 2 DESC, c.claim_id DESC
      LIMIT claim_text_candidates.lim;

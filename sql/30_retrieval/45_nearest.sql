@@ -76,31 +76,21 @@ COMMENT ON FUNCTION @schema@_internal.fact_version_vector_candidates(
 DROP FUNCTION IF EXISTS @schema@_internal.vector_candidates(
     text, text, integer, public.halfvec, boolean, boolean, text, boolean, boolean, text [],
     text, text [], real, boolean, timestamptz, timestamptz, text, bigint, integer);
-CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates(
-    for_tenant text, model text, dims integer, query_vector public.halfvec,
-    want_facts boolean, want_claims boolean, kind text, with_shared boolean,
-    every_session boolean, sessions text [], key_prefix text, want_tags text [], floor real,
-    history boolean, valid_at timestamptz, known_at timestamptz, exclude_kind text,
-    exclude_id bigint, lim integer
-) RETURNS TABLE (item_kind text, item_id bigint, version_id bigint, similarity real)
+-- The query vector_candidates runs, its arguments by number as it passes them: one HNSW walk
+-- for the kinds walked (walk_facts, walk_claims), an exact scan for the kinds ranked exactly
+-- (exact_facts: of the caller's spawn tree when few_facts), and as of known_at the facts'
+-- versions of then. The dimension is part of the index expression, so the text is built
+-- for it (and the query planned for each call).
+CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates_query(
+    dims integer, walk_facts boolean, walk_claims boolean, exact_facts boolean,
+    exact_claims boolean, few_facts boolean
+) RETURNS text
 LANGUAGE plpgsql
-STABLE
-SECURITY DEFINER
--- A limited list: the planner joins it to the tables by primary key, not by a scan.
-ROWS 50
+IMMUTABLE
+SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
--- Filters (tenant, scope, time) apply inside the index scan: it goes on past rows that fail
--- them until the limit is met, so filtering loses no rows (pgvector 0.8 iterative scans).
-SET "hnsw.iterative_scan" = relaxed_order
-SET "hnsw.max_scan_tuples" = 50000
-SET "hnsw.ef_search" = 100
 AS $fn$
 DECLARE
-    -- A small candidate set is scanned exactly (recall 1); a large one through HNSW: the
-    -- tenant's embeddings, and for facts also the ones the caller may see (a spawn tree).
-    small boolean := @schema@_internal.few_embeddings(for_tenant, model);
-    few_facts boolean := want_facts AND NOT every_session
-                         AND @schema@_internal.few_visible_facts(for_tenant, with_shared, sessions);
     -- The expression the HNSW index of this dimension is built on, or, for an exact scan,
     -- one it is not (so the planner reads the candidates by primary key).
     exact text := 'e.embedding OPERATOR(public.<=>) $4';
@@ -117,10 +107,8 @@ DECLARE
               AND ($16::timestamptz IS NULL OR pg_catalog.lower(f.system_time) <= $16)
               AND NOT ($17::text = 'fact' AND f.fact_id = $18)$v$;
     claim_filter text := $v$c.confidence >= $13
-              AND @schema@_internal.claim_in_view(c.system_time, c.valid, c.retired_reason,
-                                                  c.expires_at, $14, $15, $16)
-              -- A retracted assertion never answers, not even a question about the past.
-              AND NOT ($14 AND @schema@_internal.claim_retracted($1, c.assertion, $16))
+              AND @schema@_internal.claim_answers($1, c.system_time, c.valid, c.retired_reason,
+                                                  c.expires_at, c.assertion, $14, $15, $16)
               AND NOT ($17::text = 'claim' AND c.claim_id = $18)$v$;
     -- Facts with their embeddings, for an exact scan: all of the tenant's, or of a spawn
     -- tree the caller's, read through the session and shared indexes, each embedding by
@@ -140,11 +128,7 @@ DECLARE
                   WHERE y.tenant = f.tenant AND y.model = $2 AND y.item_kind = 'fact'
                     AND y.item_id = f.fact_id LIMIT 1) AS e$v$;
 BEGIN
-    -- Relaxed order: the walk is vector_search_list(lim) long and yields lim rows that pass
-    -- their filters, sorted again below. An exact branch reads lim + min(lim, 50) rows.
-    PERFORM pg_catalog.set_config('hnsw.ef_search',
-                                  @schema@_internal.vector_search_list(lim)::text, true);
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    RETURN pg_catalog.format($q$
         SELECT h.item_kind, h.item_id, h.version_id, h.similarity FROM (
           -- One HNSW walk for both kinds: each row yielded is kept when its kind is walked
           -- and its fact or claim passes that kind's filters (a probe by primary key), so
@@ -185,13 +169,57 @@ BEGIN
          ORDER BY h.similarity DESC, h.item_kind, h.item_id
          LIMIT $19 $q$,
         indexed, dims,
-        -- Walked: facts unless ranked exactly, claims unless the tenant's rows all are (a
-        -- boolean as text is true or false; %s of one would be t or f).
-        ((want_facts AND NOT (small OR few_facts)) OR (want_claims AND NOT small))::text,
-        (want_facts AND NOT (small OR few_facts))::text, (want_claims AND NOT small)::text,
+        -- (A boolean as text is true or false; %s of one would be t or f.)
+        (walk_facts OR walk_claims)::text, walk_facts::text, walk_claims::text,
         exact, fact_filter, claim_filter,
         CASE WHEN few_facts THEN visible_facts ELSE all_facts END,
-        (want_facts AND (small OR few_facts))::text, (want_claims AND small)::text)
+        exact_facts::text, exact_claims::text);
+END
+$fn$;
+
+COMMENT ON FUNCTION @schema@_internal.vector_candidates_query(
+    integer, boolean, boolean, boolean, boolean, boolean) IS
+'The SQL vector_candidates executes for a dimension: one HNSW walk over the kinds walked '
+'(each row yielded kept when a probe by primary key finds its fact or claim in view), exact '
+'scans of the kinds ranked exactly (facts of the caller''s spawn tree when few_facts), the '
+'facts'' versions as of known_at; its parameters are vector_candidates'' arguments by number.';
+
+CREATE OR REPLACE FUNCTION @schema@_internal.vector_candidates(
+    for_tenant text, model text, dims integer, query_vector public.halfvec,
+    want_facts boolean, want_claims boolean, kind text, with_shared boolean,
+    every_session boolean, sessions text [], key_prefix text, want_tags text [], floor real,
+    history boolean, valid_at timestamptz, known_at timestamptz, exclude_kind text,
+    exclude_id bigint, lim integer
+) RETURNS TABLE (item_kind text, item_id bigint, version_id bigint, similarity real)
+LANGUAGE plpgsql
+STABLE
+SECURITY DEFINER
+-- A limited list: the planner joins it to the tables by primary key, not by a scan.
+ROWS 50
+SET search_path = pg_catalog, pg_temp
+-- Filters (tenant, scope, time) apply inside the index scan: it goes on past rows that fail
+-- them until the limit is met, so filtering loses no rows (pgvector 0.8 iterative scans).
+SET "hnsw.iterative_scan" = relaxed_order
+SET "hnsw.max_scan_tuples" = 50000
+SET "hnsw.ef_search" = 100
+AS $fn$
+DECLARE
+    -- A small candidate set is scanned exactly (recall 1); a large one through HNSW: the
+    -- tenant's embeddings, and for facts also the ones the caller may see (a spawn tree).
+    small boolean := @schema@_internal.few_embeddings(for_tenant, model);
+    few_facts boolean := want_facts AND NOT every_session
+                         AND @schema@_internal.few_visible_facts(for_tenant, with_shared, sessions);
+    -- Walked: facts unless ranked exactly, claims unless the tenant's rows all are.
+    walk_facts boolean := want_facts AND NOT (small OR few_facts);
+    walk_claims boolean := want_claims AND NOT small;
+BEGIN
+    -- Relaxed order: the walk is vector_search_list(lim) long and yields lim rows that pass
+    -- their filters, sorted again by the query. An exact branch reads lim + min(lim, 50) rows.
+    PERFORM pg_catalog.set_config('hnsw.ef_search',
+                                  @schema@_internal.vector_search_list(lim)::text, true);
+    RETURN QUERY EXECUTE @schema@_internal.vector_candidates_query(dims, walk_facts,
+                             walk_claims, want_facts AND (small OR few_facts),
+                             want_claims AND small, few_facts)
     USING for_tenant, model, dims, query_vector, want_facts, want_claims, kind, with_shared,
           every_session, sessions, key_prefix, want_tags, floor, history, valid_at, known_at,
           coalesce(exclude_kind, ''), coalesce(exclude_id, 0), lim;

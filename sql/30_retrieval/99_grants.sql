@@ -84,6 +84,8 @@ GRANT EXECUTE ON FUNCTION @schema@_internal.text_score(tsvector, tsquery, tsquer
     @schema@_internal.claim_in_view(tstzrange, tstzrange, text, timestamptz, boolean, timestamptz,
                                    timestamptz, boolean),
     @schema@_internal.claim_retracted(text, text, timestamptz),
+    @schema@_internal.claim_answers(text, tstzrange, tstzrange, text, timestamptz, text, boolean,
+                                    timestamptz, timestamptz, boolean),
     @schema@_internal.query_stop_words(),
     @schema@_internal.query_max_length()
 TO @schema@_searcher;
