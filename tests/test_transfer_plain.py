@@ -13,7 +13,8 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from pgfacts import Context, transfer
+from pgfacts import Context, queries, transfer
+from pgfacts.client import FactStore
 
 from .conftest import Database
 from .support.caller import Caller
@@ -255,3 +256,36 @@ def test_imported_facts_meet_every_rule_a_bulk_store_meets(db: Database, tmp_pat
         assert len(facts("imported")) == 5
         assert audit("imported") == audit("stored")
         assert [row[0] for row in audit("imported")] == ["store"] * 5
+
+
+def test_a_batch_probes_the_tenants_facts_whatever_the_plan_costs(
+    db: Database, tmp_path: Path
+) -> None:
+    """Each line of a batch looks up what its key holds by one index probe. As a join, the
+    look-up was planned by the statistics of the moment: while a large import grew the
+    tenant they fell behind, and the plan hashed the tenant's every fact for each batch
+    (an import of 1,000,000 facts 1.2 times slower). With joins other than a nested loop
+    priced out here (what stale statistics did), a batch still reads only the rows its
+    keys hold."""
+    ctx = operator("probed")
+    first = write_lines(tmp_path / "first.jsonl", [fact(f"held/{n}", n) for n in range(2000)])
+    assert transfer.import_file(first, ctx, db.dsn())["inserted"] == 2000
+    second = write_lines(
+        tmp_path / "second.jsonl", [fact(f"held/{n}", -n - 1) for n in range(0, 2000, 100)]
+    )
+    with db.connect(autocommit=True) as conn:
+        store = FactStore(connection=conn, context=ctx)
+        sha256, first_line = transfer.file_digest(second)
+        store.import_open(sha256, first_line, second.name)
+        with conn.cursor().copy(queries.COPY_IMPORT) as copy:
+            copy.write(second.read_bytes())
+        store.import_staged()
+        conn.autocommit = False
+        conn.execute("SET LOCAL enable_nestloop = off")
+        answer = store.import_batch(100, None, None)
+        read = conn.execute(
+            "SELECT idx_tup_fetch + seq_tup_read FROM pg_stat_xact_user_tables"
+            " WHERE relid = 'pgfacts_internal.facts'::regclass"
+        ).fetchone()
+    assert answer["superseded"] == 20 and answer["finished"]
+    assert read is not None and read[0] <= 40, read

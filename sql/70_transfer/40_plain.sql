@@ -46,11 +46,17 @@ AS $fn$
                 ELSE 'superseded' END,
            c.round
       FROM checked AS c
-      -- One probe of facts_scope_idx per fact, by its scope key's two parts.
-      LEFT JOIN @schema@_internal.facts AS f
-        ON f.tenant = transfer_fact_outcomes.tenant AND f.scope_key = c.scope_key
-       AND @schema@_internal.fact_scope(f.shared, f.session_id) = c.scope AND f.key = c.key
-       AND c.reason IS NULL AND c.before IS NULL
+      -- One probe of facts_scope_idx per fact, by its scope key's two parts. A lateral
+      -- LIMIT 1 keeps it a probe: as a join, a plan made while an import grows the tenant
+      -- (its statistics behind) hashed the tenant's every fact for each batch.
+      LEFT JOIN LATERAL (
+          SELECT f.fact_id, f.deleted_at, f.value, f.tags
+            FROM @schema@_internal.facts AS f
+           WHERE f.tenant = transfer_fact_outcomes.tenant AND f.scope_key = c.scope_key
+             AND @schema@_internal.fact_scope(f.shared, f.session_id) = c.scope
+             AND f.key = c.key AND c.reason IS NULL AND c.before IS NULL
+           LIMIT 1
+      ) AS f ON true
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.transfer_fact_outcomes(text, jsonb [], bigint [], text, text, bigint) IS
