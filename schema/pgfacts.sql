@@ -2801,7 +2801,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_node_name(text,text) TO pgfacts
 
 CREATE FUNCTION pgfacts_internal.claim_observations(tenant text, claim_id bigint)
     RETURNS integer
-    LANGUAGE sql STABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_observations(text,bigint) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_observations(text,bigint) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -2821,7 +2822,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_reach(text,bigint[],integer,tim
 
 CREATE FUNCTION pgfacts_internal.claim_retracted(for_tenant text, assertion text, known_at timestamp with time zone)
     RETURNS boolean
-    LANGUAGE sql STABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.claim_retracted(text,text,timestamp with time zone) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
@@ -2955,7 +2957,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.corroboration(pgfacts_internal.slot_p
 
 CREATE FUNCTION pgfacts_internal.counted(counters jsonb, outcome text)
     RETURNS jsonb
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.counted(jsonb,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.counted(jsonb,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -3058,7 +3060,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.doubled_when_quoted(text) TO pgfacts_
 
 CREATE FUNCTION pgfacts_internal.edge_answer(edge pgfacts_internal.graph_edges, from_node text, to_node text, outcome text)
     RETURNS jsonb
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.edge_answer(pgfacts_internal.graph_edges,text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -3310,7 +3312,7 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_scope(boolean,text) TO pgfacts_a
 
 CREATE FUNCTION pgfacts_internal.fact_search_doc(key text, value jsonb, tags text[])
     RETURNS tsvector
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER;
 ALTER FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_search_doc(text,jsonb,text[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 
@@ -4650,7 +4652,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.reviewer_name() TO pgfacts_agent, pgf
 
 CREATE FUNCTION pgfacts_internal.saved_context()
     RETURNS text[]
-    LANGUAGE sql STABLE SECURITY INVOKER;
+    LANGUAGE sql STABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.saved_context() OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.saved_context() TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -4769,7 +4772,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.skill_description(jsonb) TO pgfacts_a
 
 CREATE FUNCTION pgfacts_internal.slot_changes(slots pgfacts_internal.slot_picture[])
     RETURNS pgfacts_internal.slot_row[]
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.slot_changes(pgfacts_internal.slot_picture[]) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.slot_changes(pgfacts_internal.slot_picture[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
@@ -5109,7 +5113,8 @@ GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text,boo
 
 CREATE FUNCTION pgfacts_internal.value_searchable_text(value jsonb)
     RETURNS text
-    LANGUAGE sql IMMUTABLE SECURITY INVOKER;
+    LANGUAGE sql IMMUTABLE SECURITY INVOKER
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.value_searchable_text(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.value_searchable_text(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_searcher, pgfacts_tuner;
 

@@ -86,6 +86,35 @@ SELECT p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p
  ORDER BY 1
 """
 
+# Each "(inlined)" helper as the planner sees a call of it with parameters for arguments:
+# inlined, the plan shows its body; called, its name (a body with a sub-select or an
+# aggregate, or a body less immutable than the function says, is never inlined).
+INLINED = """
+SELECT p.oid::regprocedure::text, n.nspname || '.' || p.proname, p.proretset,
+       coalesce((SELECT string_agg(format('$%%s::%%s', a.i, format_type(a.t, NULL)), ', '
+                                   ORDER BY a.i)
+                   FROM unnest(p.proargtypes::oid []) WITH ORDINALITY AS a (t, i)), '')
+  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+ WHERE n.nspname = ANY(%(schemas)s)
+   AND strpos(coalesce(obj_description(p.oid, 'pg_proc'), ''), %(inlined)s) > 0
+ ORDER BY 1
+"""
+
+
+def not_inlined(conn: psycopg.Connection, schemas: list[str]) -> list[str]:
+    found = []
+    rows = conn.execute(INLINED, {"schemas": schemas, "inlined": INLINED_MARKER}).fetchall()
+    for signature, name, returns_set, arguments in rows:
+        call = f"{name}({arguments})"
+        query = f"SELECT * FROM {call}" if returns_set else f"SELECT {call}"
+        plan = "\n".join(
+            line for (line,) in conn.execute(f"EXPLAIN (GENERIC_PLAN, VERBOSE) {query}")
+        )
+        if f"{name}(" in plan or f"Function Scan on {name}" in plan:
+            found.append(signature)
+    return found
+
+
 MAX_BODY_LINES = 120
 LONG_BODIES = f"""
 SELECT p.oid::regprocedure::text, array_length(string_to_array(p.prosrc, E'\\n'), 1) - 1
@@ -195,6 +224,11 @@ def check(dsn: str) -> list[str]:
             problems.append(
                 f"{name}: function without SET search_path (an inlinable SQL helper says "
                 f"{INLINED_MARKER!r} in its COMMENT)"
+            )
+        for name in not_inlined(conn, schemas):
+            problems.append(
+                f"{name}: its COMMENT says {INLINED_MARKER!r} but the planner calls it (make it "
+                "as volatile as its body, or give it a SET search_path and drop the word)"
             )
         for name, lines in conn.execute(LONG_BODIES, {"schemas": schemas}).fetchall():
             problems.append(

@@ -57,6 +57,31 @@ def test_a_function_in_a_new_schema_of_the_install_pins_its_search_path(db: Data
     ]
 
 
+def test_a_helper_said_to_be_inlined_is_inlined(db: Database) -> None:
+    """An "(inlined)" helper the planner calls instead is reported: one declared IMMUTABLE
+    whose body calls a stable function (pg_column_size here, as fact_search_doc did), and
+    one with a sub-select; declared as volatile as its body, the first is inlined."""
+    owner_sql(
+        db,
+        "CREATE FUNCTION pgfacts_internal.size_of(v jsonb) RETURNS int LANGUAGE sql IMMUTABLE "
+        "AS 'SELECT pg_catalog.pg_column_size(v)'; "
+        "COMMENT ON FUNCTION pgfacts_internal.size_of(jsonb) IS 'Its size (inlined)'; "
+        "CREATE FUNCTION pgfacts_internal.any_fact(t text) RETURNS boolean LANGUAGE sql STABLE "
+        "AS 'SELECT EXISTS (SELECT 1 FROM pgfacts_internal.facts f WHERE f.tenant = t)'; "
+        "COMMENT ON FUNCTION pgfacts_internal.any_fact(text) IS 'Whether (inlined)'",
+    )
+    said = "its COMMENT says '(inlined)' but the planner calls it (make it as volatile as its "
+    said += "body, or give it a SET search_path and drop the word)"
+    assert lint_sql.check(db.admin_dsn_of_database()) == [
+        f"pgfacts_internal.any_fact(text): {said}",
+        f"pgfacts_internal.size_of(jsonb): {said}",
+    ]
+    owner_sql(db, "ALTER FUNCTION pgfacts_internal.size_of(jsonb) STABLE")
+    assert lint_sql.check(db.admin_dsn_of_database()) == [
+        f"pgfacts_internal.any_fact(text): {said}"
+    ]
+
+
 def test_a_schema_the_install_does_not_own_is_reported(db: Database) -> None:
     with db.admin() as admin:
         admin.execute("CREATE SCHEMA stray; CREATE TABLE stray.t (id int)")

@@ -740,10 +740,11 @@ COMMENT ON FUNCTION @schema@_internal.checked_claims(text, jsonb, timestamptz) I
 'An episode''s claims as check_claims reads them, raising the first claim''s problem '
 '(raise_claim_problem) so that nothing of the episode is written.';
 
+-- STABLE as jsonb_build_object is: an immutable function calling it is never inlined.
 CREATE OR REPLACE FUNCTION @schema@_internal.counted(counters jsonb, outcome text)
 RETURNS jsonb
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT counters OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(outcome,
@@ -814,6 +815,7 @@ CREATE OR REPLACE FUNCTION @schema@_internal.slot_changes(
 LANGUAGE sql
 IMMUTABLE
 SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- Rows dropped (created and retired by this write) are never written; a live row is
     -- written only for the source lines it gains.
@@ -829,7 +831,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.slot_changes(@schema@_internal.slot_picture []) IS
 'The rows a write changes, from the pictures of its slots, each with only the source lines '
-'it adds (write_claim_changes writes them). (inlined)';
+'it adds (write_claim_changes writes them).';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.write_claims(
     tenant text, episode @schema@_internal.episodes, claims jsonb, floor real,

@@ -45,13 +45,14 @@ COMMENT ON FUNCTION @schema@_internal.claim_in_view(
 '(both default now), not expired by then; with history every version believed up to '
 'known_at except outranked.';
 
--- Inlined (no SET clause, every name qualified; tests/lint_sql.py lists it).
+-- Never inlined (the planner inlines no body with a sub-select), so its search path is set.
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_retracted(
     for_tenant text, assertion text, known_at timestamptz
 ) RETURNS boolean
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- Whether the assertion stands retracted (now, or at known_at: retracted by then and
     -- not restored by then). A retraction says the assertion was an error, never true, so
@@ -75,7 +76,7 @@ $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_retracted(text, text, timestamptz) IS
 'Whether an assertion stands retracted now, or at known_at (retracted by then, not restored '
-'by then): no version of it answers, whatever the intent (inlined).';
+'by then): no version of it answers, whatever the intent.';
 
 -- Inlined (no SET clause, every name qualified): a claim version in view (claim_in_view) that
 -- is no version of an assertion standing retracted when history is asked for (a retraction

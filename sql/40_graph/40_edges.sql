@@ -79,11 +79,12 @@ COMMENT ON FUNCTION @schema@_internal.add_edge_evidence(
 -- The endpoints' keys are known to its callers: the old signature (which read them again)
 -- goes.
 DROP FUNCTION IF EXISTS @schema@_internal.edge_result(text, @schema@_internal.graph_edges, text);
+-- STABLE as jsonb_build_object is: an immutable function calling it is never inlined.
 CREATE OR REPLACE FUNCTION @schema@_internal.edge_answer(
     edge @schema@_internal.graph_edges, from_node text, to_node text, outcome text
 ) RETURNS jsonb
 LANGUAGE sql
-IMMUTABLE
+STABLE
 SECURITY INVOKER
 AS $fn$
     SELECT pg_catalog.jsonb_build_object(

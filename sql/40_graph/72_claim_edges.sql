@@ -130,6 +130,7 @@ RETURNS integer
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
 AS $fn$
     -- A claim edge's observations: the sources of its claim row.
     SELECT pg_catalog.count(*)::integer FROM @schema@_internal.claim_sources AS s
@@ -138,7 +139,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.claim_observations(text, bigint) IS
-'A claim edge''s observations: how many sources its claim row has. (inlined)';
+'A claim edge''s observations: how many sources its claim row has.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.claim_edge_doc(
     tenant text, claim_id bigint, subject bigint, predicate text, object_entity bigint,

@@ -275,6 +275,7 @@ RETURNS text []
 LANGUAGE sql
 STABLE
 SECURITY INVOKER
+SET search_path = pg_catalog, pg_temp
 AS $fn$
     SELECT ARRAY(SELECT coalesce(pg_catalog.current_setting(u.n, true), '')
                    FROM pg_catalog.unnest(@schema@_internal.context_setting_names())
@@ -283,7 +284,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @schema@_internal.saved_context() IS
-'The caller context''s settings now, for restore_context. (inlined)';
+'The caller context''s settings now, for restore_context.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.restore_context(saved text [])
 RETURNS void
