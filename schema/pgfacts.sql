@@ -91,7 +91,7 @@ CREATE TABLE pgfacts_internal.audit_log (
     agent_kind text,
     before jsonb,
     after jsonb,
-    CONSTRAINT audit_log_operation_shape CHECK ((operation ~ '^[a-z][a-z_]{0,63}$'::text)),
+    CONSTRAINT audit_log_operation_shape CHECK (((operation ~ '^[a-z][a-z_]*$'::text) AND (octet_length(operation) <= 64))),
     CONSTRAINT audit_log_pkey PRIMARY KEY (tenant, audit_id)
 );
 ALTER TABLE pgfacts_internal.audit_log OWNER TO pgfacts_owner;

@@ -229,6 +229,26 @@ def test_the_audit_is_append_only_for_every_role(db: Database) -> None:
     assert len(audit_rows(db)) == 1
 
 
+def test_an_audit_row_names_an_operation_of_its_shape(db: Database) -> None:
+    # The shape check (migration 0058): a lower-case letter, then up to 63 lower-case letters
+    # or underscores. Written without a bounded repetition, it must refuse what that did.
+    def append(conn: psycopg.Connection, operation: str) -> None:
+        conn.execute(
+            "INSERT INTO pgfacts_internal.audit_log (tenant, at, operation, target, db_role) "
+            "VALUES ('t1', now(), %s, 'k', 'r')",
+            (operation,),
+        )
+
+    refused = ["", "Store", "_store", "store-x", "stor e", "1store", "caf\u00e9", "s" * 65]
+    with db.admin() as admin:
+        for operation in refused:
+            with pytest.raises(psycopg.errors.CheckViolation), admin.transaction():
+                append(admin, operation)
+        for operation in ["s", "store_x", "s" * 64]:
+            with admin.transaction(force_rollback=True):
+                append(admin, operation)
+
+
 @pytest.mark.parametrize("kind", ["agent", "crawler", "facts_manager"])
 def test_a_task_agent_cannot_read_the_audit(db: Database, kind: str) -> None:
     Caller(db).fact("k", 1)

@@ -52,15 +52,18 @@ VOLATILE
 SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
+DECLARE
     -- Who: the login, and the caller context the API function that made the change
-    -- checked (tenant, session, agent, kind); NULL fields where none was set.
+    -- checked (tenant, session, agent, kind); NULL fields where none was set. Read once,
+    -- not once a row (an import appends thousands in a statement).
+    login text := SESSION_USER;
+    session text := @schema@_internal.context_setting('pgfacts.session_id');
+    agent text := @schema@_internal.context_setting('pgfacts.agent_id');
+    kind text := @schema@_internal.context_setting('pgfacts.agent_kind');
+BEGIN
     INSERT INTO @schema@_internal.audit_log AS a (
         tenant, at, operation, target, db_role, session_id, agent_id, agent_kind, before, after)
-    SELECT e.tenant, e.at, e.operation, e.target, SESSION_USER,
-           @schema@_internal.context_setting('pgfacts.session_id'),
-           @schema@_internal.context_setting('pgfacts.agent_id'),
-           @schema@_internal.context_setting('pgfacts.agent_kind'),
+    SELECT e.tenant, e.at, e.operation, e.target, login, session, agent, kind,
            e.before, e.after
       FROM pg_catalog.unnest(entries) AS e
      WHERE always OR e.tenant IN (
