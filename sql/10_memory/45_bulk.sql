@@ -285,7 +285,7 @@ BEGIN
     WHILE low <= n LOOP
         BEGIN
             PERFORM @schema@_internal.upsert_facts(
-                pg_catalog.to_jsonb(items[low:low + chunk_size - 1]), tenant, session, agent,
+                items[low:low + chunk_size - 1], tenant, session, agent,
                 answer => false);
         EXCEPTION WHEN OTHERS THEN
             GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE;
@@ -297,7 +297,7 @@ BEGIN
             FOR i IN low .. LEAST(low + chunk_size - 1, n) LOOP
                 BEGIN
                     PERFORM @schema@_internal.upsert_facts(
-                        pg_catalog.jsonb_build_array(items[i]), tenant, session, agent,
+                        ARRAY[items[i]], tenant, session, agent,
                         answer => false);
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;

@@ -248,12 +248,12 @@ BEGIN
         -- Through the memory write path, in the writer's session and as its agent, written
         -- by the deciding kind (the hold lets it by; a task agent's later store waits again).
         written := @schema@_internal.upsert_facts(
-            pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
+            ARRAY[pg_catalog.jsonb_build_object(
                 'key', candidate.key, 'value', candidate.value, 'shared', candidate.shared,
                 'tags', pg_catalog.to_jsonb(candidate.tags),
                 'ttl_seconds', CASE WHEN candidate.expires_at IS NOT NULL
                     THEN GREATEST(1, pg_catalog.ceil(EXTRACT(epoch FROM
-                         candidate.expires_at - pg_catalog.clock_timestamp())))::integer END)),
+                         candidate.expires_at - pg_catalog.clock_timestamp())))::integer END)],
             tenant, candidate.session_id, candidate.agent_id) -> 0;
     END IF;
     PERFORM @schema@_internal.append_audit(ARRAY[ROW(tenant, decided_at,
