@@ -1175,6 +1175,8 @@ CREATE TABLE pgfacts_internal.transfer_imports (
     batch_lines integer,
     rejects_through bigint DEFAULT 0 NOT NULL,
     rejects_bytes bigint,
+    staged_lines bigint DEFAULT 0 NOT NULL,
+    staged_through bigint,
     CONSTRAINT transfer_imports_family_check CHECK ((family = ANY (ARRAY['lossless'::text, 'plain'::text]))),
     CONSTRAINT transfer_imports_pkey PRIMARY KEY (tenant, import_id),
     CONSTRAINT transfer_imports_sha256_shape CHECK ((file_sha256 ~ '^[0-9a-f]{64}$'::text))
@@ -1189,6 +1191,8 @@ COMMENT ON TABLE pgfacts_internal.transfer_imports IS 'One row per import of a f
 COMMENT ON COLUMN pgfacts_internal.transfer_imports.batch_lines IS 'The lines of each batch of this import, set by its first batch (every session writing it cuts the same slices)';
 COMMENT ON COLUMN pgfacts_internal.transfer_imports.rejects_through IS 'The line through which the client has written the rejected lines to its rejects file';
 COMMENT ON COLUMN pgfacts_internal.transfer_imports.rejects_bytes IS 'The length of the client''s rejects file when it held the rejects through rejects_through (NULL: not reported); a resumed import cuts the file back to it';
+COMMENT ON COLUMN pgfacts_internal.transfer_imports.staged_lines IS 'How many of the file''s lines its staged parts hold (import_staged)';
+COMMENT ON COLUMN pgfacts_internal.transfer_imports.staged_through IS 'The file''s last line number, once the part that ends the file is staged';
 
 CREATE TABLE pgfacts_internal.transfer_lines (
     tenant text NOT NULL,
@@ -1673,12 +1677,12 @@ CREATE FUNCTION pgfacts.import_open(file_sha256 text, first_line text, file_name
 ALTER FUNCTION pgfacts.import_open(text,text,text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts.import_open(text,text,text) TO pgfacts_operator;
 
-CREATE FUNCTION pgfacts.import_staged()
+CREATE FUNCTION pgfacts.import_staged(first_line bigint DEFAULT 1, last_part boolean DEFAULT true)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY DEFINER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts.import_staged() OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts.import_staged() TO pgfacts_operator;
+ALTER FUNCTION pgfacts.import_staged(bigint,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts.import_staged(bigint,boolean) TO pgfacts_operator;
 
 CREATE FUNCTION pgfacts.ingest(episode jsonb, claims jsonb)
     RETURNS jsonb
@@ -5104,12 +5108,12 @@ CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
 ALTER FUNCTION pgfacts_internal.trust_rank(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.trust_rank(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb, for_tenant text, session text, agent text, answer boolean DEFAULT true)
+CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb[], for_tenant text, session text, agent text, answer boolean DEFAULT true)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb,text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb[],text,text,text,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb[],text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.value_searchable_text(value jsonb)
     RETURNS text

@@ -1157,8 +1157,8 @@ def import_open(
     )
 
 
-def import_staged(self: StoreBase) -> Call[JSONObject]:
-    return _value(self, queries.IMPORT_STAGED)
+def import_staged(self: StoreBase, first_line: int = 1, last_part: bool = True) -> Call[JSONObject]:
+    return _value(self, queries.IMPORT_STAGED, first_line=first_line, last_part=last_part)
 
 
 def import_batch(

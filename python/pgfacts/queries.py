@@ -442,7 +442,9 @@ IMPORT_OPEN = """
 SELECT {schema}.import_open(
     file_sha256 => %(file_sha256)s, first_line => %(first_line)s, file_name => %(file_name)s)
 """
-IMPORT_STAGED = "SELECT {schema}.import_staged()"
+IMPORT_STAGED = (
+    "SELECT {schema}.import_staged(first_line => %(first_line)s, last_part => %(last_part)s)"
+)
 IMPORT_BATCH = (
     "SELECT {schema}.import_batch(batch_size => %(batch_size)s::integer, "
     "rejects_through => %(rejects_through)s::bigint, rejects_bytes => %(rejects_bytes)s::bigint)"

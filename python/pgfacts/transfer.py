@@ -77,6 +77,78 @@ def file_digest(path: Path) -> tuple[str, str | None]:
     return digest.hexdigest(), text or None
 
 
+# A file of at least this many bytes is staged in parts, one a session of the import, side
+# by side (COPYing and numbering 1,000,000 lines took one session about 5 s while the
+# other waited); a smaller one whole, by one session.
+STAGE_IN_PARTS_BYTES = 4 << 20
+
+
+@dataclass
+class FileParts:
+    """What import_file reads of a file before it opens the import: file_digest's sha256
+    and first line, and the file cut into parts to stage: (first byte, end byte or None for
+    the file's end, the number of the part's first line)."""
+
+    sha256: str
+    first_line: str | None
+    parts: list[tuple[int, int | None, int]]
+
+
+def file_parts(path: Path, parts: int) -> FileParts:
+    """file_digest's answer, and the file cut into up to ``parts`` byte ranges that end at a
+    line's end, each with the number of its first line, as COPY numbers them (one a line
+    feed). One range, the whole file, when the file is smaller than STAGE_IN_PARTS_BYTES or
+    holds a byte that lets COPY read lines otherwise across a cut: a carriage return (COPY
+    takes the line ending from a part's first line), the quote \x02 (a quoted field holds
+    line ends) or a backslash opening a line (a line of '\\.' ends COPY's data)."""
+    size = path.stat().st_size
+    targets = [size * n // parts for n in range(1, parts)] if size >= STAGE_IN_PARTS_BYTES else []
+    cuts: list[tuple[int, int]] = []  # (the byte after a line feed, the lines before it)
+    digest = hashlib.sha256()
+    offset = lines = 0
+    last = b"\n"  # the byte before the chunk: a line starts the file
+    with path.open("rb") as source:
+        first = source.readline()
+        chunk = first
+        while chunk:
+            digest.update(chunk)
+            if targets and (b"\r" in chunk or b"\x02" in chunk or b"\n\\" in last + chunk):
+                targets, cuts = [], []
+            while targets and offset + len(chunk) > targets[0]:
+                at = chunk.find(b"\n", max(0, targets[0] - offset))
+                if at < 0:
+                    break  # the line goes on in the next chunk
+                cut = offset + at + 1
+                cuts.append((cut, lines + chunk.count(b"\n", 0, at + 1)))
+                targets = [t for t in targets if t >= cut]
+            lines += chunk.count(b"\n")
+            offset += len(chunk)
+            last = chunk[-1:]
+            chunk = source.read(CHUNK)
+    text = first.decode("utf-8", errors="replace").rstrip("\r\n")
+    starts = [(0, 0)] + [c for c in cuts if c[0] < size]
+    ranges = [
+        (start, starts[n + 1][0] if n + 1 < len(starts) else None, before + 1)
+        for n, (start, before) in enumerate(starts)
+    ]
+    return FileParts(digest.hexdigest(), text or None, ranges)
+
+
+def _copy_lines(conn: psycopg.Connection[Any], path: Path, start: int, end: int | None) -> None:
+    """COPY the file's bytes start to end (None: its end) into this session's
+    pg_temp.transfer_input."""
+    with conn.cursor().copy(queries.COPY_IMPORT) as copy, path.open("rb") as source:
+        source.seek(start)
+        left = None if end is None else end - start
+        while left is None or left > 0:
+            chunk = source.read(CHUNK if left is None else min(CHUNK, left))
+            if not chunk:
+                break
+            copy.write(chunk)
+            if left is not None:
+                left -= len(chunk)
+
+
 class _Batches:
     """What the sessions of one import share: how many batches may still start, the latest
     answer, and the rejects file. SQL keeps a batch's rejected lines until the client reports
@@ -224,39 +296,43 @@ def import_file(
     """Import ``path`` into the context's tenant: open (or resume) the import, COPY the
     lines in unless they are staged already, then run batches until SQL says finished (or
     ``max_batches`` ran), in ``sessions`` database sessions at once for plain lines (SQL
-    keeps the order that matters; an export is restored in one). ``batch_size``: lines a
-    batch, 5000 when None; a resumed import keeps its own (another size is PT004). Rejected
-    lines are appended to ``rejects_path`` in line order as the checkpoint passes them.
-    A helper session that cannot connect is done without (``sessions`` in the answer says
-    how many wrote, ``notice`` why). Returns the last answer, with ``rejects_file`` when
+    keeps the order that matters; an export is restored in one). The sessions of a plain
+    import also stage a large file side by side, a part each (file_parts). ``batch_size``:
+    lines a batch, 5000 when None; a resumed import keeps its own (another size is PT004).
+    Rejected lines are appended to ``rejects_path`` in line order as the checkpoint passes
+    them. A helper session that cannot connect is done without (``sessions`` in the answer
+    says how many wrote, ``notice`` why). Returns the last answer, with ``rejects_file`` when
     any line was rejected."""
     if sessions < 1:
         raise ValueError("sessions must be at least 1")
-    sha256, first_line = file_digest(path)
+    survey = file_parts(path, sessions)
     dsn = resolve_dsn(dsn)
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             store = FactStore(connection=conn, context=context, schema=schema)
-            answer = store.import_open(sha256, first_line, path.name)
+            answer = store.import_open(survey.sha256, survey.first_line, path.name)
             resumed = answer["resumed"]
-            if not answer["staged"]:
-                with conn.cursor().copy(queries.COPY_IMPORT) as copy, path.open("rb") as source:
-                    while chunk := source.read(CHUNK):
-                        copy.write(chunk)
-                answer = store.import_staged()
-            if on_progress:
-                on_progress(ImportProgress(answer))
-            batches = _Batches(answer, rejects_path, on_progress, max_batches)
-            # The first batch alone (it sets the import's batch size), then the others
-            # beside it.
-            batches.run(store, batch_size, once=True)
             extra = sessions - 1 if answer["family"] == "plain" else 0
+            start = _Start(survey, path, extra, staged=answer["staged"])
             helpers = [
-                threading.Thread(target=_helper, args=(batches, dsn, context, schema, batch_size))
-                for _ in range(extra)
+                threading.Thread(target=_helper, args=(start, n, dsn, context, schema, batch_size))
+                for n in range(1, extra + 1)
             ]
             for helper in helpers:
                 helper.start()
+            try:
+                if not answer["staged"]:
+                    answer = start.stage(store, conn)
+                if on_progress:
+                    on_progress(ImportProgress(answer))
+                batches = _Batches(answer, rejects_path, on_progress, max_batches)
+                batches.lost_helpers = start.lost  # the same list: a later loss shows
+            except BaseException:
+                start.begin(None)
+                for helper in helpers:
+                    helper.join()
+                raise
+            start.begin(batches)
             batches.run(store, batch_size)
             for helper in helpers:
                 helper.join()
@@ -281,23 +357,104 @@ def import_file(
     return answer
 
 
+class _Start:
+    """The start of an import's sessions: each helper connects (or is lost), stages the part
+    of the file it is given, and waits for the batches. The main session stages the first
+    part, and a lost helper's part after it; once every part is in, it hands the batches
+    out (None: the import failed before them)."""
+
+    def __init__(self, survey: FileParts, path: Path, helpers: int, staged: bool) -> None:
+        self.survey = survey
+        self.path = path
+        # A part a session, or the whole file in the main one when it was not cut in as
+        # many; none when the lines are staged already (a resumed import).
+        self.parts = (
+            [] if staged else survey.parts if len(survey.parts) == helpers + 1 else [(0, None, 1)]
+        )
+        self.lost: list[BaseException] = []
+        self.failures: list[BaseException] = []
+        self.ready = threading.Condition()
+        self.settled: set[int] = set()  # helpers whose part is staged or who are lost
+        self.orphans: list[int] = []  # parts of lost helpers
+        self.batches: _Batches | None = None
+        self.begun = threading.Event()
+
+    def part(self, n: int) -> tuple[int, int | None, int, bool] | None:
+        """Session n's part to stage (0: the main session's), with whether it ends the file."""
+        if n >= len(self.parts):
+            return None
+        start, end, first_line = self.parts[n]
+        return start, end, first_line, n == len(self.parts) - 1
+
+    def stage_part(self, store: FactStore, conn: psycopg.Connection[Any], n: int) -> Any:
+        part = self.part(n)
+        if part is None:
+            return None
+        start, end, first_line, last = part
+        if n:  # a helper's own temporary table
+            store.import_open(self.survey.sha256, self.survey.first_line, self.path.name)
+        _copy_lines(conn, self.path, start, end)
+        return store.import_staged(first_line, last)
+
+    def settle(
+        self, n: int, lost: BaseException | None = None, failed: BaseException | None = None
+    ) -> None:
+        with self.ready:
+            if lost is not None:
+                self.lost.append(lost)
+                if n < len(self.parts):
+                    self.orphans.append(n)
+            if failed is not None:
+                self.failures.append(failed)
+            self.settled.add(n)
+            self.ready.notify_all()
+
+    def stage(self, store: FactStore, conn: psycopg.Connection[Any]) -> dict[str, Any]:
+        """The main session's staging: its part, then any a lost helper left, then the
+        import's answer once every part is in."""
+        answer = self.stage_part(store, conn, 0)
+        with self.ready:
+            self.ready.wait_for(lambda: self.settled >= set(range(1, len(self.parts))))
+            orphans, failures = list(self.orphans), list(self.failures)
+        if failures:
+            raise failures[0]
+        for n in orphans:
+            answer = self.stage_part(store, conn, n)
+        if len(self.parts) > 1:  # whichever part came last found the file complete
+            answer = store.import_open(self.survey.sha256, self.survey.first_line, self.path.name)
+        return dict(answer)
+
+    def begin(self, batches: _Batches | None) -> None:
+        self.batches = batches
+        self.begun.set()
+
+
 def _helper(
-    batches: _Batches, dsn: str, context: Context, schema: str, batch_size: int | None
+    start: _Start, n: int, dsn: str, context: Context, schema: str, batch_size: int | None
 ) -> None:
-    """Another session writing batches of the same import (import_file's ``sessions``).
-    One that cannot connect is done without: the others write its batches."""
+    """Another session of the same import (import_file's ``sessions``): it stages its part
+    of the file, then writes batches. One that cannot connect is done without: the main
+    session stages its part, the others write its batches."""
     try:
         conn = psycopg.connect(dsn, autocommit=True)
     except psycopg.OperationalError as exc:
-        with batches.lock:
-            batches.lost_helpers.append(exc)
+        start.settle(n, lost=exc)
         return
     try:
         with conn:
             store = FactStore(connection=conn, context=context, schema=schema)
-            batches.run(store, batch_size, helper=True)
+            try:
+                start.stage_part(store, conn, n)
+            except BaseException as exc:
+                start.settle(n, failed=exc)
+                return
+            start.settle(n)
+            start.begun.wait()
+            if start.batches is not None:
+                start.batches.run(store, batch_size, helper=True)
     except BaseException as exc:  # its connection: the batches' own failures are run's
-        batches.fail(exc)
+        if start.batches is not None:
+            start.batches.fail(exc)
 
 
 def abandon_import(

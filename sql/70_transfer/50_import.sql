@@ -190,7 +190,12 @@ COMMENT ON FUNCTION @schema@_internal.transfer_open_import(text, boolean) IS
 'The tenant''s open import, locked FOR UPDATE unless for a batch (batches run side by side '
 'and lock it at their checkpoint); P0002 when there is none.';
 
-CREATE OR REPLACE FUNCTION @schema@.import_staged() RETURNS jsonb
+-- Its signature was () until a file could be staged in parts, side by side (import_file's
+-- two sessions each COPY half of it).
+DROP FUNCTION IF EXISTS @schema@.import_staged();
+CREATE OR REPLACE FUNCTION @schema@.import_staged(
+    first_line bigint DEFAULT 1, last_part boolean DEFAULT true
+) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
 SECURITY DEFINER
@@ -201,10 +206,19 @@ DECLARE
     tenant text := @schema@_internal.context_tenant();
     import @schema@_internal.transfer_imports;
     staging regclass;
-    staged bigint;
+    part_lines bigint;
+    replaced bigint;
+    last_staged bigint;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_staged');
-    import := @schema@_internal.transfer_open_import(tenant);
+    IF first_line IS NULL OR first_line < 1 OR last_part IS NULL THEN
+        RAISE EXCEPTION 'first_line must be 1 or more and last_part true or false'
+            USING ERRCODE = '22023',
+                  HINT = 'a part''s first line is its line number in the file (1 for the whole '
+                         'file), last_part whether it ends the file';
+    END IF;
+    -- Not locked yet: parts are staged side by side, and the row is locked after the lines.
+    import := @schema@_internal.transfer_open_import(tenant, true);
     IF import.total_lines IS NOT NULL THEN
         RETURN @schema@_internal.transfer_import_answer(import);  -- staged before
     END IF;
@@ -213,22 +227,57 @@ BEGIN
         RAISE EXCEPTION 'no lines were copied in this session' USING ERRCODE = '55000',
             HINT = 'call import_open, then COPY the file into pg_temp.transfer_input (line)';
     END IF;
-    -- A fresh temporary table's physical order is the order COPY wrote it in. (Named
-    -- at run time: the table exists in the calling session only.)
-    EXECUTE pg_catalog.format(
-        'INSERT INTO @schema@_internal.transfer_lines (tenant, line_no, line) '
-        'SELECT $1, pg_catalog.row_number() OVER (ORDER BY t.ctid), coalesce(t.line, '''') '
-        'FROM %s AS t', staging) USING tenant;
-    GET DIAGNOSTICS staged = ROW_COUNT;
+    -- Numbered from first_line in the order COPY wrote them (a fresh temporary table's
+    -- physical order; named at run time: the table exists in the calling session only).
+    -- Lines staged before under these numbers are replaced: a part staged again after an
+    -- interruption (the same file: import_open checked its sha256).
+    EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s', staging) INTO part_lines;
+    DELETE FROM @schema@_internal.transfer_lines AS l
+     WHERE l.tenant = tenant AND l.line_no BETWEEN first_line AND first_line + part_lines - 1;
+    GET DIAGNOSTICS replaced = ROW_COUNT;
+    BEGIN
+        EXECUTE pg_catalog.format(
+            'INSERT INTO @schema@_internal.transfer_lines (tenant, line_no, line) '
+            'SELECT $1, $2 - 1 + pg_catalog.row_number() OVER (ORDER BY t.ctid), '
+            'coalesce(t.line, '''') FROM %s AS t', staging) USING tenant, first_line;
+    EXCEPTION WHEN unique_violation THEN
+        RAISE EXCEPTION 'another session is staging some of lines % to %', first_line,
+            first_line + part_lines - 1 USING ERRCODE = '55000',
+            HINT = 'stage each part of the file in one session';
+    END;
     EXECUTE pg_catalog.format('TRUNCATE %s', staging);
-    UPDATE @schema@_internal.transfer_imports AS i SET total_lines = staged
+    -- One part at a time from here (the row's lock, held to the commit): each sees the
+    -- parts committed before it, so whichever commits last finds the file complete. It is
+    -- when the lines staged are exactly 1 to the last part's last line (unique numbers,
+    -- from 1, as many as that line's number, none after it).
+    import := @schema@_internal.transfer_open_import(tenant);
+    IF import.total_lines IS NOT NULL THEN
+        RETURN @schema@_internal.transfer_import_answer(import);
+    END IF;
+    SELECT pg_catalog.max(l.line_no) INTO last_staged
+      FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
+    UPDATE @schema@_internal.transfer_imports AS i
+       SET staged_lines = i.staged_lines - replaced + part_lines,
+           staged_through = CASE WHEN last_part THEN first_line + part_lines - 1
+                                 ELSE i.staged_through END
      WHERE i.tenant = tenant AND i.import_id = import.import_id
     RETURNING i.* INTO import;
+    IF import.staged_through IS NOT NULL AND import.staged_lines = import.staged_through
+       AND coalesce(last_staged, 0) = import.staged_through THEN
+        UPDATE @schema@_internal.transfer_imports AS i SET total_lines = i.staged_through
+         WHERE i.tenant = tenant AND i.import_id = import.import_id
+        RETURNING i.* INTO import;
+    END IF;
     RETURN @schema@_internal.transfer_import_answer(import);
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@.import_staged() IS
-'Operator only: number the lines this session COPYed into pg_temp.transfer_input and keep '
-'them with the open import (so a later session can resume it). Returns what import_open '
-'does; 55000 when nothing was copied, P0002 when no import is open.';
+COMMENT ON FUNCTION @schema@.import_staged(bigint, boolean) IS
+'Operator only: number the lines this session COPYed into pg_temp.transfer_input from '
+'first_line (default 1) and keep them with the open import (so a later session can resume '
+'it); last_part (default true) says they end the file. A file may be staged in parts, by '
+'several sessions at once (each opens the import and COPYs its part); it is staged once '
+'its lines 1 to the last part''s last line are all kept (a part staged again replaces its '
+'lines). Returns what import_open does (staged: whether the file is complete); 55000 '
+'when nothing was copied or another session is staging the same lines, P0002 when no import '
+'is open, 22023 for a first_line below 1.';
