@@ -2461,12 +2461,12 @@ CREATE FUNCTION pgfacts_internal.bulk_store_facts_tool(args jsonb)
 ALTER FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_store_facts_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.bulk_write(items jsonb[], ords bigint[], tenant text, session text, agent text)
+CREATE FUNCTION pgfacts_internal.bulk_write(items jsonb[], ords bigint[], tenant text, session text, agent text, fresh boolean[] DEFAULT NULL::boolean[])
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text,boolean[]) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.bulk_write(jsonb[],bigint[],text,text,text,boolean[]) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.camel_case(name text)
     RETURNS text
@@ -3307,6 +3307,12 @@ CREATE FUNCTION pgfacts_internal.fact_review_reject_tool(args jsonb)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION pgfacts_internal.fact_review_reject_tool(jsonb) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_review_reject_tool(jsonb) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+
+CREATE FUNCTION pgfacts_internal.fact_rows(items jsonb[], for_tenant text, session text, agent text)
+    RETURNS TABLE(ord bigint, tenant text, scope_key text, key text, value jsonb, shared boolean, session_id text, agent_id text, tags text[], writer_kind text, expires_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY INVOKER;
+ALTER FUNCTION pgfacts_internal.fact_rows(jsonb[],text,text,text) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.fact_rows(jsonb[],text,text,text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.fact_scope(shared boolean, session_id text)
     RETURNS text
@@ -5108,12 +5114,12 @@ CREATE FUNCTION pgfacts_internal.trust_rank(trust text)
 ALTER FUNCTION pgfacts_internal.trust_rank(text) OWNER TO pgfacts_owner;
 GRANT EXECUTE ON FUNCTION pgfacts_internal.trust_rank(text) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
-CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb[], for_tenant text, session text, agent text, answer boolean DEFAULT true)
+CREATE FUNCTION pgfacts_internal.upsert_facts(items jsonb[], for_tenant text, session text, agent text, answer boolean DEFAULT true, fresh boolean DEFAULT false)
     RETURNS jsonb
     LANGUAGE plpgsql VOLATILE SECURITY INVOKER
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb[],text,text,text,boolean) OWNER TO pgfacts_owner;
-GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb[],text,text,text,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
+ALTER FUNCTION pgfacts_internal.upsert_facts(jsonb[],text,text,text,boolean,boolean) OWNER TO pgfacts_owner;
+GRANT EXECUTE ON FUNCTION pgfacts_internal.upsert_facts(jsonb[],text,text,text,boolean,boolean) TO pgfacts_agent, pgfacts_crawler, pgfacts_facts_manager, pgfacts_maintainer, pgfacts_operator, pgfacts_reviewer, pgfacts_tuner;
 
 CREATE FUNCTION pgfacts_internal.value_searchable_text(value jsonb)
     RETURNS text

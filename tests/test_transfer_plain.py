@@ -289,3 +289,37 @@ def test_a_batch_probes_the_tenants_facts_whatever_the_plan_costs(
         ).fetchone()
     assert answer["superseded"] == 20 and answer["finished"]
     assert read is not None and read[0] <= 40, read
+
+
+def test_keys_found_free_are_inserted_and_a_taken_one_upserts_its_chunk(
+    db: Database, tmp_path: Path
+) -> None:
+    """A batch inserts the keys its tenant does not hold without ON CONFLICT (bulk_write's
+    fresh runs). A key held only by a tombstone, or taken by another writer after the batch
+    looked, fails that insert (23505); the chunk is then upserted, with the same result and
+    no record refused."""
+    op = Caller(db, tenant="fresh", kind="operator", session="run-1")
+    op.fact("keys/3", "old", shared=True)
+    op.one("SELECT pgfacts.delete_fact('keys/3', shared => true)")  # a tombstone
+    source = write_lines(tmp_path / "fresh.jsonl", [fact(f"keys/{n}", n) for n in range(1, 7)])
+    answer = transfer.import_file(source, operator("fresh"), db.dsn())
+    assert (answer["inserted"], answer["rejected"]) == (6, 0)
+    values = op.rows("SELECT key, value FROM pgfacts.read_facts('keys/*') ORDER BY key")
+    assert values == [(f"keys/{n}", n) for n in range(1, 7)]
+    history = op.rows("SELECT value FROM pgfacts.fact_history('keys/3', true)")
+    assert [h[0] for h in history] == ["old", "old", 3]  # stored, deleted, imported
+    # Called as a batch calls it, with keys/1 said to be free though it is held now.
+    records = [Jsonb(fact(f"keys/{n}", -n)) for n in (1, 9)]
+    with db.admin() as admin:
+        admin.execute(
+            "SELECT pgfacts.set_context(tenant => 'fresh', session_id => 'run-1', "
+            "agent_kind => 'operator')"
+        )
+        failures = admin.execute(
+            "SELECT pgfacts_internal.bulk_write(%s::jsonb[], ARRAY[1, 2]::bigint[], 'fresh', "
+            "'run-1', 'mover', ARRAY[true, true])",
+            [records],
+        ).fetchone()
+    assert failures is not None and failures[0] == []
+    assert op.one("SELECT value FROM pgfacts.read_facts('keys/1')") == -1
+    assert op.one("SELECT value FROM pgfacts.read_facts('keys/9')") == -9

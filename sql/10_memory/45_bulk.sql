@@ -263,8 +263,11 @@ COMMENT ON FUNCTION @schema@_internal.bulk_failure_message(text, jsonb, text, bi
 'What a bulk_checks reason means for one record, in words that name no position (a failure '
 'file fed back gives the same file) and show at most 64 characters of input.';
 
+-- fresh added: the runs of keys an import found free are inserted without ON CONFLICT.
+DROP FUNCTION IF EXISTS @schema@_internal.bulk_write(jsonb [], bigint [], text, text, text);
 CREATE OR REPLACE FUNCTION @schema@_internal.bulk_write(
-    items jsonb [], ords bigint [], tenant text, session text, agent text
+    items jsonb [], ords bigint [], tenant text, session text, agent text,
+    fresh boolean [] DEFAULT NULL
 ) RETURNS jsonb
 LANGUAGE plpgsql
 VOLATILE
@@ -272,33 +275,50 @@ SECURITY INVOKER
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 -- items are checked and in scope-key order (one lock order with every writer), ords their
--- positions in the input. Returns [{ord, sqlstate, message, item}] for the records whose
--- write failed.
+-- positions in the input, fresh whether the caller found each key free (NULL: none).
+-- Returns [{ord, sqlstate, message, item}] for the records whose write failed.
 DECLARE
     chunk_size constant integer := 500;
     n integer := coalesce(pg_catalog.cardinality(items), 0);
     low integer := 1;
+    high integer;
+    free boolean;
+    written boolean;
     state text;
     message text;
     failures jsonb := '[]';
 BEGIN
     WHILE low <= n LOOP
-        BEGIN
-            PERFORM @schema@_internal.upsert_facts(
-                items[low:low + chunk_size - 1], tenant, session, agent,
-                answer => false);
-        EXCEPTION WHEN OTHERS THEN
-            GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE;
-            IF @schema@_internal.bulk_error_is_fatal(state) THEN
-                RAISE;
-            END IF;
+        -- A chunk: up to chunk_size records, all free keys or none, in order.
+        free := coalesce(fresh[low], false);
+        high := low;
+        WHILE high < n AND high - low + 1 < chunk_size
+              AND coalesce(fresh[high + 1], false) = free LOOP
+            high := high + 1;
+        END LOOP;
+        -- Free keys inserted; one taken meanwhile (23505) makes it an upsert of the chunk.
+        written := false;
+        FOR attempt IN 1 .. CASE WHEN free THEN 2 ELSE 1 END LOOP
+            BEGIN
+                PERFORM @schema@_internal.upsert_facts(
+                    items[low:high], tenant, session, agent, answer => false,
+                    fresh => free AND attempt = 1);
+                written := true;
+            EXCEPTION WHEN OTHERS THEN
+                GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE;
+                IF @schema@_internal.bulk_error_is_fatal(state) THEN
+                    RAISE;
+                END IF;
+            END;
+            EXIT WHEN written OR state <> '23505';
+        END LOOP;
+        IF NOT written THEN
             -- A poisoned chunk: its set-based write was undone (the block is a savepoint);
             -- each record again in a savepoint of its own, so every valid one lands.
-            FOR i IN low .. LEAST(low + chunk_size - 1, n) LOOP
+            FOR i IN low .. high LOOP
                 BEGIN
                     PERFORM @schema@_internal.upsert_facts(
-                        ARRAY[items[i]], tenant, session, agent,
-                        answer => false);
+                        ARRAY[items[i]], tenant, session, agent, answer => false);
                 EXCEPTION WHEN OTHERS THEN
                     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT;
                     IF @schema@_internal.bulk_error_is_fatal(state) THEN
@@ -309,17 +329,19 @@ BEGIN
                         'message', 'the write failed: ' || @schema@_internal.shown(message));
                 END;
             END LOOP;
-        END;
-        low := low + chunk_size;
+        END IF;
+        low := high + 1;
     END LOOP;
     RETURN failures;
 END
 $fn$;
 
-COMMENT ON FUNCTION @schema@_internal.bulk_write(jsonb [], bigint [], text, text, text) IS
-'Write checked records in chunks of 500 (upsert_facts), each chunk in a savepoint; a chunk '
-'whose write fails is written again record by record, each in its own savepoint. Returns '
-'[{ord, sqlstate, message, item}] for the records that still failed.';
+COMMENT ON FUNCTION @schema@_internal.bulk_write(jsonb [], bigint [], text, text, text, boolean []) IS
+'Write checked records in chunks of up to 500 (upsert_facts), each chunk in a savepoint; a '
+'run of records whose keys the caller found free (fresh) is inserted without ON CONFLICT, '
+'and upserted when one was taken meanwhile. A chunk whose write fails is written again '
+'record by record, each in its own savepoint. Returns [{ord, sqlstate, message, item}] for '
+'the records that still failed.';
 
 CREATE OR REPLACE FUNCTION @schema@_internal.bulk_report(
     input_count integer, source_kind text, digest text, accepted integer,

@@ -91,6 +91,7 @@ DECLARE
     counts record;
     write_items jsonb [];
     write_lines bigint [];
+    write_fresh boolean [];
     failures jsonb;
 BEGIN
     -- records: the fact lines' objects {type, key, value, tags?, shared?}, line_nos theirs
@@ -115,15 +116,18 @@ BEGIN
     FOR round IN 1 .. coalesce((SELECT pg_catalog.max(c.round)
                                   FROM ROWS FROM (pg_catalog.unnest(c_round), pg_catalog.unnest(c_outcome)) AS c (round, outcome)
                                  WHERE c.outcome IN ('inserted', 'superseded')), 0) LOOP
-        -- In scope-key order, the lock order of every writer.
+        -- In scope-key order, the lock order of every writer; a key the tenant does not
+        -- hold (inserted) is written without ON CONFLICT.
         SELECT pg_catalog.array_agg(c.item ORDER BY c.scope_key),
-               pg_catalog.array_agg(c.line_no ORDER BY c.scope_key)
-          INTO write_items, write_lines
+               pg_catalog.array_agg(c.line_no ORDER BY c.scope_key),
+               pg_catalog.array_agg(c.outcome = 'inserted' ORDER BY c.scope_key)
+          INTO write_items, write_lines, write_fresh
           FROM ROWS FROM (pg_catalog.unnest(c_line), pg_catalog.unnest(c_item), pg_catalog.unnest(c_scope), pg_catalog.unnest(c_outcome), pg_catalog.unnest(c_round))
                AS c (line_no, item, scope_key, outcome, round)
          WHERE c.outcome IN ('inserted', 'superseded') AND c.round = round;
         failures := failures || @schema@_internal.bulk_write(
-            write_items, write_lines, tenant, session, @schema@_internal.context_agent());
+            write_items, write_lines, tenant, session, @schema@_internal.context_agent(),
+            write_fresh);
     END LOOP;
 
     WITH failed AS (
