@@ -16,7 +16,7 @@ import pytest
 from pgfacts import FactStore, queries, transfer
 
 from .conftest import Database
-from .test_transfer_parallel import SUMMARY, lines, operator, state, write_lines
+from .test_transfer_parallel import SUMMARY, lines, operator, state, waits_on, write_lines
 
 
 def call(conn: psycopg.Connection, tenant: str, sql: str, *params: Any) -> Any:
@@ -206,8 +206,7 @@ def test_two_sessions_staging_the_same_lines_at_once_refuse_the_second(db: Datab
 
         thread = threading.Thread(target=stage_again)
         thread.start()
-        thread.join(1.0)
-        assert thread.is_alive()  # waits for the first session's lines
+        assert waits_on(db) == "transactionid"  # for the first session's lines
         first.commit()
         thread.join(30)
         assert out["error"].sqlstate == "55000"
