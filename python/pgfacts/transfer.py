@@ -67,14 +67,8 @@ class ImportProgress:
 
 def file_digest(path: Path) -> tuple[str, str | None]:
     """The file's sha256 (its import's identity: the same file resumes) and first line."""
-    digest = hashlib.sha256()
-    with path.open("rb") as source:
-        first = source.readline()
-        digest.update(first)
-        while chunk := source.read(CHUNK):
-            digest.update(chunk)
-    text = first.decode("utf-8", errors="replace").rstrip("\r\n")
-    return digest.hexdigest(), text or None
+    whole = file_parts(path, 1)
+    return whole.sha256, whole.first_line
 
 
 # A file of at least this many bytes is staged in parts, one a session of the import, side
@@ -229,9 +223,7 @@ class _Batches:
             self.rejects_bytes = _append_rejects(self.rejects_path, run)
             self.rejects_written += len(run)
 
-    def run(
-        self, store: FactStore, batch_size: int | None, once: bool = False, helper: bool = False
-    ) -> None:
+    def run(self, store: FactStore, batch_size: int | None, helper: bool = False) -> None:
         """One session's loop: batches until the import is finished, the batch budget is
         spent or a session failed. A helper's also ends when no batch was left for it (the
         rest being written), or when the import was finished by another session (P0002: not
@@ -244,7 +236,7 @@ class _Batches:
                 answer = store.import_batch(batch_size, through, size)
                 written = answer.pop("written")
                 self.report(answer)
-                if once or (helper and not written):
+                if helper and not written:
                     break
         except BaseException as exc:
             if helper and _sqlstate(exc) == "P0002":

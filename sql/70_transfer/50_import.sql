@@ -209,6 +209,8 @@ DECLARE
     part_lines bigint;
     replaced bigint;
     last_staged bigint;
+    staged bigint;
+    through bigint;
 BEGIN
     PERFORM @schema@_internal.require_kind(ARRAY['operator'], 'import_staged');
     IF first_line IS NULL OR first_line < 1 OR last_part IS NULL THEN
@@ -256,18 +258,14 @@ BEGIN
     END IF;
     SELECT pg_catalog.max(l.line_no) INTO last_staged
       FROM @schema@_internal.transfer_lines AS l WHERE l.tenant = tenant;
+    staged := import.staged_lines - replaced + part_lines;
+    through := CASE WHEN last_part THEN first_line + part_lines - 1 ELSE import.staged_through END;
     UPDATE @schema@_internal.transfer_imports AS i
-       SET staged_lines = i.staged_lines - replaced + part_lines,
-           staged_through = CASE WHEN last_part THEN first_line + part_lines - 1
-                                 ELSE i.staged_through END
+       SET staged_lines = staged, staged_through = through,
+           total_lines = CASE WHEN staged = through AND coalesce(last_staged, 0) = through
+                              THEN through END
      WHERE i.tenant = tenant AND i.import_id = import.import_id
     RETURNING i.* INTO import;
-    IF import.staged_through IS NOT NULL AND import.staged_lines = import.staged_through
-       AND coalesce(last_staged, 0) = import.staged_through THEN
-        UPDATE @schema@_internal.transfer_imports AS i SET total_lines = i.staged_through
-         WHERE i.tenant = tenant AND i.import_id = import.import_id
-        RETURNING i.* INTO import;
-    END IF;
     RETURN @schema@_internal.transfer_import_answer(import);
 END
 $fn$;
