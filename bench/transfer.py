@@ -15,8 +15,8 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import threading
 import tempfile
+import threading
 import time
 from pathlib import Path
 
