@@ -7,8 +7,8 @@ also timed into a tenant whose audit is off (its `audit_enabled` setting at 0, a
 operator's choice, docs/governance.md): the same write rules without the audit trail's
 row a fact, which is the largest single cost of a fact written (docs/transfer.md, Speed).
 The same facts are also written by bulk_store_facts, the live bulk path, in calls of 5,000
-from two sessions: the write rules without the import's staging, outcomes and checkpoints,
-the floor an import through the same rules cannot go under."""
+from two sessions: what the same checks and writes cost without the import's own steps
+(staging, the outcome of each line, checkpoints, the order between batches)."""
 
 from __future__ import annotations
 
