@@ -46,7 +46,7 @@ password_encryption = 'scram-sha-256'
 max_connections = 200
 shared_buffers = '256MB'
 # A batch of a large write (an import's 5,000 facts) makes about 17 MB of WAL: with the
-# default 8 MB of WAL buffers its session waited on WALWrite 6 to 12% of the time.
+# default 8 MB of WAL buffers its session waited on WALWrite 3 to 6% of the time.
 wal_buffers = '64MB'
 log_line_prefix = '%m [%p] %q%u@%d '
 log_min_messages = warning
