@@ -16,8 +16,8 @@ import hashlib
 import io
 import json
 import tempfile
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -31,62 +31,43 @@ SIZE = {"smoke": 2_000, "full": 1_000_000}
 TARGET = 20_000  # facts/s, the issue's bound for the plain import
 
 
+def _fact(n: int) -> dict[str, object]:
+    """The n-th fact of the workload, as bulk_store_facts takes it."""
+    return {
+        "key": f"imported/{n // 1000}/{n}",
+        "value": {"n": n, "text": f"an imported note number {n} about the project"},
+        "tags": ["import", f"group-{n % 10}"],
+        "shared": True,
+    }
+
+
 def _write_source(path: Path, count: int) -> None:
     with path.open("w", encoding="utf-8") as sink:
         for n in range(count):
-            record = {
-                "type": "fact",
-                "key": f"imported/{n // 1000}/{n}",
-                "value": {"n": n, "text": f"an imported note number {n} about the project"},
-                "tags": ["import", f"group-{n % 10}"],
-                "shared": True,
-            }
-            sink.write(json.dumps(record) + "\n")
+            sink.write(json.dumps({"type": "fact", **_fact(n)}) + "\n")
 
 
-def _bulk_calls(path: Path, per_call: int) -> list[tuple[bytes, str]]:
-    """The file's facts as bulk_store_facts sources of per_call records: (JSON array, sha256)."""
-    records = []
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            record = json.loads(line)
-            del record["type"]
-            records.append(json.dumps(record))
+def _bulk_calls(count: int, per_call: int) -> list[tuple[bytes, str]]:
+    """The same facts as bulk_store_facts sources of per_call records: (JSON array, sha256)."""
     calls = []
-    for first in range(0, len(records), per_call):
-        text = ("[" + ",".join(records[first : first + per_call]) + "]").encode()
+    for first in range(0, count, per_call):
+        text = json.dumps([_fact(n) for n in range(first, min(first + per_call, count))]).encode()
         calls.append((text, hashlib.sha256(text).hexdigest()))
     return calls
 
 
 def _bulk_path(dsn: str, context: Context, calls: list[tuple[bytes, str]], sessions: int) -> int:
-    """Write the calls from sessions threads, each taking the next call; the facts committed."""
-    pending = list(reversed(calls))
-    taken = threading.Lock()
-    committed = [0] * sessions
-    failed: list[BaseException] = []
+    """Write the calls from sessions threads, a share each; the facts committed."""
 
-    def session(index: int) -> None:
-        try:
-            with FactStore(dsn, context=context) as store:
-                while True:
-                    with taken:
-                        if not pending or failed:
-                            return
-                        text, digest = pending.pop()
-                    answer = store.bulk_store_facts(source=text, sha256=digest)
-                    committed[index] += answer["committed_count"]
-        except BaseException as error:  # raised again in the bench's own thread
-            failed.append(error)
+    def session(share: list[tuple[bytes, str]]) -> int:
+        with FactStore(dsn, context=context) as store:
+            return sum(
+                store.bulk_store_facts(source=text, sha256=digest)["committed_count"]
+                for text, digest in share
+            )
 
-    threads = [threading.Thread(target=session, args=(n,)) for n in range(sessions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if failed:
-        raise failed[0]
-    return sum(committed)
+    with ThreadPoolExecutor(sessions) as pool:
+        return sum(pool.map(session, [calls[n::sessions] for n in range(sessions)]))
 
 
 def _ms_since(start: float) -> float:
@@ -116,7 +97,7 @@ def run(dsn: str, size: str) -> list[Result]:
             conn.execute("DROP TABLE public.bench_bare_lines")
 
         # The live bulk path with the same facts, two sessions as the import has.
-        calls = _bulk_calls(source, 5_000)
+        calls = _bulk_calls(count, 5_000)
         bulk = Context(tenant="bench-bulk", agent_kind="operator")
         start = time.perf_counter()
         bulk_committed = _bulk_path(dsn, bulk, calls, sessions=2)
